@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Decibar",
+    products: [
+        .executable(name: "decibar", targets: ["decibar"]),
+        .library(name: "DecibarCore", targets: ["DecibarCore"]),
+        .library(name: "DecibarAudio", targets: ["DecibarAudio"]),
+        .library(name: "DecibarRender", targets: ["DecibarRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+    ],
+    targets: [
+        // Pure Swift: levels, smoothing, layouts, formats. No C, no devices, no clocks.
+        .target(name: "DecibarCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+
+        // Thin system-library targets: a module map and a shim header each.
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
+                       providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3f",
+                       providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
+                       providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
+                       providers: [.apt(["libgl-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
+                       pkgConfig: "libavformat libavcodec libswresample libavutil",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+
+        // Adapters: the only Swift code that imports C.
+        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CGL"]),
+
+        .executableTarget(name: "decibar", dependencies: [
+            "DecibarCore", "DecibarAudio", "DecibarRender",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),
+        .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "decibar"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs a command inside a private test environment: its own PulseAudio (null sink "viz") and Xvfb.
+# Both are stopped by PID when the command ends, whether it passed, failed or was interrupted.
+# Usage: with-test-env.sh COMMAND [ARGS...]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+env_dir=$(mktemp -d /tmp/decibar-env.XXXXXX)
+cleanup() {
+  "$here/pulse-stop.sh" "$env_dir/pa" || true
+  "$here/xvfb-stop.sh" "$env_dir/x" || true
+  rm -rf "$env_dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PULSE_SERVER=$("$here/pulse-start.sh" "$env_dir/pa")
+DISPLAY=$("$here/xvfb-start.sh" "$env_dir/x")
+export PULSE_SERVER DISPLAY
+export PULSE_COOKIE="$env_dir/pa/cookie"
+# Keep clients out of the real home and runtime directories.
+export XDG_RUNTIME_DIR="$env_dir/pa/run"
+export DECIBAR_TEST_ENV=1
+echo "test environment: PULSE_SERVER=$PULSE_SERVER DISPLAY=$DISPLAY"
+"$@"

@@ -1,0 +1,76 @@
+import CPulse
+
+/// A libpulse threaded mainloop: one thread that runs every PulseAudio callback.
+///
+/// Code outside that thread must hold the lock while touching PulseAudio objects.
+final class PulseMainloop: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init?() {
+        guard let mainloop = pa_threaded_mainloop_new() else { return nil }
+        pointer = mainloop
+        pa_threaded_mainloop_set_name(mainloop, "decibar-pulse")
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+            pa_threaded_mainloop_free(mainloop)
+            return nil
+        }
+    }
+
+    var api: UnsafeMutablePointer<pa_mainloop_api> { pa_threaded_mainloop_get_api(pointer) }
+
+    /// Runs `body` with the mainloop locked; never call it from a PulseAudio callback.
+    func locked<R>(_ body: () throws -> R) rethrows -> R {
+        pa_threaded_mainloop_lock(pointer)
+        defer { pa_threaded_mainloop_unlock(pointer) }
+        return try body()
+    }
+
+    /// Wakes a thread blocked in `wait()`; call from callbacks.
+    func signal() { pa_threaded_mainloop_signal(pointer, 0) }
+
+    /// Releases the lock until `signal()`; call with the lock held.
+    func wait() { pa_threaded_mainloop_wait(pointer) }
+
+    /// Stops the thread and frees the loop. Every context and stream must already be gone.
+    func shutDown() {
+        pa_threaded_mainloop_stop(pointer)
+        pa_threaded_mainloop_free(pointer)
+    }
+
+    /// Schedules `callback` once after `delay` seconds on the mainloop thread; call with the lock held.
+    func scheduleTimer(after delay: Double, userData: UnsafeMutableRawPointer,
+                       callback: pa_time_event_cb_t) -> OpaquePointer? {
+        var when = timeval()
+        pa_gettimeofday(&when)
+        pa_timeval_add(&when, pa_usec_t(max(0, delay) * 1_000_000))
+        return api.pointee.time_new(api, &when, callback, userData)
+    }
+
+    /// Cancels a timer from `scheduleTimer`; call with the lock held.
+    func cancelTimer(_ timer: OpaquePointer) {
+        api.pointee.time_free(timer)
+    }
+
+    /// A context that fails fast when no server runs, instead of trying to spawn one.
+    func makeContext(name: String) -> OpaquePointer? {
+        let properties = pa_proplist_new()
+        defer { pa_proplist_free(properties) }
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Decibar")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "org.decibar.Decibar")
+        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
+        return pa_context_new_with_proplist(api, name, properties)
+    }
+}
+
+/// libpulse's text for an error code.
+func pulseErrorText(_ code: Int32) -> String {
+    String(cString: pa_strerror(code))
+}
+
+extension pa_context_state_t {
+    var isFinished: Bool { self == PA_CONTEXT_FAILED || self == PA_CONTEXT_TERMINATED }
+}
+
+extension pa_stream_state_t {
+    var isFinished: Bool { self == PA_STREAM_FAILED || self == PA_STREAM_TERMINATED }
+}

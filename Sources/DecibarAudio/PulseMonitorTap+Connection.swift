@@ -1,0 +1,98 @@
+import CPulse
+
+// The context's life: connect, notice the server leaving, retry with backoff.
+extension PulseMonitorTap {
+    private var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Opens a new context; called with the lock held or on the mainloop thread.
+    func connect() {
+        guard !isStopped, context == nil else { return }
+        setStatus(.connecting)
+        guard let context = mainloop.makeContext(name: "Decibar level tap") else {
+            scheduleRetry(reason: "cannot create a PulseAudio context")
+            return
+        }
+        self.context = context
+        pa_context_set_state_callback(context, { context, userData in
+            guard let context, let userData else { return }
+            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().contextStateChanged(context)
+        }, userData)
+        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            let reason = pulseErrorText(pa_context_errno(context))
+            closeContext()
+            scheduleRetry(reason: reason)
+        }
+    }
+
+    private func contextStateChanged(_ changed: OpaquePointer) {
+        guard changed == context, !isStopped else { return }
+        let state = pa_context_get_state(changed)
+        if state == PA_CONTEXT_READY {
+            retryDelay = Self.initialRetryDelay
+            subscribeToChanges()
+            chooseDevice()
+        } else if state.isFinished {
+            let reason = pulseErrorText(pa_context_errno(changed))
+            // The context cannot be freed inside its own callback; the retry timer does it.
+            scheduleRetry(reason: reason)
+        }
+    }
+
+    private func subscribeToChanges() {
+        guard let context else { return }
+        pa_context_set_subscribe_callback(context, { context, event, _, userData in
+            guard let context, let userData else { return }
+            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().serverChanged(context, event: event)
+        }, userData)
+        let mask = PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
+            | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+        if let operation = pa_context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil) {
+            pa_operation_unref(operation)
+        }
+    }
+
+    private func serverChanged(_ changed: OpaquePointer, event: pa_subscription_event_type_t) {
+        guard changed == context, !isStopped else { return }
+        let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
+        let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        switch facility {
+        case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
+            // The default sink may have changed.
+            if target == .defaultSinkMonitor { chooseDevice() }
+        case PA_SUBSCRIPTION_EVENT_SINK.rawValue, PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
+            // A device came or went: worth another look only while we have none.
+            if kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue, stream == nil { chooseDevice() }
+        default:
+            break
+        }
+    }
+
+    /// Drops the context and tries again later, each time waiting a little longer (up to 0.8 s).
+    func scheduleRetry(reason: String) {
+        guard !isStopped, retryTimer == nil else { return }
+        setStatus(.waitingForServer(reason: reason))
+        let delay = retryDelay
+        retryDelay = min(Self.maximumRetryDelay, retryDelay * 2)
+        retryTimer = mainloop.scheduleTimer(after: delay, userData: userData) { _, _, _, userData in
+            guard let userData else { return }
+            let tap = Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue()
+            if let timer = tap.retryTimer {
+                tap.mainloop.cancelTimer(timer)
+                tap.retryTimer = nil
+            }
+            tap.closeStream()
+            tap.closeContext()
+            tap.connect()
+        }
+    }
+
+    /// Disconnects and frees the context; its callbacks are cleared first so none arrive later.
+    func closeContext() {
+        guard let context else { return }
+        pa_context_set_state_callback(context, nil, nil)
+        pa_context_set_subscribe_callback(context, nil, nil)
+        pa_context_disconnect(context)
+        pa_context_unref(context)
+        self.context = nil
+    }
+}

@@ -1,0 +1,97 @@
+import CPulse
+import DecibarCore
+
+// The record stream: float32 at the device's own rate, 256-frame fragments, re-chunked exactly.
+extension PulseMonitorTap {
+    private var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Moves the tap to `device`, unless it is already there.
+    func openStream(on device: TapDevice) {
+        guard let context, !isStopped else { return }
+        if stream != nil, streamDevice?.name == device.name { return }
+        closeStream()
+
+        let channelCount = min(max(device.channelCount, 1), AudioBuffer.maxChannels)
+        var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(device.sampleRate),
+                                  channels: UInt8(channelCount))
+        guard pa_sample_spec_valid(&spec) != 0,
+              let stream = pa_stream_new(context, "Level tap", &spec, nil) else {
+            setStatus(.waitingForDevice(reason: "cannot open \(device.name): unsupported format"))
+            return
+        }
+        self.stream = stream
+        var opened = device
+        opened.channelCount = channelCount
+        streamDevice = opened
+        frameBytes = channelCount * MemoryLayout<Float>.size
+        rechunker = Rechunker(channelCount: channelCount)
+
+        pa_stream_set_read_callback(stream, { stream, _, userData in
+            guard let stream, let userData else { return }
+            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().readAvailable(from: stream)
+        }, userData)
+        pa_stream_set_state_callback(stream, { stream, userData in
+            guard let stream, let userData else { return }
+            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().streamStateChanged(stream)
+        }, userData)
+
+        // Ask for 256-frame fragments; without ADJUST_LATENCY the server may batch far more.
+        let fragmentBytes = UInt32(AudioBuffer.frameCapacity * frameBytes)
+        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
+                                        minreq: UInt32.max, fragsize: fragmentBytes)
+        // DONT_MOVE: we follow the default sink ourselves; if the source vanishes we get told.
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue
+            | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+        if pa_stream_connect_record(stream, device.name, &attributes, flags) < 0 {
+            let reason = pulseErrorText(pa_context_errno(context))
+            closeStream()
+            setStatus(.waitingForDevice(reason: "cannot record from \(device.name): \(reason)"))
+        }
+    }
+
+    private func streamStateChanged(_ changed: OpaquePointer) {
+        guard changed == stream, !isStopped else { return }
+        let state = pa_stream_get_state(changed)
+        if state == PA_STREAM_READY, let device = streamDevice {
+            setStatus(.capturing(device))
+        } else if state.isFinished {
+            // The source went away (unplugged, sink removed). If the server is still there, look again.
+            closeStream()
+            if let context, pa_context_get_state(context) == PA_CONTEXT_READY {
+                setStatus(.waitingForDevice(reason: "the audio device went away"))
+                chooseDevice()
+            }
+        }
+    }
+
+    /// Drains everything readable: peek, re-chunk into 256-frame buffers, drop. No allocation.
+    private func readAvailable(from stream: OpaquePointer) {
+        guard stream == self.stream else { return }
+        while pa_stream_readable_size(stream) > 0 {
+            var data: UnsafeRawPointer?
+            var byteCount = 0
+            guard pa_stream_peek(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
+            let frames = byteCount / frameBytes
+            if let data {
+                let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
+                                                  count: frames * rechunker.channelCount)
+                rechunker.append(samples) { deliver($0) }
+            } else {
+                // A hole: the server lost data. Keep time straight with silence.
+                rechunker.appendSilence(frames: frames) { deliver($0) }
+            }
+            pa_stream_drop(stream)
+        }
+    }
+
+    /// Disconnects and frees the stream; its callbacks are cleared first so none arrive later.
+    func closeStream() {
+        guard let stream else { return }
+        pa_stream_set_read_callback(stream, nil, nil)
+        pa_stream_set_state_callback(stream, nil, nil)
+        pa_stream_disconnect(stream)
+        pa_stream_unref(stream)
+        self.stream = nil
+        streamDevice = nil
+    }
+}

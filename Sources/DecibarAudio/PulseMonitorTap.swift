@@ -1,0 +1,102 @@
+import CPulse
+import DecibarCore
+import Synchronization
+
+/// Captures a PulseAudio source (by default the monitor of the default sink) as 256-frame buffers.
+///
+/// Follows the user's output: a change of default sink moves the tap to the new sink's monitor,
+/// and when the server goes away the tap waits and reconnects with backoff. It never gives up.
+/// All PulseAudio work happens on the mainloop thread; buffers leave through a bounded stream that
+/// keeps the newest ones, so a slow reader costs buffers (counted), never memory or latency.
+public final class PulseMonitorTap: @unchecked Sendable {
+    /// The tap's 256-frame buffers, in order. Finishes when the tap stops.
+    public let buffers: AsyncStream<AudioBuffer>
+    public let target: TapTarget
+
+    let continuation: AsyncStream<AudioBuffer>.Continuation
+    let mainloop: PulseMainloop
+    private let statusBox = Mutex<TapStatus>(.connecting)
+    private let droppedBuffers = Atomic<Int>(0)
+    private let deliveredBuffers = Atomic<Int>(0)
+    private let stopRequested = Mutex(false)
+
+    // Touched only on the mainloop thread or under its lock.
+    var context: OpaquePointer?
+    var stream: OpaquePointer?
+    var streamDevice: TapDevice?
+    var rechunker = Rechunker(channelCount: 2)
+    var frameBytes = 8
+    var retryTimer: OpaquePointer?
+    var retryDelay = PulseMonitorTap.initialRetryDelay
+    var isStopped = false
+
+    static let initialRetryDelay = 0.1
+    static let maximumRetryDelay = 0.8
+
+    /// - Parameter bufferLimit: buffers kept for a reader that falls behind (the oldest go first).
+    public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64) throws(TapError) {
+        guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
+        self.mainloop = mainloop
+        self.target = target
+        (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
+                                                          bufferingPolicy: .bufferingNewest(bufferLimit))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Current state, safe from any thread.
+    public var status: TapStatus { statusBox.withLock { $0 } }
+
+    /// Buffers thrown away because the reader was too slow.
+    public var droppedBufferCount: Int { droppedBuffers.load(ordering: .relaxed) }
+
+    /// Buffers handed to the stream so far.
+    public var deliveredBufferCount: Int { deliveredBuffers.load(ordering: .relaxed) }
+
+    /// Connects and starts listening; returns at once (progress shows in `status`).
+    public func start() {
+        mainloop.locked { connect() }
+    }
+
+    /// Disconnects, stops the client thread and finishes `buffers`. Safe to call twice.
+    public func stop() {
+        // Checked outside the mainloop lock: after the first stop the mainloop no longer exists.
+        let firstStop = stopRequested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
+        guard firstStop else { return }
+        mainloop.locked {
+            isStopped = true
+            if let timer = retryTimer {
+                mainloop.cancelTimer(timer)
+                retryTimer = nil
+            }
+            closeStream()
+            closeContext()
+        }
+        mainloop.shutDown()
+        continuation.finish()
+    }
+
+    func setStatus(_ status: TapStatus) {
+        statusBox.withLock { $0 = status }
+    }
+
+    func deliver(_ buffer: AudioBuffer) {
+        switch continuation.yield(buffer) {
+        case .dropped: droppedBuffers.add(1, ordering: .relaxed)
+        case .enqueued: deliveredBuffers.add(1, ordering: .relaxed)
+        case .terminated: break
+        @unknown default: break
+        }
+    }
+}
+
+/// A tap could not be set up at all (not: the server is missing, which the tap waits out).
+public struct TapError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

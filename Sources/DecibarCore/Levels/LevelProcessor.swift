@@ -1,0 +1,79 @@
+/// Accumulates RMS and peak per channel over every buffer it is given, until a reading is taken.
+///
+/// A display frame or an output line spans several 256-frame buffers; the reading covers all of
+/// them, so no buffer is ignored. Peak is the largest *magnitude*, not the largest signed sample.
+/// `process` neither allocates nor locks: it runs on the capture path.
+public struct LevelProcessor: Sendable {
+    public private(set) var channelCount: Int
+    private var sumOfSquares = InlineArray<8, Double>(repeating: 0)
+    private var peak = InlineArray<8, Float>(repeating: 0)
+    /// Frames accumulated since the last reading.
+    public private(set) var frameCount = 0
+
+    public init(channelCount: Int) {
+        precondition((1...AudioBuffer.maxChannels).contains(channelCount), "channel count out of range")
+        self.channelCount = channelCount
+    }
+
+    /// Adds one buffer. A buffer with another channel count (a device change) restarts the window.
+    public mutating func process(_ buffer: AudioBuffer) {
+        if buffer.channelCount != channelCount {
+            channelCount = buffer.channelCount
+            clear()
+        }
+        let channels = channelCount
+        buffer.withSamples { samples in
+            guard let base = samples.baseAddress else { return }
+            let total = samples.count
+            for channel in 0 ..< channels {
+                // Float partial sums are exact enough for 256 frames; the running total is Double.
+                var sum: Float = 0
+                var largest: Float = 0
+                var index = channel
+                while index < total {
+                    let sample = base[index]
+                    sum += sample * sample
+                    largest = Swift.max(largest, Swift.abs(sample))
+                    index &+= channels
+                }
+                sumOfSquares[channel] += Double(sum)
+                peak[channel] = Swift.max(peak[channel], largest)
+            }
+        }
+        frameCount &+= buffer.frameCount
+    }
+
+    /// The levels of everything processed since the previous reading; starts a new window.
+    public mutating func takeReading() -> LevelReading {
+        let reading = currentReading()
+        clear()
+        return reading
+    }
+
+    /// The levels of everything processed so far, without starting a new window.
+    public func currentReading() -> LevelReading {
+        guard frameCount > 0 else { return .silence(channelCount: channelCount) }
+        var rms = [Float](repeating: Decibels.floor, count: channelCount)
+        var peaks = [Float](repeating: Decibels.floor, count: channelCount)
+        var totalPower = 0.0
+        var largest: Float = 0
+        for channel in 0 ..< channelCount {
+            let power = sumOfSquares[channel] / Double(frameCount)
+            rms[channel] = Decibels.fromPower(power)
+            peaks[channel] = Decibels.fromAmplitude(peak[channel])
+            totalPower += power
+            largest = Swift.max(largest, peak[channel])
+        }
+        return LevelReading(rmsDB: rms, peakDB: peaks, frameCount: frameCount,
+                            combinedRMSDB: Decibels.fromPower(totalPower / Double(channelCount)),
+                            combinedPeakDB: Decibels.fromAmplitude(largest))
+    }
+
+    private mutating func clear() {
+        for channel in 0 ..< AudioBuffer.maxChannels {
+            sumOfSquares[channel] = 0
+            peak[channel] = 0
+        }
+        frameCount = 0
+    }
+}

@@ -1,0 +1,69 @@
+import CGL
+import DecibarCore
+
+/// Draws all bars in one instanced call: each instance is one pixel rectangle from `BarLayout`.
+public final class BarRenderer {
+    private let program: ShaderProgram
+    private var vertexArray: GLuint = 0
+    private var instanceBuffer: GLuint = 0
+    private var instanceCapacity = 0
+    private var instanceData: [Float] = []
+    private let canvasSizeLocation: GLint
+    private let centreColourLocation: GLint
+    private let tipColourLocation: GLint
+
+    public init(shaders: ShaderLibrary) throws(RenderError) {
+        program = try ShaderProgram(library: shaders, vertex: "bars.vert", fragment: "bars.frag")
+        canvasSizeLocation = program.uniformLocation("canvasSize")
+        centreColourLocation = program.uniformLocation("centreColour")
+        tipColourLocation = program.uniformLocation("tipColour")
+        glGenVertexArrays(1, &vertexArray)
+        glGenBuffers(1, &instanceBuffer)
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(4 * MemoryLayout<Float>.size), nil)
+        glVertexAttribDivisor(0, 1)
+        glBindVertexArray(0)
+    }
+
+    deinit {
+        glDeleteBuffers(1, &instanceBuffer)
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    /// Clears to the theme's background and draws `bars` on a `width`×`height` pixel canvas.
+    public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme) {
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        let background = theme.background
+        glClearColor(background.red, background.green, background.blue, background.alpha)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        guard !bars.isEmpty else { return }
+
+        instanceData.removeAll(keepingCapacity: true)
+        for bar in bars {
+            instanceData.append(Float(bar.x))
+            instanceData.append(Float(bar.y))
+            instanceData.append(Float(bar.width))
+            instanceData.append(Float(bar.height))
+        }
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        let byteCount = instanceData.count * MemoryLayout<Float>.size
+        instanceData.withUnsafeBytes { bytes in
+            if bars.count > instanceCapacity {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), byteCount, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+                instanceCapacity = bars.count
+            } else {
+                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, byteCount, bytes.baseAddress)
+            }
+        }
+
+        glUseProgram(program.handle)
+        glUniform2f(canvasSizeLocation, Float(width), Float(height))
+        glUniform4f(centreColourLocation, theme.centre.red, theme.centre.green, theme.centre.blue, theme.centre.alpha)
+        glUniform4f(tipColourLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
+        glBindVertexArray(vertexArray)
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(bars.count))
+        glBindVertexArray(0)
+    }
+}

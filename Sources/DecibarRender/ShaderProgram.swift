@@ -1,0 +1,73 @@
+import CGL
+
+/// A linked vertex + fragment program; compile errors name the file and carry the driver's message.
+final class ShaderProgram {
+    let handle: GLuint
+
+    init(library: ShaderLibrary, vertex: String, fragment: String) throws(RenderError) {
+        let vertexShader = try Self.compile(try library.source(named: vertex), kind: GLenum(GL_VERTEX_SHADER),
+                                            name: library.directory + "/" + vertex)
+        defer { glDeleteShader(vertexShader) }
+        let fragmentShader = try Self.compile(try library.source(named: fragment), kind: GLenum(GL_FRAGMENT_SHADER),
+                                              name: library.directory + "/" + fragment)
+        defer { glDeleteShader(fragmentShader) }
+        let program = glCreateProgram()
+        glAttachShader(program, vertexShader)
+        glAttachShader(program, fragmentShader)
+        glLinkProgram(program)
+        var linked: GLint = 0
+        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &linked)
+        guard linked != 0 else {
+            let log = Self.infoLog(of: program, isProgram: true)
+            glDeleteProgram(program)
+            throw RenderError("cannot link \(vertex) + \(fragment): \(log)")
+        }
+        handle = program
+    }
+
+    deinit {
+        glDeleteProgram(handle)
+    }
+
+    func uniformLocation(_ name: String) -> GLint {
+        glGetUniformLocation(handle, name)
+    }
+
+    private static func compile(_ source: String, kind: GLenum, name: String) throws(RenderError) -> GLuint {
+        let shader = glCreateShader(kind)
+        source.withCString { text in
+            var pointer: UnsafePointer<GLchar>? = text
+            glShaderSource(shader, 1, &pointer, nil)
+        }
+        glCompileShader(shader)
+        var compiled: GLint = 0
+        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
+        guard compiled != 0 else {
+            let log = infoLog(of: shader, isProgram: false)
+            glDeleteShader(shader)
+            throw RenderError("shader \(name) failed to compile: \(log)")
+        }
+        return shader
+    }
+
+    /// The driver's message, folded onto one line.
+    private static func infoLog(of object: GLuint, isProgram: Bool) -> String {
+        var length: GLint = 0
+        if isProgram { glGetProgramiv(object, GLenum(GL_INFO_LOG_LENGTH), &length) } else {
+            glGetShaderiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        }
+        guard length > 1 else { return "no message from the driver" }
+        var buffer = [GLchar](repeating: 0, count: Int(length))
+        if isProgram { glGetProgramInfoLog(object, length, nil, &buffer) } else {
+            glGetShaderInfoLog(object, length, nil, &buffer)
+        }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.joined(separator: "; ")
+    }
+}
+
+private extension Substring {
+    func trimmingSpaces() -> Substring {
+        drop { $0 == " " }.reversed().drop { $0 == " " }.reversed().reduce(into: Substring()) { $0.append($1) }
+    }
+}

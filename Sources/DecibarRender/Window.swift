@@ -1,0 +1,126 @@
+import CGL
+import CSDL2
+import DecibarCore
+
+/// An SDL2 window with an OpenGL 3.3 core context. Create, use and destroy it on one thread:
+/// the thread that owns the event loop (the process main thread in `decibar`).
+public final class Window {
+    private let window: OpaquePointer
+    private let context: SDL_GLContext
+    /// Whether the driver agreed to wait for vertical blank on swap. Under Xvfb it does not,
+    /// and some drivers agree but do not wait; the frame pacer checks either way.
+    public let requestedVSync: Bool
+    public private(set) var isFullscreen: Bool
+
+    /// Opens a window of `width`×`height` points. Throws a one-line error when there is no display.
+    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, hidden: Bool = false) throws(RenderError) {
+        // Keep a desktop compositor running while we draw (SDL turns it off by default).
+        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
+        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
+            throw RenderError("cannot open a window: \(Self.lastError) (is DISPLAY set?)")
+        }
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)
+        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_CORE.rawValue))
+        SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1)
+
+        var flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
+        let centred = Int32(SDL_WINDOWPOS_CENTERED_MASK)
+        guard let window = SDL_CreateWindow(title, centred, centred, Int32(width), Int32(height), flags) else {
+            let reason = Self.lastError
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw RenderError("cannot open a window: \(reason)")
+        }
+        guard let context = SDL_GL_CreateContext(window) else {
+            let reason = Self.lastError
+            SDL_DestroyWindow(window)
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw RenderError("cannot create an OpenGL 3.3 context: \(reason)")
+        }
+        self.window = window
+        self.context = context
+        self.isFullscreen = fullscreen
+        requestedVSync = SDL_GL_SetSwapInterval(1) == 0
+    }
+
+    deinit {
+        SDL_GL_DeleteContext(context)
+        SDL_DestroyWindow(window)
+        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+    }
+
+    static var lastError: String { String(cString: SDL_GetError()) }
+
+    /// The size of the drawing surface in pixels (larger than the window size on HiDPI screens).
+    public var drawableSize: (width: Int, height: Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        SDL_GL_GetDrawableSize(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// The refresh rate of the window's display in Hz, or nil when the driver does not say.
+    public var refreshRate: Double? {
+        var mode = SDL_DisplayMode()
+        let display = SDL_GetWindowDisplayIndex(window)
+        guard display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0, mode.refresh_rate > 0 else { return nil }
+        return Double(mode.refresh_rate)
+    }
+
+    public var title: String {
+        get { String(cString: SDL_GetWindowTitle(window)) }
+        set { SDL_SetWindowTitle(window, newValue) }
+    }
+
+    public func toggleFullscreen() {
+        isFullscreen.toggle()
+        SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    /// Everything that happened since the last call; never blocks.
+    public func pollEvents() -> [WindowEvent] {
+        var events: [WindowEvent] = []
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            switch SDL_EventType(event.type) {
+            case SDL_QUIT:
+                events.append(.quit)
+            case SDL_KEYDOWN:
+                switch Int(event.key.keysym.sym) {
+                case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): events.append(.quit)
+                case Int(SDLK_f.rawValue): events.append(.toggleFullscreen)
+                default: break
+                }
+            case SDL_WINDOWEVENT:
+                if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
+                    let size = drawableSize
+                    events.append(.resized(width: size.width, height: size.height))
+                }
+            default:
+                break
+            }
+        }
+        return events
+    }
+
+    /// Shows the frame just drawn.
+    public func swap() {
+        SDL_GL_SwapWindow(window)
+    }
+
+    /// The pixels of the frame being drawn (call before `swap()`), RGBA rows bottom to top.
+    public func readPixels() -> (pixels: [UInt8], width: Int, height: Int) {
+        let (width, height) = drawableSize
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        glFinish()
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadBuffer(GLenum(GL_BACK))
+        pixels.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        return (pixels, width, height)
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+
+/// `decibar`: a real-time audio level visualizer.
+struct Decibar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decibar",
+        abstract: "Real-time audio level visualizer for PulseAudio and PipeWire.",
+        discussion: """
+            With no command, opens the live window on whatever the computer is playing.
+            Run 'decibar COMMAND --help' for each command's options.
+            """,
+        version: "0.1.0",
+        subcommands: [Live.self, Levels.self, Devices.self],
+        defaultSubcommand: Live.self)
+}
+
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try Decibar.parseAsRoot()
+            try command.run()
+        } catch {
+            exit(reporting: error)
+        }
+    }
+
+    /// Help and version go to stdout with status 0; everything else is one line on stderr.
+    /// Bad command-line values exit with 2, runtime failures with 1.
+    static func exit(reporting error: any Error) -> Never {
+        let code = Decibar.exitCode(for: error)
+        if code == .success {
+            print(Decibar.fullMessage(for: error))
+            Foundation.exit(0)
+        }
+        if let failure = error as? CommandFailure {
+            writeError(failure.message)
+            Foundation.exit(failure.status)
+        }
+        if error is ExitCode { Foundation.exit(code.rawValue) }
+        let message = Decibar.message(for: error)
+            .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+        writeError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
+        Foundation.exit(code == .validationFailure ? 2 : 1)
+    }
+}
+
+/// A failure that ends the program with a one-line message.
+struct CommandFailure: Error {
+    var message: String
+    var status: Int32 = 1
+}
+
+/// Writes `decibar: message` to stderr.
+func writeError(_ message: String) {
+    FileHandle.standardError.write(Data("decibar: \(message)\n".utf8))
+}
+
+/// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
+func writeLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

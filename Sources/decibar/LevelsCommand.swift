@@ -1,0 +1,179 @@
+import ArgumentParser
+import DecibarAudio
+import DecibarCore
+import Foundation
+
+extension Decibar {
+    struct Levels: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print RMS and peak levels as JSON lines, without a window.",
+            discussion: """
+                One object per line: {"t": seconds, "channels": N, "rms_db": [..], "peak_db": [..]}.
+                Levels are dBFS per channel (floor -160); each line covers every sample since the
+                previous line. Live, t is seconds since start and a line is printed only when audio
+                arrived; status changes (device switched, server gone) are reported on stderr.
+                With --file, the file is analysed as fast as possible and t is the time in the file.
+                """)
+
+        @OptionGroup var source: SourceOption
+
+        @Option(name: .long, help: ArgumentHelp("Analyse this audio file instead of a live source.", valueName: "path"))
+        var file: String?
+
+        @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file).", valueName: "hz"))
+        var rate: Double = 30
+
+        @Option(name: .long, help: ArgumentHelp(
+            "Stop after this many seconds (of file time with --file). Default: until interrupted, or the end of the file.",
+            valueName: "seconds"))
+        var duration: Double?
+
+        func validate() throws {
+            if source.source != nil && file != nil {
+                throw ValidationError("--source and --file cannot be used together")
+            }
+            guard rate.isFinite, rate > 0, rate <= 1000 else {
+                throw ValidationError("--rate must be between 0 and 1000 lines per second")
+            }
+            if let duration, !(duration.isFinite && duration > 0) {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
+            if let source = source.source, source.isEmpty {
+                throw ValidationError("--source needs a name (see 'decibar devices')")
+            }
+        }
+
+        func run() throws {
+            if let file {
+                try FileLevels(path: file, rate: rate, duration: duration).run()
+            } else {
+                try LiveLevels(target: source.source.map(TapTarget.named) ?? .defaultSinkMonitor,
+                               rate: rate, duration: duration).run()
+            }
+        }
+    }
+}
+
+/// `levels --file`: decode, re-chunk and measure as fast as the decoder goes.
+struct FileLevels {
+    let path: String
+    let rate: Double
+    let duration: Double?
+
+    func run() throws {
+        let decoder: AudioFileDecoder
+        do {
+            decoder = try AudioFileDecoder(path: path)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let sampleRate = Double(decoder.sampleRate)
+        let lastFrame = duration.map { Int64(($0 * sampleRate).rounded()) } ?? Int64.max
+        var rechunker = Rechunker(channelCount: decoder.channelCount)
+        var processor = LevelProcessor(channelCount: decoder.channelCount)
+        var framesDone: Int64 = 0
+        var linesWritten = 0
+        var nextLineFrame = Int64((sampleRate / rate).rounded())
+
+        func consume(_ buffer: AudioBuffer) {
+            guard framesDone < lastFrame else { return }
+            processor.process(buffer)
+            framesDone += Int64(buffer.frameCount)
+            if framesDone >= nextLineFrame || framesDone >= lastFrame {
+                writeLine(LevelLine.json(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+                linesWritten += 1
+                nextLineFrame = Int64((Double(linesWritten + 1) * sampleRate / rate).rounded())
+            }
+        }
+
+        do {
+            while framesDone < lastFrame, try decoder.read({ samples in rechunker.append(samples, emit: consume) }) {}
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        rechunker.flush(emit: consume)
+        if processor.frameCount > 0 {
+            writeLine(LevelLine.json(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+        }
+    }
+}
+
+/// `levels` on a live source: a line per tick with everything captured since the last.
+struct LiveLevels {
+    let target: TapTarget
+    let rate: Double
+    let duration: Double?
+
+    func run() throws {
+        let tap: PulseMonitorTap
+        do {
+            tap = try PulseMonitorTap(target: target)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let mailbox = LevelMailbox()
+        let pump = TapPump(tap: tap, mailbox: mailbox)
+        defer {
+            tap.stop()
+            pump.cancel()
+        }
+        tap.start()
+        try waitForFirstDevice(tap)
+
+        let start = MonotonicClock.now()
+        let period = 1 / rate
+        var reporter = StatusReporter()
+        var tick = 1
+        while true {
+            let end = duration.map { start + $0 } ?? .infinity
+            let deadline = min(start + Double(tick) * period, end)
+            MonotonicClock.sleep(seconds: deadline - MonotonicClock.now())
+            let now = MonotonicClock.now()
+            reporter.report(tap.status)
+            let reading = mailbox.takeReading()
+            if reading.frameCount > 0 {
+                writeLine(LevelLine.json(time: now - start, reading: reading))
+            }
+            if now >= end { break }
+            // After a stall, skip the missed ticks rather than firing them all at once.
+            tick = max(tick + 1, Int(((now - start) / period).rounded(.down)) + 1)
+        }
+    }
+
+    /// At start, a missing server or a misspelt source is an error; later, both are waited out.
+    private func waitForFirstDevice(_ tap: PulseMonitorTap) throws {
+        let deadline = MonotonicClock.now() + 5
+        while MonotonicClock.now() < deadline {
+            switch tap.status {
+            case .capturing:
+                return
+            case .waitingForServer(let reason):
+                throw CommandFailure(message: "no audio server: \(reason)")
+            case .waitingForDevice(let reason) where target != .defaultSinkMonitor:
+                throw CommandFailure(message: reason)
+            case .connecting, .waitingForDevice:
+                MonotonicClock.sleep(seconds: 0.01)
+            }
+        }
+        throw CommandFailure(message: "the audio server did not answer within 5 s")
+    }
+}
+
+/// Reports each change of tap status on stderr, once.
+struct StatusReporter {
+    private var last: TapStatus?
+
+    mutating func report(_ status: TapStatus) {
+        guard status != last else { return }
+        last = status
+        switch status {
+        case .connecting: break
+        case .capturing(let device):
+            writeError("listening to \(device.description) (\(device.name), \(device.sampleRate) Hz, \(device.channelCount) ch)")
+        case .waitingForServer(let reason):
+            writeError("waiting for audio server (\(reason))")
+        case .waitingForDevice(let reason):
+            writeError("waiting for a device: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// The live window's frame loop. It owns the process main thread (SDL wants the thread that
+/// opened the window); audio arrives through the mailbox from the concurrency pool.
+struct LiveView {
+    struct Settings {
+        var target: TapTarget
+        var barCount: Int
+        var size: WindowSize
+        var fullscreen: Bool
+        var exitAfter: Double?
+        var screenshotPath: String?
+        var smoothing: SmoothingTimes
+        var scale: LevelScale
+        var frameLogPath: String?
+    }
+
+    /// With no audio for this long (server gone, device suspended), bars fall toward silence.
+    static let silenceAfter = 0.1
+
+    let settings: Settings
+
+    func run() throws {
+        let window: Window
+        let renderer: BarRenderer
+        do {
+            window = try Window(title: "Decibar", width: settings.size.width, height: settings.size.height,
+                                fullscreen: settings.fullscreen)
+            renderer = try BarRenderer(shaders: ShaderLibrary())
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let tap: PulseMonitorTap
+        do {
+            tap = try PulseMonitorTap(target: settings.target)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let mailbox = LevelMailbox()
+        let pump = TapPump(tap: tap, mailbox: mailbox)
+        defer {
+            tap.stop()
+            pump.cancel()
+        }
+        tap.start()
+
+        let frameLog = settings.frameLogPath.flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
+        let layout = BarLayout()
+        let theme = BarTheme.default
+        var smoother = BarSmoother(count: settings.barCount, times: settings.smoothing)
+        var targets = [Float](repeating: 0, count: settings.barCount)
+        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        var reporter = StatusReporter()
+        var shownStatus: TapStatus?
+        var reading = LevelReading.silence(channelCount: 2)
+        let start = MonotonicClock.now()
+        var previousFrame = start
+        var lastAudio = -Double.infinity
+        var running = true
+
+        while running {
+            let now = MonotonicClock.now()
+            pacer.frameStarted(at: now)
+            let dt = now - previousFrame
+            previousFrame = now
+
+            for event in window.pollEvents() {
+                switch event {
+                case .quit: running = false
+                case .toggleFullscreen: window.toggleFullscreen()
+                case .resized: break
+                }
+            }
+            let status = tap.status
+            if status != shownStatus {
+                shownStatus = status
+                reporter.report(status)
+                window.title = "Decibar — \(status.summary)"
+            }
+
+            let fresh = mailbox.takeReading()
+            if fresh.frameCount > 0 {
+                reading = fresh
+                lastAudio = now
+            } else if now - lastAudio > Self.silenceAfter {
+                reading = .silence(channelCount: reading.channelCount)
+            }
+            SymmetricBars.fill(&targets, level: settings.scale.normalized(reading.combinedRMSDB),
+                               peak: settings.scale.normalized(reading.combinedPeakDB))
+            smoother.advance(toward: targets, dt: dt)
+
+            let (width, height) = window.drawableSize
+            renderer.draw(layout.rects(for: smoother.values, width: width, height: height),
+                          width: width, height: height, theme: theme)
+            if let frameLog {
+                let mean = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
+                frameLog.write(Data("\(now) \(mean)\n".utf8))
+            }
+
+            let finished = !running || settings.exitAfter.map { now - start >= $0 } == true
+            if finished, let path = settings.screenshotPath {
+                try saveScreenshot(window, to: path)
+            }
+            window.swap()
+            if finished { break }
+            MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
+        }
+        try? frameLog?.close()
+    }
+
+    private static func create(_ path: String) -> FileHandle? {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
+        return FileHandle(forWritingAtPath: path)
+    }
+
+    private func saveScreenshot(_ window: Window, to path: String) throws {
+        let frame = window.readPixels()
+        let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+            throw CommandFailure(message: "cannot write the screenshot to \(path)")
+        }
+    }
+}
