@@ -1,13 +1,14 @@
 #version 330 core
-// A vertical gradient that runs from the centre line out to the tips, the same above and below.
-in float heightFromCentre;
-
+// A vertical gradient from the centre line out to the tips, the same above and below.
+// Worked out per pixel: interpolating |distance| between a bar's corners would be flat.
+uniform vec2 canvasSize;
 uniform vec4 centreColour;
 uniform vec4 tipColour;
 
 out vec4 fragmentColour;
 
 void main() {
-    float t = smoothstep(0.0, 0.9, heightFromCentre);
-    fragmentColour = mix(centreColour, tipColour, t);
+    float middle = canvasSize.y * 0.5;
+    float fromCentre = clamp(abs(gl_FragCoord.y - middle) / middle, 0.0, 1.0);
+    fragmentColour = mix(centreColour, tipColour, fromCentre);
 }

@@ -5,13 +5,10 @@ layout(location = 0) in vec4 barRect; // x, y, width, height
 
 uniform vec2 canvasSize;
 
-out float heightFromCentre; // 0 at the vertical centre, 1 at the top or bottom edge
-
 void main() {
     // Two triangles as a strip: corners (0,0) (1,0) (0,1) (1,1).
     vec2 corner = vec2(float(gl_VertexID & 1), float((gl_VertexID >> 1) & 1));
     vec2 pixel = barRect.xy + corner * barRect.zw;
-    heightFromCentre = abs(pixel.y - canvasSize.y * 0.5) / (canvasSize.y * 0.5);
     vec2 ndc = vec2(pixel.x / canvasSize.x * 2.0 - 1.0, 1.0 - pixel.y / canvasSize.y * 2.0);
     gl_Position = vec4(ndc, 0.0, 1.0);
 }

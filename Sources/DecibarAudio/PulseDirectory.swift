@@ -38,7 +38,7 @@ private final class DirectoryQuery: @unchecked Sendable {
                 query.failure = query.failure ?? "the audio server did not answer"
                 query.mainloop.signal()
             }
-            guard let context = mainloop.makeContext(name: "Decibar device list") else {
+            guard let context = mainloop.makeContext() else {
                 return .failure(TapError("cannot create a PulseAudio context"))
             }
             self.context = context

@@ -52,13 +52,14 @@ final class PulseMainloop: @unchecked Sendable {
     }
 
     /// A context that fails fast when no server runs, instead of trying to spawn one.
-    func makeContext(name: String) -> OpaquePointer? {
+    /// The context's name is the application name the server shows (pavucontrol, `pactl list`).
+    func makeContext() -> OpaquePointer? {
         let properties = pa_proplist_new()
         defer { pa_proplist_free(properties) }
         pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Decibar")
         pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "org.decibar.Decibar")
         pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
-        return pa_context_new_with_proplist(api, name, properties)
+        return pa_context_new_with_proplist(api, "Decibar", properties)
     }
 }
 

@@ -8,7 +8,7 @@ extension PulseMonitorTap {
     func connect() {
         guard !isStopped, context == nil else { return }
         setStatus(.connecting)
-        guard let context = mainloop.makeContext(name: "Decibar level tap") else {
+        guard let context = mainloop.makeContext() else {
             scheduleRetry(reason: "cannot create a PulseAudio context")
             return
         }

@@ -18,6 +18,7 @@ struct Decibar: ParsableCommand {
 @main
 enum Main {
     static func main() {
+        unblockTerminationSignals()
         do {
             var command = try Decibar.parseAsRoot()
             try command.run()
@@ -44,6 +45,15 @@ enum Main {
         writeError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
         Foundation.exit(code == .validationFailure ? 2 : 1)
     }
+}
+
+/// A parent may start us with signals blocked (some process launchers leave their own mask in
+/// place); then Ctrl-C or `kill` would be ignored. Unblock the ones that should end the program.
+private func unblockTerminationSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&signals, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }
 
 /// A failure that ends the program with a one-line message.

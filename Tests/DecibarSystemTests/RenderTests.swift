@@ -1,0 +1,125 @@
+import DecibarCore
+import DecibarRender
+import Foundation
+import Testing
+
+/// Real OpenGL under the test environment's Xvfb (Mesa llvmpipe). SDL wants one thread at a time.
+@Suite("Rendering under Xvfb", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+struct RenderTests {
+    /// Pixels at (x, y) with a top-left origin in a bottom-up RGBA readback.
+    struct Frame {
+        var pixels: [UInt8]
+        var width: Int
+        var height: Int
+        var bottomUp: Bool
+
+        func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
+            let row = bottomUp ? height - 1 - y : y
+            let offset = (row * width + x) * 4
+            return (pixels[offset], pixels[offset + 1], pixels[offset + 2])
+        }
+
+        func isBackground(x: Int, y: Int, theme: BarTheme) -> Bool {
+            let (r, g, b) = pixel(x: x, y: y)
+            let background = theme.background
+            let expected = [background.red, background.green, background.blue].map { Int(($0 * 255).rounded()) }
+            return abs(Int(r) - expected[0]) <= 2 && abs(Int(g) - expected[1]) <= 2 && abs(Int(b) - expected[2]) <= 2
+        }
+
+        /// The painted run in column `x`: first painted row and how many rows are painted.
+        func paintedSpan(x: Int, theme: BarTheme) -> (top: Int, height: Int) {
+            let painted = (0 ..< height).filter { !isBackground(x: x, y: $0, theme: theme) }
+            return (painted.first ?? -1, painted.count)
+        }
+    }
+
+    static let theme = BarTheme.default
+
+    @Test("for fixed levels every bar is drawn at the height the layout gives, within 1 px")
+    func barHeights() throws {
+        let window = try Window(title: "Decibar render test", width: 640, height: 360)
+        let renderer = try BarRenderer(shaders: ShaderLibrary())
+        let layout = BarLayout()
+        let level = LevelScale().normalized(-29.03)
+        let peak = LevelScale().normalized(-26.02)
+        for count in [1, 2, 3, 7, 24] {
+            let values = SymmetricBars.values(level: level, peak: peak, count: count)
+            let (width, height) = window.drawableSize
+            let rects = layout.rects(for: values, width: width, height: height)
+            renderer.draw(rects, width: width, height: height, theme: Self.theme)
+            let readback = window.readPixels()
+            window.swap()
+            let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
+            for rect in rects {
+                let span = frame.paintedSpan(x: rect.x + rect.width / 2, theme: Self.theme)
+                #expect(abs(span.height - rect.height) <= 1, "\(count) bars: \(rect) drawn \(span.height) px high")
+                #expect(abs(span.top - rect.y) <= 1, "\(count) bars: \(rect) starts at row \(span.top)")
+                // Bars have their own width: the columns just outside are empty.
+                if rect.x > 0 { #expect(frame.paintedSpan(x: rect.x - 1, theme: Self.theme).height == 0) }
+            }
+            // Values differ across the shape, so heights do too (a flat render would fail here).
+            if count >= 3 { #expect(Set(rects.map(\.height)).count > 1) }
+        }
+    }
+
+    @Test("a shader that does not compile is reported with its file name")
+    func brokenShader() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = try ShaderLibrary()
+        try FileManager.default.copyItem(atPath: source.directory + "/bars.vert", toPath: folder + "/bars.vert")
+        try "#version 330 core\nvoid main() { this is not glsl }\n".write(toFile: folder + "/bars.frag", atomically: true, encoding: .utf8)
+        let window = try Window(title: "Decibar shader test", width: 64, height: 64)
+        defer { withExtendedLifetime(window) {} }
+        do {
+            _ = try BarRenderer(shaders: ShaderLibrary(directory: folder))
+            Issue.record("a broken shader compiled")
+        } catch {
+            #expect(error.description.contains("bars.frag failed to compile"))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+}
+
+@Suite("Live window end to end", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+struct LiveWindowTests {
+    @Test("the live window shows bars for what is playing, and --screenshot writes a valid PNG of them")
+    func screenshot() throws {
+        let server = try PrivatePulseServer()
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.05, seconds: 8) // RMS -29.03, peak -26.02 dBFS
+        let player = try server.play(tone)
+        defer { player.kill() }
+        let png = server.directory + "/live.png"
+        let live = try RunningCommand(["live", "--bars", "16", "--size", "640x360", "--exit-after", "2.5",
+                                       "--screenshot", png], environment: server.environment)
+        #expect(live.waitForExit(timeout: 15) == 0, "stderr: \(live.standardError)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+        // Decode with ffmpeg: it rejects a broken PNG, and gives us the pixels.
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
+        #expect(decoded.output.count == 640 * 360 * 4)
+        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+
+        // After 2.5 s of a steady tone the smoother has settled (16 time constants).
+        let scale = LevelScale()
+        let values = SymmetricBars.values(level: scale.normalized(-29.03), peak: scale.normalized(-26.02), count: 16)
+        let rects = BarLayout().rects(for: values, width: 640, height: 360)
+        for rect in rects {
+            let span = frame.paintedSpan(x: rect.x + rect.width / 2, theme: RenderTests.theme)
+            #expect(abs(span.height - rect.height) <= 1, "\(rect) drawn \(span.height) px high")
+        }
+        #expect(live.standardError.contains("listening to Monitor of Null Output"))
+    }
+
+    @Test("without a display, live fails with one line")
+    func noDisplay() throws {
+        let result = try TestRig.run(TestRig.decibar, ["live", "--exit-after", "1"],
+                                     environment: ["DISPLAY": ":9999", "SDL_VIDEODRIVER": "x11", "WAYLAND_DISPLAY": ""])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("decibar: cannot open a window"))
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+/// The real parts the system tests run against: the built `decibar`, private PulseAudio servers,
+/// the Xvfb display of the test environment, and command-line tools (sox, paplay, pactl, ffmpeg).
+enum TestRig {
+    static let packageRoot: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// The `decibar` binary built next to the test bundle.
+    static let decibar: String = {
+        if let path = ProcessInfo.processInfo.environment["DECIBAR_BINARY"] { return path }
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [runner, runner.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("decibar").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return packageRoot + "/.build/debug/decibar"
+    }()
+
+    static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
+
+    /// True inside `Scripts/with-test-env.sh` (what `make test` runs), where every real part is present.
+    static var hasDisplay: Bool { display?.isEmpty == false }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs a tool to completion; returns its status and stdout. Fails the test's expectations elsewhere.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
+                    input: Data? = nil) throws -> (status: Int32, output: Data, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to the end before waiting, so a chatty tool cannot block on a full pipe.
+        let errorData = ErrorCollector()
+        let errorReader = Thread { errorData.data.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
+        errorReader.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitForExit()
+        while !errorReader.isFinished { usleep(1000) }
+        let errorText = errorData.data.withLock { String(decoding: $0, as: UTF8.self) }
+        return (process.terminationStatus, data, errorText)
+    }
+
+    static func temporaryDirectory() throws -> String {
+        // Short paths: PulseAudio's socket path must fit in 108 bytes.
+        var template = Array("/tmp/dbt.XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw RigError("cannot make a temporary directory")
+        }
+        return String(cString: made)
+    }
+
+    /// A stereo float WAV of a sine made by sox: `amplitude` (0.5 = -6.02 dBFS peak), `seconds` long.
+    static func makeTone(at path: String, amplitude: Double, frequency: Int = 1000, seconds: Double,
+                         sampleRate: Int = 48000, channels: Int = 2) throws {
+        let result = try run("sox", ["-n", "-r", "\(sampleRate)", "-c", "\(channels)", "-e", "floating-point",
+                                     "-b", "32", path, "synth", "\(seconds)", "sine", "\(frequency)",
+                                     "vol", "\(amplitude)"])
+        guard result.status == 0 else { throw RigError("sox failed: \(result.error)") }
+    }
+}
+
+extension Process {
+    /// Waits by polling: Foundation's waitUntilExit spins a run loop at full CPU off the main thread.
+    func waitForExit() {
+        while isRunning { usleep(2_000) }
+    }
+
+    /// Ends the process for sure (children may inherit a blocked SIGTERM) and reaps it.
+    func kill() {
+        if isRunning { Glibc.kill(processIdentifier, SIGKILL) }
+        waitForExit()
+    }
+}
+
+private final class ErrorCollector: Sendable {
+    let data = Mutex(Data())
+}
+
+struct RigError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
