@@ -114,6 +114,22 @@ struct LiveWindowTests {
         #expect(live.standardError.contains("listening to Monitor of Null Output"))
     }
 
+    @Test("the window stays open while the audio server goes away and comes back")
+    func survivesServerRestart() throws {
+        let server = try PrivatePulseServer()
+        let live = try RunningCommand(["live", "--size", "320x180", "--exit-after", "4"], environment: server.environment)
+        usleep(1_000_000)
+        server.stop()
+        usleep(1_200_000)
+        #expect(live.isRunning)
+        try server.start()
+        #expect(live.waitForExit(timeout: 10) == 0)
+        let messages = live.standardError
+        #expect(messages.contains("waiting for audio server"))
+        // Listening twice: before the server went away and after it came back.
+        #expect(messages.components(separatedBy: "listening to").count == 3, "\(messages)")
+    }
+
     @Test("without a display, live fails with one line")
     func noDisplay() throws {
         let result = try TestRig.run(TestRig.decibar, ["live", "--exit-after", "1"],

@@ -1,0 +1,31 @@
+# Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
+SHELL := /bin/bash
+
+.PHONY: all deps build release run test bench clean
+
+all: build
+
+deps:
+	Scripts/install-deps.sh
+
+build: deps
+	swift build
+
+release: deps
+	swift build -c release --product decibar
+
+# Opens the live window (see Scripts/run-live.sh for what happens without a sound server or display).
+run: release
+	Scripts/run-live.sh .build/release/decibar
+
+# Builds, then runs every test inside a private PulseAudio + Xvfb that are stopped afterwards.
+test: deps
+	swift build --build-tests
+	Scripts/with-test-env.sh swift test --skip-build
+
+bench:
+	Scripts/install-deps.sh --bench
+	Scripts/bench.sh
+
+clean:
+	rm -rf .build .build-release Benchmarks/.build out

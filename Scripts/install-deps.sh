@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Decibar needs to build, run and test. Safe to run again.
+# Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks)
+set -euo pipefail
+packages=(
+  # build: C libraries behind the adapters, and pkg-config to find them
+  pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libegl-dev
+  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
+  # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback)
+  libgl1-mesa-dri pulseaudio pulseaudio-utils
+  # test: a real X server, ffmpeg and sox to make and check media
+  xvfb xauth ffmpeg sox
+)
+if [ "${1:-}" = "--bench" ]; then packages+=(cava); fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: run as root or install sudo" >&2; exit 1; }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+echo "install-deps: system packages are in place"

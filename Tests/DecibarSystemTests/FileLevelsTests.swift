@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@Suite("levels --file")
+struct FileLevelsTests {
+    @Test("a -6 dBFS tone file reads -9.03 / -6.02, with t in file time, in any format",
+          arguments: ["wav", "flac", "ogg", "mp3", "m4a"])
+    func toneFile(format: String) throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let wav = folder + "/tone.wav"
+        try TestRig.makeTone(at: wav, amplitude: 0.5, seconds: 2)
+        var file = wav
+        if format != "wav" {
+            file = folder + "/tone." + format
+            let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", wav, file])
+            #expect(made.status == 0, "\(made.error)")
+        }
+        let result = try TestRig.run(TestRig.decibar, ["levels", "--file", file, "--rate", "10"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { LevelsLine(String($0)) }
+        #expect(lines.count == 20)
+        // Lines close on the first 256-frame buffer past each tenth of a second.
+        for (index, line) in lines.enumerated() {
+            #expect(abs(line.time - Double(index + 1) / 10) < 256.0 / 48000 + 1e-3, "line \(index) at \(line.time)")
+        }
+        #expect(abs((lines.last?.time ?? 0) - 2.0) < 0.001)
+        let lossless = format == "wav" || format == "flac"
+        // Lossy codecs are checked away from the edges, where their filters ring.
+        for line in lines.dropFirst().dropLast() {
+            #expect(line.channels == 2)
+            #expect(line.reads(rms: -9.03, peak: -6.02, tolerance: lossless ? 0.02 : 0.5), "\(line.rmsDB) \(line.peakDB)")
+        }
+    }
+
+    @Test("--duration stops at that much file time")
+    func duration() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/tone.wav", amplitude: 0.5, seconds: 3)
+        let result = try TestRig.run(TestRig.decibar, ["levels", "--file", folder + "/tone.wav", "--duration", "1", "--rate", "4"])
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { LevelsLine(String($0)) }
+        // 12 000-frame ticks close on 256-frame buffers: 0.251, 0.501, 0.752, then the stop at 1.0.
+        #expect(lines.count == 4)
+        for (line, tick) in zip(lines, [0.25, 0.5, 0.75, 1.0]) { #expect(abs(line.time - tick) < 0.006, "\(line.time)") }
+    }
+
+    @Test("missing, empty and garbage files give one line and status 1")
+    func badFiles() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(FileManager.default.createFile(atPath: folder + "/empty.flac", contents: Data()))
+        var generator = SystemRandomNumberGenerator()
+        #expect(FileManager.default.createFile(atPath: folder + "/noise.mp3",
+                                       contents: Data((0 ..< 20000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })))
+        for (name, reason) in [("absent.wav", "no such file"), ("empty.flac", "file is empty"),
+                               ("noise.mp3", "not an audio file")] {
+            let result = try TestRig.run(TestRig.decibar, ["levels", "--file", folder + "/" + name])
+            #expect(result.status == 1)
+            #expect(result.error.hasPrefix("decibar: \(folder)/\(name): \(reason)"), "\(result.error)")
+            #expect(result.error.split(separator: "\n").count == 1)
+            #expect(result.output.isEmpty)
+        }
+    }
+}
