@@ -24,6 +24,8 @@ let package = Package(
                        providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
                        providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", pkgConfig: "SDL2_ttf",
+                       providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
@@ -32,7 +34,7 @@ let package = Package(
 
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CGL"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL"]),
 
         .executableTarget(name: "decibar", dependencies: [
             "DecibarCore", "DecibarAudio", "DecibarRender",

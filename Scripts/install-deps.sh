@@ -4,10 +4,10 @@
 set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
-  pkg-config libpulse-dev libfftw3-dev libsdl2-dev libgl-dev libegl-dev
+  pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
-  # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback)
-  libgl1-mesa-dri pulseaudio pulseaudio-utils
+  # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
+  libgl1-mesa-dri pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox
 )

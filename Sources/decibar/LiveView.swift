@@ -47,6 +47,16 @@ struct LiveView {
         }
         tap.start()
 
+        // Text is a nicety: without a font the bars still run, with a warning.
+        var text: TextRenderer?
+        var overlay = StatusOverlay()
+        do {
+            text = try TextRenderer(shaders: ShaderLibrary(),
+                                    pixelSize: max(14, window.drawableSize.height / 24))
+        } catch {
+            writeError("warning: no on-screen text: \(error.description)")
+        }
+
         let frameLog = settings.frameLogPath.flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         let layout = BarLayout()
         let theme = BarTheme.default
@@ -80,6 +90,7 @@ struct LiveView {
                 reporter.report(status)
                 window.title = "Decibar — \(status.summary)"
             }
+            overlay.update(status, at: now)
 
             let fresh = mailbox.takeReading()
             if fresh.frameCount > 0 {
@@ -95,6 +106,10 @@ struct LiveView {
             let (width, height) = window.drawableSize
             renderer.draw(layout.rects(for: smoother.values, width: width, height: height),
                           width: width, height: height, theme: theme)
+            if let text, let message = overlay.message(at: now) {
+                Self.draw(message, with: text, width: width, height: height)
+            }
+            text?.endFrame()
             if let frameLog {
                 let mean = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
                 frameLog.write(Data("\(now) \(mean)\n".utf8))
@@ -109,6 +124,19 @@ struct LiveView {
             MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }
         try? frameLog?.close()
+    }
+
+    /// Waiting messages sit in the middle of the window; a device name sits small in a corner.
+    private static func draw(_ message: StatusOverlay.Message, with text: TextRenderer, width: Int, height: Int) {
+        let colour = Colour(red: 0.93, green: 0.94, blue: 0.97, alpha: 0.9 * message.opacity)
+        let size = text.size(of: message.text)
+        if message.isProminent {
+            text.draw(message.text, x: (width - size.width) / 2, y: height / 2 - size.height - text.pixelSize / 2,
+                      colour: colour, canvasWidth: width, canvasHeight: height)
+        } else {
+            let margin = text.pixelSize / 2
+            text.draw(message.text, x: margin, y: margin, colour: colour, canvasWidth: width, canvasHeight: height)
+        }
     }
 
     private static func create(_ path: String) -> FileHandle? {

@@ -62,6 +62,31 @@ struct RenderTests {
         }
     }
 
+    @Test("a label is drawn inside its own box and nowhere else")
+    func label() throws {
+        let window = try Window(title: "Decibar text test", width: 400, height: 200)
+        let renderer = try BarRenderer(shaders: ShaderLibrary())
+        let text = try TextRenderer(shaders: ShaderLibrary(), pixelSize: 20)
+        let (width, height) = window.drawableSize
+        renderer.draw([], width: width, height: height, theme: Self.theme)
+        let size = text.size(of: "waiting for audio server")
+        #expect(size.height >= 20 && size.width > 150)
+        text.draw("waiting for audio server", x: 50, y: 60, colour: Colour(hex: 0xFFFFFF),
+                  canvasWidth: width, canvasHeight: height)
+        let readback = window.readPixels()
+        window.swap()
+        let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
+        var inside = 0
+        var outside = 0
+        for y in 0 ..< height {
+            for x in 0 ..< width where !frame.isBackground(x: x, y: y, theme: Self.theme) {
+                if (50 ..< 50 + size.width).contains(x) && (60 ..< 60 + size.height).contains(y) { inside += 1 } else { outside += 1 }
+            }
+        }
+        #expect(inside > 300, "only \(inside) text pixels")
+        #expect(outside == 0)
+    }
+
     @Test("a shader that does not compile is reported with its file name")
     func brokenShader() throws {
         let folder = try TestRig.temporaryDirectory()
@@ -91,7 +116,7 @@ struct LiveWindowTests {
         let player = try server.play(tone)
         defer { player.kill() }
         let png = server.directory + "/live.png"
-        let live = try RunningCommand(["live", "--bars", "16", "--size", "640x360", "--exit-after", "2.5",
+        let live = try RunningCommand(["live", "--bars", "16", "--size", "640x360", "--exit-after", "3.5",
                                        "--screenshot", png], environment: server.environment)
         #expect(live.waitForExit(timeout: 15) == 0, "stderr: \(live.standardError)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: png))
@@ -103,7 +128,7 @@ struct LiveWindowTests {
         #expect(decoded.output.count == 640 * 360 * 4)
         let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
 
-        // After 2.5 s of a steady tone the smoother has settled (16 time constants).
+        // After 3.5 s of a steady tone the smoother has settled, and the device name has faded.
         let scale = LevelScale()
         let values = SymmetricBars.values(level: scale.normalized(-29.03), peak: scale.normalized(-26.02), count: 16)
         let rects = BarLayout().rects(for: values, width: 640, height: 360)
@@ -128,6 +153,28 @@ struct LiveWindowTests {
         #expect(messages.contains("waiting for audio server"))
         // Listening twice: before the server went away and after it came back.
         #expect(messages.components(separatedBy: "listening to").count == 3, "\(messages)")
+    }
+
+    @Test("with no audio server the window says so on screen")
+    func waitingMessage() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let png = folder + "/waiting.png"
+        let result = try TestRig.run(TestRig.decibar, ["live", "--size", "640x360", "--exit-after", "1", "--screenshot", png],
+                                     environment: ["PULSE_SERVER": "unix:\(folder)/absent.sock", "PULSE_COOKIE": folder + "/cookie"])
+        #expect(result.status == 0)
+        #expect(result.error.contains("waiting for audio server"))
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+        // The message is light grey just above the centre line; silent bars are thin and blue.
+        var light = 0
+        for y in 100 ..< 180 {
+            for x in 0 ..< 640 {
+                let (r, g, b) = frame.pixel(x: x, y: y)
+                if r > 150 && g > 150 && b > 150 { light += 1 }
+            }
+        }
+        #expect(light > 200, "no message text found (\(light) light pixels)")
     }
 
     @Test("without a display, live fails with one line")

@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Kept apart from the main package so its users never resolve the benchmark tooling.
+let package = Package(
+    name: "DecibarBenchmarks",
+    dependencies: [
+        .package(name: "Decibar", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Run with `swift package --disable-sandbox benchmark` from this folder.
+        .executableTarget(
+            name: "LevelProcessing",
+            dependencies: [
+                .product(name: "DecibarCore", package: "Decibar"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/LevelProcessing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+
+        // The yardstick for LevelProcessor.process: the same arithmetic as a plain C loop.
+        .target(name: "CReference"),
+        .executableTarget(
+            name: "ProcessorVersusC",
+            dependencies: ["CReference", .product(name: "DecibarCore", package: "Decibar")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,50 @@
+import CSDL2
+import CSDL2TTF
+
+/// A TrueType font (DejaVu Sans by default) that renders text into RGBA pixels.
+final class Font {
+    private let handle: OpaquePointer
+    let pixelSize: Int
+
+    /// Font files looked for, in order, after `$DECIBAR_FONT`.
+    static let searchPaths = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    ]
+
+    init(pixelSize: Int) throws(RenderError) {
+        if TTF_WasInit() == 0 && TTF_Init() != 0 {
+            throw RenderError("cannot start the font renderer: \(Window.lastError)")
+        }
+        var paths = Self.searchPaths
+        if let custom = SDL_getenv("DECIBAR_FONT") { paths.insert(String(cString: custom), at: 0) }
+        guard let handle = paths.lazy.compactMap({ TTF_OpenFont($0, Int32(pixelSize)) }).first else {
+            throw RenderError("no font found (install fonts-dejavu-core or set DECIBAR_FONT)")
+        }
+        self.handle = handle
+        self.pixelSize = pixelSize
+    }
+
+    deinit {
+        TTF_CloseFont(handle)
+    }
+
+    /// `text` as white pixels with coverage in alpha, rows top to bottom, RGBA byte order.
+    func render(_ text: String) -> (pixels: [UInt8], width: Int, height: Int)? {
+        guard !text.isEmpty,
+              let surface = TTF_RenderUTF8_Blended(handle, text, SDL_Color(r: 255, g: 255, b: 255, a: 255)) else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        guard let rgba = SDL_ConvertSurfaceFormat(surface, UInt32(SDL_PIXELFORMAT_ABGR8888.rawValue), 0) else { return nil }
+        defer { SDL_FreeSurface(rgba) }
+        let width = Int(rgba.pointee.w)
+        let height = Int(rgba.pointee.h)
+        let pitch = Int(rgba.pointee.pitch)
+        guard let base = rgba.pointee.pixels?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for row in 0 ..< height {
+            for byte in 0 ..< width * 4 { pixels[row * width * 4 + byte] = base[row * pitch + byte] }
+        }
+        return (pixels, width, height)
+    }
+}

@@ -1,0 +1,99 @@
+import CGL
+import DecibarCore
+
+/// Draws short labels ("waiting for audio server", device names, later times and scales).
+/// Each distinct string is rendered once into a texture and reused while it stays on screen.
+public final class TextRenderer {
+    private struct Label {
+        var texture: GLuint
+        var width: Int
+        var height: Int
+        var lastUsedFrame: Int
+    }
+
+    private let program: ShaderProgram
+    private let font: Font
+    private var vertexArray: GLuint = 0
+    private var labels: [String: Label] = [:]
+    private var frame = 0
+    private let labelRectLocation: GLint
+    private let canvasSizeLocation: GLint
+    private let textColourLocation: GLint
+
+    /// Labels unused for this many frames are dropped, so changing text does not pile up textures.
+    static let idleFramesBeforeEviction = 120
+
+    public init(shaders: ShaderLibrary, pixelSize: Int) throws(RenderError) {
+        program = try ShaderProgram(library: shaders, vertex: "text.vert", fragment: "text.frag")
+        font = try Font(pixelSize: pixelSize)
+        labelRectLocation = program.uniformLocation("labelRect")
+        canvasSizeLocation = program.uniformLocation("canvasSize")
+        textColourLocation = program.uniformLocation("textColour")
+        glGenVertexArrays(1, &vertexArray)
+    }
+
+    deinit {
+        for label in labels.values { var texture = label.texture; glDeleteTextures(1, &texture) }
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    public var pixelSize: Int { font.pixelSize }
+
+    /// The size `text` takes on screen, in pixels.
+    public func size(of text: String) -> (width: Int, height: Int) {
+        guard let label = label(for: text) else { return (0, 0) }
+        return (label.width, label.height)
+    }
+
+    /// Draws `text` with its top-left corner at (`x`, `y`) on a `width`×`height` canvas.
+    public func draw(_ text: String, x: Int, y: Int, colour: Colour, canvasWidth: Int, canvasHeight: Int) {
+        guard let label = label(for: text) else { return }
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glUseProgram(program.handle)
+        glUniform4f(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
+        glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glUniform4f(textColourLocation, colour.red, colour.green, colour.blue, colour.alpha)
+        glActiveTexture(GLenum(GL_TEXTURE0))
+        glBindTexture(GLenum(GL_TEXTURE_2D), label.texture)
+        glBindVertexArray(vertexArray)
+        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glBindVertexArray(0)
+        glDisable(GLenum(GL_BLEND))
+    }
+
+    /// Call once per frame: forgets labels that have not been drawn for a while.
+    public func endFrame() {
+        frame += 1
+        for (text, label) in labels where frame - label.lastUsedFrame > Self.idleFramesBeforeEviction {
+            var texture = label.texture
+            glDeleteTextures(1, &texture)
+            labels[text] = nil
+        }
+    }
+
+    private func label(for text: String) -> Label? {
+        if var label = labels[text] {
+            label.lastUsedFrame = frame
+            labels[text] = label
+            return label
+        }
+        guard let rendered = font.render(text) else { return nil }
+        var texture: GLuint = 0
+        glGenTextures(1, &texture)
+        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        rendered.pixels.withUnsafeBytes { bytes in
+            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rendered.width), GLsizei(rendered.height), 0,
+                         GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        // Labels are drawn at their own size on whole pixels: nearest keeps glyphs crisp.
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        let label = Label(texture: texture, width: rendered.width, height: rendered.height, lastUsedFrame: frame)
+        labels[text] = label
+        return label
+    }
+}
