@@ -1,0 +1,61 @@
+import CFFTW
+import Synchronization
+
+/// A real-to-complex FFT of a fixed length (FFTW, single precision), planned once and reused.
+///
+/// Input and output buffers are FFTW's own (aligned for SIMD) and live as long as the transform,
+/// so `powerSpectrum` allocates nothing. One instance belongs to one thread at a time.
+public final class FFTWTransform {
+    public let length: Int
+    private let input: UnsafeMutablePointer<Float>
+    private let output: UnsafeMutablePointer<fftwf_complex>
+    private let plan: fftwf_plan
+
+    /// FFTW's planner is not thread-safe; every plan is made under this lock.
+    private static let planner = Mutex(())
+
+    /// Number of frequency bins: `length/2 + 1`, from 0 Hz to Nyquist.
+    public var binCount: Int { length / 2 + 1 }
+
+    public init?(length: Int) {
+        guard length >= 2, length.isMultiple(of: 2),
+              let input = fftwf_alloc_real(length),
+              let output = fftwf_alloc_complex(length / 2 + 1) else { return nil }
+        let made = Self.planner.withLock { _ in
+            PlanHandle(plan: fftwf_plan_dft_r2c_1d(Int32(length), input, output, FFTW_ESTIMATE))
+        }.plan
+        guard let made else {
+            fftwf_free(input)
+            fftwf_free(output)
+            return nil
+        }
+        self.length = length
+        self.input = input
+        self.output = output
+        self.plan = made
+    }
+
+    deinit {
+        let handle = PlanHandle(plan: plan)
+        Self.planner.withLock { _ in fftwf_destroy_plan(handle.plan) }
+        fftwf_free(input)
+        fftwf_free(output)
+    }
+
+    /// Transforms `samples` (exactly `length` of them, already windowed) and writes `|X[k]|²`
+    /// for every bin into `power` (`binCount` values).
+    public func powerSpectrum(of samples: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
+        precondition(samples.count == length && power.count == binCount, "buffer sizes do not match the plan")
+        input.update(from: samples.baseAddress!, count: length)
+        fftwf_execute(plan)
+        for bin in 0 ..< binCount {
+            let (real, imaginary) = output[bin]
+            power[bin] = real * real + imaginary * imaginary
+        }
+    }
+}
+
+/// Carries a plan pointer across the planner lock; the plan itself is only used by its owner.
+private struct PlanHandle: @unchecked Sendable {
+    let plan: fftwf_plan?
+}
