@@ -123,6 +123,25 @@ struct LiveTapTests {
         }
     }
 
+    @Test("--source takes a source, or a sink's name for its monitor, and stays there")
+    func namedSource() throws {
+        let server = try PrivatePulseServer()
+        try server.addNullSink(named: "other")
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 4)
+        let player = try server.play(tone, sink: "other")
+        defer { player.kill() }
+        for name in ["other", "other.monitor"] {
+            let levels = try RunningCommand(["levels", "--source", name, "--duration", "1", "--rate", "10"],
+                                            environment: server.environment)
+            #expect(levels.waitForExit(timeout: 10) == 0)
+            let lines = levels.output.compactMap { LevelsLine($0.text) }.filter { $0.time > 0.2 }
+            #expect(!lines.isEmpty)
+            #expect(lines.allSatisfy { $0.reads(rms: -9.03, peak: -6.02, tolerance: 0.1) })
+            #expect(levels.standardError.contains("(other.monitor,"))
+        }
+    }
+
     @Test("a source that does not exist is an error at start")
     func missingSource() throws {
         let server = try PrivatePulseServer()

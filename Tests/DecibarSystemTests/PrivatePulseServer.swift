@@ -84,12 +84,8 @@ final class PrivatePulseServer: @unchecked Sendable {
 
     /// Starts playing `file` into `sink` with paplay; the returned process ends when the file does.
     func play(_ file: String, sink: String = "viz") throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["paplay", "--device=\(sink)", file]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = Process(tool: "paplay", arguments: ["--device=\(sink)", file], environment: environment,
+                              output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try process.run()
         return process
     }

@@ -8,7 +8,7 @@ final class RunningCommand: @unchecked Sendable {
         var text: String
     }
 
-    let process = Process()
+    let process: Process
     /// Shared with the reader threads; a class because a Mutex itself cannot be copied into a closure.
     private final class Collected: Sendable {
         let lines = Mutex<[Line]>([])
@@ -19,14 +19,9 @@ final class RunningCommand: @unchecked Sendable {
     private let readers: [Thread]
 
     init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: TestRig.decibar)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        process = Process(tool: TestRig.decibar, arguments: arguments, environment: environment, output: output, errors: errors)
         let collected = self.collected
         readers = [
             Thread {

@@ -36,15 +36,9 @@ enum TestRig {
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], environment: [String: String] = [:],
                     input: Data? = nil) throws -> (status: Int32, output: Data, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let process = Process(tool: tool, arguments: arguments, environment: environment, output: output, errors: errors)
         try process.run()
         // Read both pipes to the end before waiting, so a chatty tool cannot block on a full pipe.
         let errorData = ErrorCollector()
@@ -77,6 +71,17 @@ enum TestRig {
 }
 
 extension Process {
+    /// A process for `tool` (found on PATH, or an absolute path) with the test's environment plus `environment`.
+    convenience init(tool: String, arguments: [String], environment: [String: String], output: Any?, errors: Any?) {
+        self.init()
+        executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        self.arguments = [tool] + arguments
+        self.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        standardOutput = output
+        standardError = errors
+        standardInput = FileHandle.nullDevice
+    }
+
     /// Waits by polling: Foundation's waitUntilExit spins a run loop at full CPU off the main thread.
     func waitForExit() {
         while isRunning { usleep(2_000) }

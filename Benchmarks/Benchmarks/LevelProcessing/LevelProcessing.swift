@@ -12,7 +12,7 @@ import Darwin
 // A sample is a million units (about 1 s): CPU time on Linux comes in 10 ms clock ticks, which a
 // thousand units would round to 0 or 10 µs. Pass --scale to see the raw totals per sample instead
 // (a single allocation anywhere in a million buffers then shows as 1, not as 0 per buffer).
-private let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .throughput]
+private let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal]
 
 /// Interleaved stereo sine at 48 kHz: left 1 kHz at -6 dBFS, right 440 Hz at -12 dBFS.
 private func stereoSine(frames: Int, startFrame: Int = 0) -> [Float] {
