@@ -6,7 +6,8 @@ let package = Package(
     name: "DecibarBenchmarks",
     dependencies: [
         .package(name: "Decibar", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
+        // The repository was renamed from package-benchmark; the old URL still resolves but warns on every run.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Run with `swift package --disable-sandbox benchmark` from this folder.
@@ -14,10 +15,10 @@ let package = Package(
             name: "LevelProcessing",
             dependencies: [
                 .product(name: "DecibarCore", package: "Decibar"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LevelProcessing",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
         // The yardstick for LevelProcessor.process: the same arithmetic as a plain C loop.

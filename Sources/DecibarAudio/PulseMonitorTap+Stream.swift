@@ -24,7 +24,7 @@ extension PulseMonitorTap {
         opened.channelCount = channelCount
         streamDevice = opened
         frameBytes = channelCount * MemoryLayout<Float>.size
-        rechunker = Rechunker(channelCount: channelCount)
+        rechunker = Rechunker(channelCount: channelCount, sampleRate: device.sampleRate)
 
         pa_stream_set_read_callback(stream, { stream, _, userData in
             guard let stream, let userData else { return }
@@ -35,13 +35,17 @@ extension PulseMonitorTap {
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().streamStateChanged(stream)
         }, userData)
 
-        // Ask for 256-frame fragments; without ADJUST_LATENCY the server may batch far more.
-        let fragmentBytes = UInt32(AudioBuffer.frameCapacity * frameBytes)
+        // Ask for 256-frame fragments (or whole multiples for a headless reader); without
+        // ADJUST_LATENCY the server may batch far more.
+        let chunk = AudioBuffer.frameCapacity
+        let fragmentFrames = fragmentDuration.map {
+            max(chunk, Int(($0 * Double(device.sampleRate) / Double(chunk)).rounded()) * chunk)
+        } ?? chunk
+        let fragmentBytes = UInt32(fragmentFrames * frameBytes)
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: fragmentBytes)
         // DONT_MOVE: we follow the default sink ourselves; if the source vanishes we get told.
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue
-            | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue)
         if pa_stream_connect_record(stream, device.name, &attributes, flags) < 0 {
             let reason = pulseErrorText(pa_context_errno(context))
             closeStream()
@@ -72,13 +76,14 @@ extension PulseMonitorTap {
             var byteCount = 0
             guard pa_stream_peek(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
             let frames = byteCount / frameBytes
+            let now = HostClock.now()
             if let data {
                 let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
                                                   count: frames * rechunker.channelCount)
-                rechunker.append(samples) { deliver($0) }
+                rechunker.append(samples, deliveredAt: now) { deliver($0) }
             } else {
                 // A hole: the server lost data. Keep time straight with silence.
-                rechunker.appendSilence(frames: frames) { deliver($0) }
+                rechunker.appendSilence(frames: frames, deliveredAt: now) { deliver($0) }
             }
             pa_stream_drop(stream)
         }

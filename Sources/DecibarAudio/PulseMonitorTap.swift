@@ -12,6 +12,8 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// The tap's 256-frame buffers, in order. Finishes when the tap stops.
     public let buffers: AsyncStream<AudioBuffer>
     public let target: TapTarget
+    /// Seconds of audio the server sends at a time; nil means one 256-frame buffer (lowest latency).
+    public let fragmentDuration: Double?
 
     let continuation: AsyncStream<AudioBuffer>.Continuation
     let mainloop: PulseMainloop
@@ -24,7 +26,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     var context: OpaquePointer?
     var stream: OpaquePointer?
     var streamDevice: TapDevice?
-    var rechunker = Rechunker(channelCount: 2)
+    var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
     var frameBytes = 8
     var retryTimer: OpaquePointer?
     var retryDelay = PulseMonitorTap.initialRetryDelay
@@ -33,11 +35,17 @@ public final class PulseMonitorTap: @unchecked Sendable {
     static let initialRetryDelay = 0.1
     static let maximumRetryDelay = 0.8
 
-    /// - Parameter bufferLimit: buffers kept for a reader that falls behind (the oldest go first).
-    public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64) throws(TapError) {
+    /// - Parameters:
+    ///   - bufferLimit: buffers kept for a reader that falls behind (the oldest go first).
+    ///   - fragmentDuration: how much audio the server batches per delivery. The window wants 256
+    ///     frames (nil) for latency; a headless reader that reports 30 times a second can take more
+    ///     and wake far less often. Every sample is delivered either way.
+    public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64,
+                fragmentDuration: Double? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
+        self.fragmentDuration = fragmentDuration
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
                                                           bufferingPolicy: .bufferingNewest(bufferLimit))
     }

@@ -69,5 +69,15 @@ func writeError(_ message: String) {
 
 /// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
 func writeLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    var text = line + "\n"
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            // A closed pipe (reader gone): stop quietly, like other filters do.
+            if written <= 0 { exit(0) }
+            offset += written
+        }
+    }
 }

@@ -69,7 +69,7 @@ struct FileLevels {
         }
         let sampleRate = Double(decoder.sampleRate)
         let lastFrame = duration.map { Int64(($0 * sampleRate).rounded()) } ?? Int64.max
-        var rechunker = Rechunker(channelCount: decoder.channelCount)
+        var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: decoder.sampleRate)
         var processor = LevelProcessor(channelCount: decoder.channelCount)
         var framesDone: Int64 = 0
         var linesWritten = 0
@@ -98,8 +98,11 @@ struct FileLevels {
     }
 }
 
-/// `levels` on a live source: a line per tick with everything captured since the last.
+/// `levels` on a live source: a line for every 1/rate seconds of audio captured, written by the
+/// task that drains the tap, so no extra thread wakes up on a timer between deliveries.
 struct LiveLevels {
+    static let fragmentDuration = 0.05
+
     let target: TapTarget
     let rate: Double
     let duration: Double?
@@ -107,36 +110,46 @@ struct LiveLevels {
     func run() throws {
         let tap: PulseMonitorTap
         do {
-            tap = try PulseMonitorTap(target: target)
+            // 50 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
+            // of what a headless reader costs). Every line still covers every sample, and its t is
+            // when its last sample was captured, so lines that arrive together keep their times.
+            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration)
         } catch {
             throw CommandFailure(message: error.description)
         }
-        let mailbox = LevelMailbox()
-        let pump = TapPump(tap: tap, mailbox: mailbox)
+        let start = MonotonicClock.now()
+        let rate = self.rate
+        let buffers = tap.buffers
+        let writer = Task.detached(priority: .high) {
+            var processor = LevelProcessor(channelCount: 2)
+            var frames = 0.0
+            var lineEnd: Double?
+            for await buffer in buffers {
+                processor.process(buffer)
+                frames += Double(buffer.frameCount)
+                let framesPerLine = Double(buffer.sampleRate) / rate
+                // A line closes on the first buffer that reaches its end; ends advance by exactly
+                // 1/rate of audio, so the line rate does not drift.
+                if frames >= lineEnd ?? framesPerLine {
+                    let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
+                    writeLine(LevelLine.json(time: max(0, captured - start), reading: processor.takeReading()))
+                    lineEnd = max((lineEnd ?? framesPerLine) + framesPerLine, frames)
+                }
+            }
+        }
         defer {
             tap.stop()
-            pump.cancel()
+            writer.cancel()
         }
         tap.start()
         try waitForFirstDevice(tap)
 
-        let start = MonotonicClock.now()
-        let period = 1 / rate
+        // The main thread only watches the clock and the tap's status, ten times a second.
         var reporter = StatusReporter()
-        var tick = 1
-        while true {
-            let end = duration.map { start + $0 } ?? .infinity
-            let deadline = min(start + Double(tick) * period, end)
-            MonotonicClock.sleep(seconds: deadline - MonotonicClock.now())
-            let now = MonotonicClock.now()
+        let end = duration.map { start + $0 } ?? .infinity
+        while MonotonicClock.now() < end {
             reporter.report(tap.status)
-            let reading = mailbox.takeReading()
-            if reading.frameCount > 0 {
-                writeLine(LevelLine.json(time: now - start, reading: reading))
-            }
-            if now >= end { break }
-            // After a stall, skip the missed ticks rather than firing them all at once.
-            tick = max(tick + 1, Int(((now - start) / period).rounded(.down)) + 1)
+            MonotonicClock.sleep(seconds: min(0.1, end - MonotonicClock.now()))
         }
     }
 

@@ -110,16 +110,17 @@ struct LiveView {
                 Self.draw(message, with: text, width: width, height: height)
             }
             text?.endFrame()
-            if let frameLog {
-                let mean = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
-                frameLog.write(Data("\(now) \(mean)\n".utf8))
-            }
 
             let finished = !running || settings.exitAfter.map { now - start >= $0 } == true
             if finished, let path = settings.screenshotPath {
                 try saveScreenshot(window, to: path)
             }
             window.swap()
+            if let frameLog {
+                // Stamped after the swap: the moment this frame is handed to the display.
+                let mean = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
+                frameLog.write(Data("\(MonotonicClock.now()) \(mean)\n".utf8))
+            }
             if finished { break }
             MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }

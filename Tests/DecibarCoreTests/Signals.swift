@@ -16,7 +16,7 @@ enum Signals {
     }
 
     static func buffers(_ samples: [Float], channels: Int) -> [AudioBuffer] {
-        var rechunker = Rechunker(channelCount: channels)
+        var rechunker = Rechunker(channelCount: channels, sampleRate: 48000)
         var result: [AudioBuffer] = []
         samples.withUnsafeBufferPointer { rechunker.append($0) { result.append($0) } }
         rechunker.flush { result.append($0) }

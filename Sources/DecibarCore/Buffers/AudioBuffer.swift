@@ -11,23 +11,31 @@ public struct AudioBuffer: Sendable {
 
     /// Channels interleaved in `samples`.
     public let channelCount: Int
+    /// Frames per second of the stream the buffer belongs to.
+    public let sampleRate: Int
     /// Valid frames, `0...frameCapacity`.
     public internal(set) var frameCount: Int
     /// Index of the first frame within its stream, counted from the start of the tap or file.
     public internal(set) var startFrame: Int64
+    /// When the buffer's last frame reached us, in seconds on the monotonic clock of the machine
+    /// (CLOCK_MONOTONIC); 0 when the audio has no such moment (a file).
+    public var captureTime: Double = 0
     @usableFromInline internal var storage: InlineArray<2048, Float>
 
-    public init(channelCount: Int, startFrame: Int64 = 0) {
+    public init(channelCount: Int, sampleRate: Int, startFrame: Int64 = 0) {
         precondition((1...Self.maxChannels).contains(channelCount), "channel count out of range")
+        precondition(sampleRate > 0, "sample rate must be positive")
         self.channelCount = channelCount
+        self.sampleRate = sampleRate
         self.frameCount = 0
         self.startFrame = startFrame
         self.storage = InlineArray(repeating: 0)
     }
 
     /// Makes a buffer from interleaved samples (at most 256 frames); handy for files and tests.
-    public init(interleaved samples: some Collection<Float>, channelCount: Int, startFrame: Int64 = 0) {
-        self.init(channelCount: channelCount, startFrame: startFrame)
+    public init(interleaved samples: some Collection<Float>, channelCount: Int, sampleRate: Int,
+                startFrame: Int64 = 0) {
+        self.init(channelCount: channelCount, sampleRate: sampleRate, startFrame: startFrame)
         precondition(samples.count % channelCount == 0, "samples must hold whole frames")
         precondition(samples.count / channelCount <= Self.frameCapacity, "too many frames for one buffer")
         var index = 0
@@ -39,6 +47,9 @@ public struct AudioBuffer: Sendable {
     }
 
     public var isFull: Bool { frameCount == Self.frameCapacity }
+
+    /// Seconds of audio in the buffer.
+    public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
     /// The sample of `channel` in `frame`.
     @inlinable

@@ -9,9 +9,9 @@ public struct Rechunker: Sendable {
     /// Frames received so far, which is also the start frame of the next buffer to begin.
     public private(set) var framesReceived: Int64 = 0
 
-    public init(channelCount: Int, startFrame: Int64 = 0) {
+    public init(channelCount: Int, sampleRate: Int, startFrame: Int64 = 0) {
         self.channelCount = channelCount
-        self.pending = AudioBuffer(channelCount: channelCount, startFrame: startFrame)
+        self.pending = AudioBuffer(channelCount: channelCount, sampleRate: sampleRate, startFrame: startFrame)
         self.framesReceived = startFrame
     }
 
@@ -19,13 +19,16 @@ public struct Rechunker: Sendable {
     public var pendingFrameCount: Int { pending.frameCount }
 
     /// Feeds interleaved samples (a whole number of frames); `emit` gets every completed buffer in order.
-    public mutating func append(_ samples: UnsafeBufferPointer<Float>, emit: (AudioBuffer) -> Void) {
-        append(frames: samples.count / channelCount, from: samples, emit: emit)
+    /// `deliveredAt` is when the last of these frames arrived (monotonic seconds, 0 if unknown);
+    /// each buffer's `captureTime` is worked back from it by the frames that follow the buffer.
+    public mutating func append(_ samples: UnsafeBufferPointer<Float>, deliveredAt: Double = 0,
+                                emit: (AudioBuffer) -> Void) {
+        append(frames: samples.count / channelCount, from: samples, deliveredAt: deliveredAt, emit: emit)
     }
 
     /// Feeds `frames` frames of silence, for holes in a capture stream: time keeps its place.
-    public mutating func appendSilence(frames: Int, emit: (AudioBuffer) -> Void) {
-        append(frames: frames, from: UnsafeBufferPointer(start: nil, count: 0), emit: emit)
+    public mutating func appendSilence(frames: Int, deliveredAt: Double = 0, emit: (AudioBuffer) -> Void) {
+        append(frames: frames, from: UnsafeBufferPointer(start: nil, count: 0), deliveredAt: deliveredAt, emit: emit)
     }
 
     /// Emits the partly filled buffer, if any (end of a file).
@@ -41,7 +44,9 @@ public struct Rechunker: Sendable {
         pending.reset(startFrame: startFrame)
     }
 
-    private mutating func append(frames: Int, from samples: UnsafeBufferPointer<Float>, emit: (AudioBuffer) -> Void) {
+    private mutating func append(frames: Int, from samples: UnsafeBufferPointer<Float>, deliveredAt: Double,
+                                 emit: (AudioBuffer) -> Void) {
+        let deliveryEnd = framesReceived + Int64(frames)
         var remaining = frames
         var offset = 0
         while remaining > 0 {
@@ -56,6 +61,9 @@ public struct Rechunker: Sendable {
             offset += taken
             framesReceived += Int64(taken)
             if pending.isFull {
+                if deliveredAt > 0 {
+                    pending.captureTime = deliveredAt - Double(deliveryEnd - framesReceived) / Double(pending.sampleRate)
+                }
                 emit(pending)
                 pending.reset(startFrame: framesReceived)
             }

@@ -17,30 +17,36 @@ public struct LevelProcessor: Sendable {
 
     /// Adds one buffer. A buffer with another channel count (a device change) restarts the window.
     public mutating func process(_ buffer: AudioBuffer) {
-        if buffer.channelCount != channelCount {
-            channelCount = buffer.channelCount
+        buffer.withSamples { process(interleaved: $0, channelCount: buffer.channelCount) }
+    }
+
+    /// Adds interleaved samples (whole frames of `channelCount` channels). This is the loop the
+    /// benchmarks compare with plain C; `process(_:)` only hands a buffer's samples to it.
+    public mutating func process(interleaved samples: UnsafeBufferPointer<Float>, channelCount channels: Int) {
+        if channels != channelCount {
+            channelCount = channels
             clear()
         }
-        let channels = channelCount
-        buffer.withSamples { samples in
-            guard let base = samples.baseAddress else { return }
-            let total = samples.count
-            for channel in 0 ..< channels {
-                // Float partial sums are exact enough for 256 frames; the running total is Double.
-                var sum: Float = 0
-                var largest: Float = 0
-                var index = channel
-                while index < total {
-                    let sample = base[index]
-                    sum += sample * sample
-                    largest = Swift.max(largest, Swift.abs(sample))
-                    index &+= channels
-                }
-                sumOfSquares[channel] += Double(sum)
-                peak[channel] = Swift.max(peak[channel], largest)
+        guard let base = samples.baseAddress else { return }
+        let total = samples.count - samples.count % channels
+        for channel in 0 ..< channels {
+            // Float partial sums are exact enough for one buffer; the running total is Double.
+            var sum: Float = 0
+            var largest: Float = 0
+            var index = channel
+            while index < total {
+                let sample = base[index]
+                sum += sample * sample
+                // A plain comparison compiles to one maxss; Swift.max's NaN handling does not.
+                // NaN compares false, so it never becomes the peak.
+                let magnitude = Swift.abs(sample)
+                largest = magnitude > largest ? magnitude : largest
+                index &+= channels
             }
+            sumOfSquares[channel] += Double(sum)
+            if largest > peak[channel] { peak[channel] = largest }
         }
-        frameCount &+= buffer.frameCount
+        frameCount &+= total / channels
     }
 
     /// The levels of everything processed since the previous reading; starts a new window.

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# CPU use of `decibar levels --rate 60` against cava 0.7.4 (64 bars, 60 fps, raw output to
+# /dev/null) listening to the same monitor at the same time, on a private PulseAudio whose null
+# sink plays the demo track (Scripts/demo-signal.sh) in a loop.
+#
+# Each process's CPU is the change of utime+stime in /proc/PID/stat (all its threads) over one
+# shared window, as % of one core. pulseaudio's own CPU is reported twice: with the player alone
+# (a short baseline) and during the window, where it also serves both capture clients.
+#
+# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS]   (defaults: .build-release, 20 s)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+decibar=${1:-$root/.build-release/release/decibar}
+window=${2:-20}
+baseline=5
+
+for tool in pulseaudio pactl paplay cava ffmpeg python3; do
+  command -v "$tool" >/dev/null || { echo "bench-cpu: $tool not found (apt-get install pulseaudio pulseaudio-utils cava ffmpeg python3)" >&2; exit 1; }
+done
+[ -x "$decibar" ] || { echo "bench-cpu: no decibar binary at $decibar (swift build -c release --product decibar --scratch-path .build-release)" >&2; exit 1; }
+
+# Short path: the PulseAudio socket must fit in 108 bytes.
+dir=$(mktemp -d /tmp/dbc.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do "$here/stop-pid.sh" "$pid" || true; done
+  "$here/pulse-stop.sh" "$dir/pa" || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
+export PULSE_SERVER PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+pulse_pid=$(cat "$dir/pa/pulse.pid")
+
+"$here/demo-signal.sh" "$dir/demo.wav"
+# The track is 32 s; loop it so the window never falls into a gap between plays.
+(while true; do paplay --device=viz "$dir/demo.wav"; done) </dev/null >/dev/null 2>&1 &
+pids+=("$!")
+
+# Written here rather than read from ~/.config, so the comparison does not depend on the machine.
+cat > "$dir/cava.conf" <<'EOF'
+[general]
+framerate = 60
+bars = 64
+autosens = 1
+sleep_timer = 0
+
+[input]
+method = pulse
+source = viz.monitor
+
+[output]
+method = raw
+raw_target = /dev/null
+data_format = binary
+bit_format = 16bit
+channels = stereo
+EOF
+
+# Nanoseconds on a CPU, summed over the process's threads (schedstat is exact; the 10 ms ticks
+# of /proc/PID/stat are too coarse for a process that uses 1 % of a core).
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%d", sum}'; }
+percent() { python3 -c "print(f'{100 * ($2 - $1) / 1e9 / $3:.2f}')"; }
+now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+
+sleep 1   # the player connected and running
+pa0=$(cpu_ticks "$pulse_pid"); t0=$(now)
+sleep "$baseline"
+pa1=$(cpu_ticks "$pulse_pid"); t1=$(now)
+pulse_alone=$(percent "$pa0" "$pa1" "$(python3 -c "print($t1 - $t0)")")
+
+cava -p "$dir/cava.conf" </dev/null >"$dir/cava.out" 2>"$dir/cava.err" &
+cava_pid=$!
+pids+=("$cava_pid")
+"$decibar" levels --rate 60 --source viz.monitor </dev/null >/dev/null 2>"$dir/decibar.err" &
+decibar_pid=$!
+pids+=("$decibar_pid")
+sleep 2   # both connected and past their start-up work
+
+for pid in "$cava_pid" "$decibar_pid"; do
+  [ -e "/proc/$pid/stat" ] || { echo "bench-cpu: a capture client exited early: $(cat "$dir/cava.err" "$dir/decibar.err")" >&2; exit 1; }
+done
+clients=$(pactl list short source-outputs | wc -l)
+[ "$clients" -eq 2 ] || { echo "bench-cpu: expected 2 clients on the monitor, found $clients" >&2; exit 1; }
+
+c0=$(cpu_ticks "$cava_pid"); d0=$(cpu_ticks "$decibar_pid"); p0=$(cpu_ticks "$pulse_pid"); t0=$(now)
+sleep "$window"
+c1=$(cpu_ticks "$cava_pid"); d1=$(cpu_ticks "$decibar_pid"); p1=$(cpu_ticks "$pulse_pid"); t1=$(now)
+elapsed=$(python3 -c "print($t1 - $t0)")
+
+cava_pct=$(percent "$c0" "$c1" "$elapsed")
+decibar_pct=$(percent "$d0" "$d1" "$elapsed")
+pulse_pct=$(percent "$p0" "$p1" "$elapsed")
+echo "CPU over the same ${elapsed%.*} s window, demo track looping into the null sink (% of one core, from schedstat):"
+echo "  decibar levels --rate 60:        $decibar_pct %"
+echo "  cava 0.7.4 (64 bars, 60 fps):    $cava_pct %"
+python3 -c "
+d, c = $decibar_pct, $cava_pct
+print(f'  ratio decibar / cava:            {d / c:.2f}  (goal <= 0.5)' if c > 0 else '  ratio decibar / cava:            n/a (cava used no measurable CPU)')"
+echo "  pulseaudio during the window:    $pulse_pct % (player + both capture clients; player alone: $pulse_alone %)"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Audio-to-frame latency of `decibar live` on the null-sink rig (private PulseAudio + Xvfb).
+#
+# Method. A Python player (bench-latency-clicks.py) feeds pacat (5 ms latency) with silence paced
+# in real time and, every 700 +- 50 ms (jittered so clicks fall at every point of the 60 Hz frame
+# cycle), a 20 ms 0.8-amplitude 1 kHz burst, noting CLOCK_MONOTONIC as each burst's first sample
+# is written. decibar logs one line per frame (--frame-log: the time it stamps on the frame, and
+# the mean bar value); a frame "reacts" when the mean bar value rises by more than 0.01 over the
+# previous frame (rechecked at other thresholds).
+#
+# Written -> reacting frame is an upper bound: it includes the pipe, pacat's buffer and the server.
+# To take those out, a second Python process reads the sink's monitor with parec (5 ms latency).
+# Each burst's first sample is placed on the clock by its position in the monitor stream, using the
+# stream-to-clock offset of parec's quickest reads (so the reader's own scheduling delays drop out).
+# Decibar's own latency is, per click, reacting frame minus that instant: it counts Decibar's
+# capture fragment, hand-over and frame wait, and leaves out only the best-case server-to-client
+# delay (about a millisecond; the null sink renders 1.25 ms blocks here). The same figure counted
+# from parec's actual read of the burst is printed as a lower bound.
+# The frame's end is wherever decibar stamps its --frame-log line: after the buffer swap in the
+# current LiveView, before it in the first version (which left out ~4 ms of llvmpipe drawing).
+#
+# Usage: bench-latency.sh [DECIBAR_BINARY]   (default: the release build in .build-release)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+decibar=${1:-$root/.build-release/release/decibar}
+clicks=20
+interval=0.7
+
+for tool in pulseaudio pactl pacat parec Xvfb python3; do
+  command -v "$tool" >/dev/null || { echo "bench-latency: $tool not found (apt-get install pulseaudio pulseaudio-utils xvfb python3)" >&2; exit 1; }
+done
+[ -x "$decibar" ] || { echo "bench-latency: no decibar binary at $decibar (swift build -c release --product decibar --scratch-path .build-release)" >&2; exit 1; }
+
+# Short path: the PulseAudio socket must fit in 108 bytes.
+dir=$(mktemp -d /tmp/dbl.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do "$here/stop-pid.sh" "$pid" || true; done
+  "$here/pulse-stop.sh" "$dir/pa" || true
+  "$here/xvfb-stop.sh" "$dir/x" || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
+DISPLAY=$("$here/xvfb-start.sh" "$dir/x")
+export PULSE_SERVER DISPLAY PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+
+# Long enough for the setup, the clicks and a tail; decibar closes itself.
+run_s=$(python3 -c "print(round(3.5 + $clicks * $interval, 1))")
+"$decibar" live --size 1280x720 --bars 48 --exit-after "$run_s" --frame-log "$dir/frames.log" >"$dir/decibar.out" 2>"$dir/decibar.err" &
+decibar_pid=$!
+pids+=("$decibar_pid")
+for _ in $(seq 1 200); do
+  grep -q "listening to" "$dir/decibar.err" 2>/dev/null && break
+  kill -0 "$decibar_pid" 2>/dev/null || { echo "bench-latency: decibar exited early: $(cat "$dir/decibar.err")" >&2; exit 1; }
+  sleep 0.025
+done
+grep -q "listening to" "$dir/decibar.err" || { echo "bench-latency: decibar did not start capturing within 5 s" >&2; exit 1; }
+
+python3 "$here/bench-latency-clicks.py" monitor "$dir/monitor.log" &
+monitor_pid=$!
+pids+=("$monitor_pid")
+sleep 0.5   # parec connected and streaming before the first burst
+python3 "$here/bench-latency-clicks.py" play "$dir/writes.txt" "$clicks" "$interval"
+
+wait "$decibar_pid" || { echo "bench-latency: decibar failed: $(cat "$dir/decibar.err")" >&2; exit 1; }
+"$here/stop-pid.sh" "$monitor_pid"   # its log is complete before it is read
+echo "Audio-to-frame latency: decibar live (1280x720, 48 bars, Xvfb/llvmpipe), $clicks clicks about ${interval} s apart"
+python3 "$here/bench-latency-clicks.py" analyze "$dir/writes.txt" "$dir/monitor.log" "$dir/frames.log"

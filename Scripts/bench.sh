@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every benchmark, in order: release build, micro-benchmarks (package-benchmark), the processor
+# against a plain C loop, audio-to-frame latency, and CPU against cava. Each section prints its
+# figures with its goal. The release build goes to .build-release so it never disturbs .build.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cd "$root"
+
+command -v swift >/dev/null || { echo "bench: swift not found on PATH" >&2; exit 1; }
+section() { printf '\n=== %s ===\n' "$1"; }
+# Build chatter and the main package's pkg-config warnings say nothing about the figures.
+quiet() { grep -v -E '^(warning: prohibited flag|\[[0-9]+/[0-9]+\]|Building for|Compiling|Write |Linking|Planning|Fetching|Computing|Computed|Creating working copy|Working copy)' || true; }
+
+section "Release build (decibar)"
+swift build -c release --product decibar --scratch-path "$root/.build-release" 2>&1 | quiet
+
+section "Micro-benchmarks (package-benchmark; per buffer, per delivery or per display frame; allocation goal 0)"
+(cd Benchmarks && swift package --disable-sandbox benchmark --no-progress 2>&1) | quiet
+
+section "LevelProcessor.process against plain C"
+swift build -c release --package-path Benchmarks --product ProcessorVersusC 2>&1 | quiet
+Benchmarks/.build/release/ProcessorVersusC
+
+section "Audio-to-frame latency (decibar live)"
+"$here/bench-latency.sh" "$root/.build-release/release/decibar"
+
+section "CPU: decibar levels against cava"
+"$here/bench-cpu.sh" "$root/.build-release/release/decibar"
