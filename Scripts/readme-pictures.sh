@@ -23,5 +23,5 @@ export PULSE_SERVER DISPLAY PULSE_COOKIE="$work/pa/cookie"
 paplay "$work/demo.wav" & player=$!
 # Frames at different moments of the beat: on the kick, and between beats.
 "$bin" live --size 1280x720 --bars 64 --exit-after 4.02 --screenshot "$out/live.png" 2>/dev/null
-"$bin" live --size 1280x720 --bars 24 --exit-after 2.27 --screenshot "$out/live-24-bars.png" 2>/dev/null
+"$bin" live --size 1280x720 --bars 24 --exit-after 3.77 --screenshot "$out/live-24-bars.png" 2>/dev/null
 echo "pictures written to $out"
