@@ -1,0 +1,95 @@
+import DecibarCore
+import Testing
+
+@Suite("Waveform overview: downsampling, peaks, rescaling")
+struct PeaksTests {
+    func expectClose(_ actual: [Double], _ expected: [Double], tolerance: Double = 1e-3,
+                     sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(actual.count == expected.count, "\(actual)", sourceLocation: sourceLocation)
+        for (a, e) in zip(actual, expected) { #expect(abs(a - e) < tolerance, "\(actual)", sourceLocation: sourceLocation) }
+    }
+
+    @Test("[3,2,1,2,2,1,7] to 2 values averages groups of 3: [2.0, 1.667]")
+    func wholeSeven() {
+        #expect(AveragingDecimator.factor(totalCount: 7, desiredCount: 2) == 3)
+        expectClose(AveragingDecimator.decimate([3, 2, 1, 2, 2, 1, 7], toCount: 2), [2.0, 1.667])
+    }
+
+    @Test("[3,2,1,2,2,1,7,1,5,1,4] to 2 values averages groups of 5: [2, 3]")
+    func wholeEleven() {
+        expectClose(AveragingDecimator.decimate([3, 2, 1, 2, 2, 1, 7, 1, 5, 1, 4], toCount: 2), [2, 3])
+    }
+
+    @Test("progressive blocks (threshold 3, so blocks of 4) with leftovers give the whole result")
+    func progressive() {
+        for (input, expected) in [([3.0, 2, 1, 2, 2, 1, 7], [2.0, 1.667]), ([3.0, 2, 1, 2, 2, 1, 7, 1, 5, 1, 4], [2.0, 3])] {
+            var decimator = AveragingDecimator(factor: AveragingDecimator.factor(totalCount: input.count, desiredCount: 2))
+            var output: [Double] = []
+            var block: [Double] = []
+            for value in input {
+                block.append(value)
+                if block.count > 3 {
+                    decimator.append(contentsOf: block) { output.append($0) }
+                    block.removeAll()
+                }
+            }
+            decimator.append(contentsOf: block) { output.append($0) }
+            expectClose(output, expected)
+        }
+    }
+
+    @Test("min/max pairs of a known signal, per channel, with the tail as a last pair")
+    func minMaxPairs() {
+        // Left: a ramp 0, 0.01, ... ; right: the negated ramp. 600 frames at 256 per pair.
+        let frames = 600
+        var samples = [Float](repeating: 0, count: frames * 2)
+        for frame in 0 ..< frames {
+            samples[frame * 2] = Float(frame) * 0.001
+            samples[frame * 2 + 1] = -Float(frame) * 0.001
+        }
+        var builder = PeaksBuilder(sampleRate: 48000, channelCount: 2, samplesPerPixel: 256)
+        // Fed in uneven pieces, as a decoder would.
+        samples.withUnsafeBufferPointer { all in
+            var start = 0
+            for piece in [100, 300, 200] {
+                builder.process(interleaved: UnsafeBufferPointer(rebasing: all[start * 2 ..< (start + piece) * 2]), frames: piece)
+                start += piece
+            }
+        }
+        let peaks = builder.finish()
+        #expect(peaks.length == 3)
+        let ramp = { (frame: Int) in Float(frame) * 0.001 }
+        #expect(peaks.pairs[0].map(\.min) == [ramp(0), ramp(256), ramp(512)])
+        #expect(peaks.pairs[0].map(\.max) == [ramp(255), ramp(511), ramp(599)])
+        #expect(peaks.pairs[1].map(\.max) == [-ramp(0), -ramp(256), -ramp(512)])
+        #expect(peaks.pairs[1].map(\.min) == [-ramp(255), -ramp(511), -ramp(599)])
+        #expect(peaks.largestMagnitude == ramp(599))
+        #expect(abs(peaks.duration - 768.0 / 48000) < 1e-12)
+    }
+
+    @Test("rescaling to fewer columns never loses a peak")
+    func rescaleKeepsPeaks() {
+        var pairs = [PeakPair](repeating: PeakPair(min: -0.1, max: 0.1), count: 1000)
+        pairs[123] = PeakPair(min: -0.2, max: 0.9)
+        pairs[777] = PeakPair(min: -0.95, max: 0.3)
+        let peaks = Peaks(sampleRate: 44100, samplesPerPixel: 256, channelCount: 1, pairs: [pairs])
+        for count in [1, 7, 64, 333, 999, 1000] {
+            let columns = PeaksRescaler.columns(peaks, count: count, totalLength: 1000).compactMap { $0 }
+            #expect(columns.count == count)
+            #expect(columns.map(\.max).max() == 0.9)
+            #expect(columns.map(\.min).min() == -0.95)
+        }
+        // The averaging filter smooths instead: a lone spike is diluted.
+        let averaged = PeaksRescaler.columns(peaks, count: 10, totalLength: 1000, filter: .average).compactMap { $0 }
+        #expect(averaged[1].max < 0.2)
+    }
+
+    @Test("columns past what is analysed yet are empty, so the scrubber can fill in")
+    func partial() {
+        let peaks = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1,
+                          pairs: [[PeakPair](repeating: PeakPair(min: -0.5, max: 0.5), count: 50)])
+        let columns = PeaksRescaler.columns(peaks, count: 10, totalLength: 100)
+        #expect(columns.prefix(5).allSatisfy { $0 != nil })
+        #expect(columns.suffix(5).allSatisfy { $0 == nil })
+    }
+}
