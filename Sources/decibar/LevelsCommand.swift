@@ -140,6 +140,7 @@ struct LiveLevels {
         defer {
             tap.stop()
             writer.cancel()
+            reportDroppedBuffers(tap)
         }
         tap.start()
         try waitForFirstDevice(tap)
@@ -169,6 +170,14 @@ struct LiveLevels {
             }
         }
         throw CommandFailure(message: "the audio server did not answer within 5 s")
+    }
+}
+
+/// Buffers are dropped only when the reader falls far behind; say so when it happened.
+func reportDroppedBuffers(_ tap: PulseMonitorTap) {
+    let dropped = tap.droppedBufferCount
+    if dropped > 0 {
+        writeError("\(dropped) of \(dropped + tap.deliveredBufferCount) audio buffers were dropped because the reader fell behind")
     }
 }
 

@@ -44,6 +44,7 @@ struct LiveView {
         defer {
             tap.stop()
             pump.cancel()
+            reportDroppedBuffers(tap)
         }
         tap.start()
 

@@ -1,12 +1,9 @@
+import DecibarAudio
 import Foundation
 
-/// Seconds on CLOCK_MONOTONIC, the clock other tools (and the benchmark scripts) can read too.
+/// Seconds on CLOCK_MONOTONIC (the taps' clock, which outside tools can read too), and sleeping on it.
 enum MonotonicClock {
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    static func now() -> Double { HostClock.now() }
 
     static func sleep(seconds: Double) {
         guard seconds > 0 else { return }

@@ -5,30 +5,19 @@ import Synchronization
 ///
 /// The lock is held only for one buffer's arithmetic or one reading, never across I/O.
 public final class LevelMailbox: Sendable {
-    private struct State {
-        var processor: LevelProcessor
-        var buffersSinceReading = 0
-    }
-
-    private let state: Mutex<State>
+    private let processor: Mutex<LevelProcessor>
 
     public init(channelCount: Int = 2) {
-        state = Mutex(State(processor: LevelProcessor(channelCount: channelCount)))
+        processor = Mutex(LevelProcessor(channelCount: channelCount))
     }
 
     /// Adds one buffer; called by the task that drains a tap.
     public func process(_ buffer: AudioBuffer) {
-        state.withLock { state in
-            state.processor.process(buffer)
-            state.buffersSinceReading &+= 1
-        }
+        processor.withLock { $0.process(buffer) }
     }
 
     /// The reading for every buffer since the previous call (frameCount 0 when none arrived).
     public func takeReading() -> LevelReading {
-        state.withLock { state in
-            state.buffersSinceReading = 0
-            return state.processor.takeReading()
-        }
+        processor.withLock { $0.takeReading() }
     }
 }

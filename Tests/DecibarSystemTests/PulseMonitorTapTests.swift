@@ -1,0 +1,64 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+import Testing
+
+/// These tests point this process's own environment at a private server (libpulse reads
+/// PULSE_SERVER when it connects), so they run one at a time and put the environment back.
+@Suite("PulseMonitorTap in process", .serialized)
+struct PulseMonitorTapTests {
+    func withServer(_ body: (PrivatePulseServer) async throws -> Void) async throws {
+        let server = try PrivatePulseServer()
+        var saved: [String: String?] = [:]
+        for (key, value) in server.environment {
+            saved[key] = ProcessInfo.processInfo.environment[key]
+            setenv(key, value, 1)
+        }
+        defer {
+            for (key, value) in saved {
+                if let value { setenv(key, value, 1) } else { unsetenv(key) }
+            }
+        }
+        try await body(server)
+    }
+
+    @Test("a reader that falls behind loses the oldest buffers, counted; memory stays bounded")
+    func boundedStream() async throws {
+        try await withServer { _ in
+            let tap = try PulseMonitorTap(bufferLimit: 16)
+            tap.start()
+            defer { tap.stop() }
+            // Nobody reads for a second: about 188 buffers arrive, 16 are kept.
+            let deadline = HostClock.now() + 1
+            while HostClock.now() < deadline { usleep(10_000) }
+            guard case .capturing(let device) = tap.status else {
+                Issue.record("tap is \(tap.status)")
+                return
+            }
+            #expect(device.name == "viz.monitor")
+            #expect(tap.deliveredBufferCount + tap.droppedBufferCount >= 150)
+            #expect(tap.droppedBufferCount >= tap.deliveredBufferCount - 16)
+            #expect(tap.droppedBufferCount > 100)
+        }
+    }
+
+    @Test("every buffer is exactly 256 frames at the device's rate and channel count, in order")
+    func exactBuffers() async throws {
+        try await withServer { _ in
+            let tap = try PulseMonitorTap()
+            tap.start()
+            defer { tap.stop() }
+            var received: [AudioBuffer] = []
+            for await buffer in tap.buffers {
+                received.append(buffer)
+                if received.count == 100 { break }
+            }
+            #expect(received.allSatisfy { $0.frameCount == 256 && $0.channelCount == 2 && $0.sampleRate == 48000 })
+            // Consecutive start frames: nothing lost or repeated between buffers.
+            for (earlier, later) in zip(received, received.dropFirst()) { #expect(later.startFrame == earlier.startFrame + 256) }
+            // Capture times rise with the audio.
+            #expect(zip(received, received.dropFirst()).allSatisfy { $0.captureTime <= $1.captureTime })
+            #expect(tap.droppedBufferCount == 0)
+        }
+    }
+}
