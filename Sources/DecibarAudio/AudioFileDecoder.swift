@@ -246,6 +246,33 @@ public final class AudioFileDecoder {
         }
     }
 
+    /// Moves to `frame` (clamped at 0) so that the next `read` starts exactly there.
+    ///
+    /// The demuxer jumps to a point at least half a second earlier (codecs need some run-up), then
+    /// decoded frames are placed by their timestamps and everything before `frame` is dropped.
+    public func seek(toFrame target: Int64) throws(AudioFileError) {
+        let s = state
+        guard let format = s.format, let context = s.codec else { return }
+        let goal = max(0, target)
+        let runUp = Int64(sampleRate / 2)
+        let perSample = AVRational(num: 1, den: Int32(sampleRate))
+        let stream = format.pointee.streams[Int(s.streamIndex)]!
+        let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
+        let timestamp = start + av_rescale_q(max(0, goal - runUp), perSample, s.timeBase)
+        let result = av_seek_frame(format, s.streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        if result < 0 {
+            throw AudioFileError(path: path, reason: "cannot seek: \(Self.errorText(result))")
+        }
+        avcodec_flush_buffers(context)
+        swr_free(&s.resampler)
+        s.packetPending = false
+        s.inputEnded = false
+        s.finished = false
+        s.startTimestamp = start
+        s.discardBefore = goal
+        framePosition = goal
+    }
+
     // MARK: - Private
 
     private func deliver(_ frames: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Bool {
@@ -307,6 +334,18 @@ public final class AudioFileDecoder {
             if inputFrames == 0 { return 0 }
         }
 
+        // After a seek: place this frame by its timestamp and drop what lies before the target.
+        var skip = 0
+        if let goal = s.discardBefore {
+            if timestamp != Self.noTimestamp, frame.pointee.sample_rate > 0 {
+                let position = av_rescale_q(timestamp - s.startTimestamp, s.timeBase,
+                                            AVRational(num: 1, den: frame.pointee.sample_rate))
+                if position + Int64(inputFrames) <= goal { return 0 }
+                skip = Int(max(0, goal - position))
+            }
+            s.discardBefore = nil
+        }
+
         var written = 0
         if s.needsNewResampler(for: frame) {
             // The stream changed format mid-file (or this is the first frame): keep what the old
@@ -327,7 +366,13 @@ public final class AudioFileDecoder {
         if converted < 0 {
             throw fatal("decoding failed: cannot convert samples (\(Self.errorText(converted)))")
         }
-        return written + Int(converted)
+        let total = written + Int(converted)
+        // The output rate is the file's own, so input and output frames line up one to one.
+        let dropped = min(skip, total)
+        if dropped > 0, let output = s.output {
+            output.update(from: output + dropped * channelCount, count: (total - dropped) * channelCount)
+        }
+        return total - dropped
     }
 
     /// Writes the samples the resampler still holds at frame `offset` of `state.output`.
@@ -443,6 +488,10 @@ private final class DecoderState {
     /// Interleaved output, grown only when a frame is larger than any before.
     var output: UnsafeMutablePointer<Float>?
     var outputCapacity = 0   // in samples
+
+    /// After a seek: output before this frame is dropped (nil when not seeking).
+    var discardBefore: Int64?
+    var startTimestamp: Int64 = 0
 
     var packetPending = false
     var inputEnded = false
