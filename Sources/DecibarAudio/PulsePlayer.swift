@@ -1,0 +1,236 @@
+import CPulse
+import DecibarCore
+import Synchronization
+
+/// Where a player's audio comes from: fills interleaved float frames on demand.
+public protocol PlaybackSource: AnyObject {
+    var sampleRate: Int { get }
+    var channelCount: Int { get }
+    /// Writes up to `frames` frames into `buffer`; returns how many. 0 means the end of the audio.
+    func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int
+    /// Moves to `frame`; the next `render` starts exactly there.
+    func seek(toFrame frame: Int64)
+}
+
+/// Plays a `PlaybackSource` through a PulseAudio playback stream with a small target latency, and
+/// taps what it writes: the same 256-frame buffers as a live tap, each stamped with when it will
+/// be heard, so levels and playhead can be shown in step with the sound.
+public final class PulsePlayer: @unchecked Sendable {
+    /// The samples written, as 256-frame buffers; `captureTime` is when each will be heard.
+    public let buffers: AsyncStream<AudioBuffer>
+    public let sampleRate: Int
+    public let channelCount: Int
+
+    private let continuation: AsyncStream<AudioBuffer>.Continuation
+    private let mainloop: PulseMainloop
+    private let source: PlaybackSource
+    private let stopRequested = Mutex(false)
+    private let positionBox = Mutex(Position())
+
+    // Mainloop thread or lock only.
+    private var context: OpaquePointer?
+    private var stream: OpaquePointer?
+    private var rechunker: Rechunker
+    private var writeFrame: Int64 = 0
+    private var endOfSource = false
+    private var failure: String?
+    private var isReady = false
+
+    /// The target latency: small, so bars and playhead follow the sound closely.
+    public static let targetLatency = 0.05
+
+    struct Position {
+        var writeFrame: Int64 = 0
+        var latency: Double = PulsePlayer.targetLatency
+        var isPaused = false
+        var finished = false
+    }
+
+    public init(source: PlaybackSource, name: String = "Decibar player") throws(TapError) {
+        guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
+        self.mainloop = mainloop
+        self.source = source
+        sampleRate = source.sampleRate
+        channelCount = min(source.channelCount, AudioBuffer.maxChannels)
+        rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
+        (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
+        try connect(name: name)
+    }
+
+    deinit { stop() }
+
+    private var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> PulsePlayer {
+        Unmanaged<PulsePlayer>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    /// Connects and opens the stream corked (silent) until `play()`; fails with one line.
+    private func connect(name: String) throws(TapError) {
+        let outcome: String? = mainloop.locked {
+            guard let context = mainloop.makeContext() else { return "cannot create a PulseAudio context" }
+            self.context = context
+            pa_context_set_state_callback(context, { context, userData in
+                let player = PulsePlayer.from(userData)
+                let state = pa_context_get_state(context)
+                if state == PA_CONTEXT_READY || state.isFinished {
+                    if state.isFinished { player.failure = pulseErrorText(pa_context_errno(context)) }
+                    player.mainloop.signal()
+                }
+            }, userData)
+            guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+                return "no audio server: \(pulseErrorText(pa_context_errno(context)))"
+            }
+            while pa_context_get_state(context) != PA_CONTEXT_READY && failure == nil { mainloop.wait() }
+            if let failure { return "no audio server: \(failure)" }
+
+            var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channelCount))
+            guard pa_sample_spec_valid(&spec) != 0, let stream = pa_stream_new(context, name, &spec, nil) else {
+                return "cannot play \(sampleRate) Hz \(channelCount)-channel audio"
+            }
+            self.stream = stream
+            pa_stream_set_state_callback(stream, { _, userData in PulsePlayer.from(userData).mainloop.signal() }, userData)
+            pa_stream_set_write_callback(stream, { stream, bytes, userData in
+                guard let stream else { return }
+                PulsePlayer.from(userData).fill(stream, bytes: bytes)
+            }, userData)
+            let frameBytes = channelCount * MemoryLayout<Float>.size
+            let target = UInt32(Self.targetLatency * Double(sampleRate)) * UInt32(frameBytes)
+            var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
+                                            minreq: UInt32.max, fragsize: UInt32.max)
+            let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue
+                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
+            guard pa_stream_connect_playback(stream, nil, &attributes, flags, nil, nil) >= 0 else {
+                return "cannot play: \(pulseErrorText(pa_context_errno(context)))"
+            }
+            while true {
+                let state = pa_stream_get_state(stream)
+                if state == PA_STREAM_READY { break }
+                if state.isFinished { return "cannot play: \(pulseErrorText(pa_context_errno(context)))" }
+                mainloop.wait()
+            }
+            isReady = true
+            return nil
+        }
+        if let outcome {
+            stop()
+            throw TapError(outcome)
+        }
+    }
+
+    /// The write callback: fill the whole request (one short write can stall the stream), tap it.
+    private func fill(_ stream: OpaquePointer, bytes: Int) {
+        let frameBytes = channelCount * MemoryLayout<Float>.size
+        var remaining = bytes
+        while remaining >= frameBytes, !endOfSource {
+            var data: UnsafeMutableRawPointer?
+            var chunk = remaining
+            guard pa_stream_begin_write(stream, &data, &chunk) >= 0, let data, chunk >= frameBytes else { return }
+            let samples = data.assumingMemoryBound(to: Float.self)
+            let frames = source.render(into: samples, frames: chunk / frameBytes)
+            guard frames > 0 else {
+                pa_stream_cancel_write(stream)
+                endOfSource = true
+                rechunker.flush { deliver($0) }
+                // Drain what is queued, then report the end.
+                if let operation = pa_stream_drain(stream, { _, _, userData in
+                    PulsePlayer.from(userData).positionBox.withLock { $0.finished = true }
+                }, userData) { pa_operation_unref(operation) }
+                break
+            }
+            pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
+            let heardAt = HostClock.now() + currentLatency(stream)
+            rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
+                deliver($0)
+            }
+            writeFrame += Int64(frames)
+            remaining -= frames * frameBytes
+        }
+        let latency = currentLatency(stream)
+        positionBox.withLock {
+            $0.writeFrame = writeFrame
+            $0.latency = latency
+        }
+    }
+
+    private func deliver(_ buffer: AudioBuffer) {
+        continuation.yield(buffer)
+    }
+
+    /// Seconds from a sample written now until it is heard.
+    private func currentLatency(_ stream: OpaquePointer) -> Double {
+        var microseconds: pa_usec_t = 0
+        var negative: Int32 = 0
+        guard pa_stream_get_latency(stream, &microseconds, &negative) >= 0 else { return Self.targetLatency }
+        return negative != 0 ? 0 : Double(microseconds) / 1_000_000
+    }
+
+    /// Starts or resumes playback.
+    public func play() { setCorked(false) }
+
+    /// Pauses; the position holds.
+    public func pause() { setCorked(true) }
+
+    public var isPaused: Bool { positionBox.withLock { $0.isPaused } }
+
+    /// True once the source ended and everything written has been played.
+    public var isFinished: Bool { positionBox.withLock { $0.finished } }
+
+    private func setCorked(_ corked: Bool) {
+        mainloop.locked {
+            guard let stream, isReady else { return }
+            if let operation = pa_stream_cork(stream, corked ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+        }
+        positionBox.withLock { $0.isPaused = corked }
+    }
+
+    /// Jumps to `frame`: what is queued is thrown away, so no old audio is heard after the seek.
+    public func seek(toFrame frame: Int64) {
+        mainloop.locked {
+            guard let stream, isReady else { return }
+            source.seek(toFrame: frame)
+            writeFrame = max(0, frame)
+            endOfSource = false
+            rechunker.reset(startFrame: writeFrame)
+            if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+            // After a flush the server asks for a full buffer again; give it now.
+            let writable = pa_stream_writable_size(stream)
+            if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
+            positionBox.withLock {
+                $0.writeFrame = writeFrame
+                $0.finished = false
+            }
+        }
+    }
+
+    /// The frame being heard now: what was written, less what is still queued ahead of the speaker.
+    public var heardFrame: Int64 {
+        let position = positionBox.withLock { $0 }
+        return max(0, position.writeFrame - Int64(position.latency * Double(sampleRate)))
+    }
+
+    public func stop() {
+        let firstStop = stopRequested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
+        guard firstStop else { return }
+        mainloop.locked {
+            if let stream {
+                pa_stream_set_write_callback(stream, nil, nil)
+                pa_stream_set_state_callback(stream, nil, nil)
+                pa_stream_disconnect(stream)
+                pa_stream_unref(stream)
+            }
+            stream = nil
+            if let context {
+                pa_context_set_state_callback(context, nil, nil)
+                pa_context_disconnect(context)
+                pa_context_unref(context)
+            }
+            context = nil
+        }
+        mainloop.shutDown()
+        continuation.finish()
+    }
+}

@@ -1,0 +1,124 @@
+import DecibarAudio
+import Foundation
+import Testing
+
+/// The player on a real server: what it plays is recorded from the null sink's monitor with parec.
+/// Points this process's PULSE_SERVER at a private server, so one test at a time.
+@Suite("PulsePlayer on a real PulseAudio server", .serialized)
+struct PulsePlayerTests {
+    /// Finds where `needle` (interleaved stereo) first appears in `haystack`, sample for sample.
+    func offset(of needle: ArraySlice<Float>, in haystack: [Float]) -> Int? {
+        guard let first = needle.first else { return nil }
+        var index = 0
+        while index + needle.count <= haystack.count {
+            if abs(haystack[index] - first) < 1e-6,
+               zip(haystack[index ..< index + needle.count], needle).allSatisfy({ abs($0 - $1) < 1e-6 }) {
+                return index
+            }
+            index += 2
+        }
+        return nil
+    }
+
+    func record(_ server: PrivatePulseServer, to path: String) throws -> Process {
+        let recorder = Process(tool: "parec", arguments: ["-d", "viz.monitor", "--format=float32le", "--rate=48000",
+                                                          "--channels=2", "--raw", "--latency-msec=20", path],
+                               environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+        try recorder.run()
+        usleep(300_000)
+        return recorder
+    }
+
+    func samples(at path: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    func decodeAll(_ path: String) throws -> [Float] {
+        let decoder = try AudioFileDecoder(path: path)
+        var all: [Float] = []
+        while try decoder.read({ all.append(contentsOf: $0) }) {}
+        return all
+    }
+
+    func withServer(_ body: (PrivatePulseServer) throws -> Void) throws {
+        let server = try PrivatePulseServer()
+        var saved: [String: String?] = [:]
+        for (key, value) in server.environment {
+            saved[key] = ProcessInfo.processInfo.environment[key]
+            setenv(key, value, 1)
+        }
+        defer { for (key, value) in saved { if let value { setenv(key, value, 1) } else { unsetenv(key) } } }
+        try body(server)
+    }
+
+    func makeSweep(_ folder: String, seconds: Int) throws -> String {
+        let path = folder + "/sweep.flac"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=0.5*sin(2*PI*(200+300*t)*t)+0.01|0.4*sin(2*PI*(500+100*t)*t)+0.01:s=48000:d=\(seconds)",
+                                              path])
+        #expect(made.status == 0)
+        return path
+    }
+
+    @Test("what the player plays, recorded from the monitor, equals the decoded samples")
+    func playsExactly() throws {
+        try withServer { server in
+            let file = try makeSweep(server.directory, seconds: 2)
+            let recording = server.directory + "/recorded.raw"
+            let recorder = try record(server, to: recording)
+            let player = try PulsePlayer(source: try FilePlaybackSource(path: file))
+            player.play()
+            let deadline = TestRig.now() + 6
+            while !player.isFinished && TestRig.now() < deadline { usleep(20_000) }
+            #expect(player.isFinished)
+            usleep(400_000)
+            recorder.kill()
+            player.stop()
+
+            let decoded = try decodeAll(file)
+            let recorded = try samples(at: recording)
+            let start = try #require(offset(of: decoded[0 ..< 960], in: recorded), "the start of the file is not in the recording")
+            let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
+            #expect(played.count == decoded.count, "recorded \(played.count / 2) of \(decoded.count / 2) frames")
+            let largest = zip(played, decoded).map { abs($0 - $1) }.max() ?? 1
+            #expect(largest < 1e-6, "largest difference \(largest)")
+        }
+    }
+
+    @Test("after a seek to t, the recorded audio continues exactly from t, with no old audio after it")
+    func seekContinuesAtTarget() throws {
+        try withServer { server in
+            let file = try makeSweep(server.directory, seconds: 6)
+            let recording = server.directory + "/recorded.raw"
+            let recorder = try record(server, to: recording)
+            let player = try PulsePlayer(source: try FilePlaybackSource(path: file))
+            player.play()
+            usleep(1_000_000)
+            let target: Int64 = 3 * 48000 + 1234
+            player.seek(toFrame: target)
+            usleep(1_000_000)
+            player.pause()
+            usleep(200_000)
+            recorder.kill()
+            player.stop()
+
+            let decoded = try decodeAll(file)
+            let recorded = try samples(at: recording)
+            let t = Int(target) * 2
+            // The target's audio is in the recording, exactly, and it is followed by what follows t.
+            let landing = try #require(offset(of: decoded[t ..< t + 960], in: recorded), "audio from t is missing")
+            let after = min(recorded.count - landing, 48000 * 2 / 2)
+            #expect(zip(recorded[landing ..< landing + after], decoded[t ..< t + after]).allSatisfy { abs($0 - $1) < 1e-6 })
+            // Just before the landing point: audio from before the seek (about 1 s in) or the short
+            // silence of the flush, never audio from t onwards (the signal carries a DC offset, so
+            // silence is told apart from it).
+            let before = Array(recorded[max(0, landing - 96) ..< landing])
+            let isSilence = before.allSatisfy { abs($0) < 1e-6 }
+            let beforeStart = offset(of: before[0 ..< 96], in: decoded)
+            #expect(isSilence || (beforeStart != nil && beforeStart! < t - 48000), "unexpected audio before the seek lands")
+            // And the old audio really did play up to the seek.
+            #expect(offset(of: decoded[48000 ..< 48000 + 960], in: recorded).map { $0 < landing } == true)
+        }
+    }
+}
