@@ -27,17 +27,27 @@ public final class BarRenderer {
         glBindVertexArray(0)
     }
 
+    /// Fills the whole window with `colour`.
+    public static func clear(to colour: Colour) {
+        glClearColor(colour.red, colour.green, colour.blue, colour.alpha)
+        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    }
+
     deinit {
         glDeleteBuffers(1, &instanceBuffer)
         glDeleteVertexArrays(1, &vertexArray)
     }
 
     /// Clears to the theme's background and draws `bars` on a `width`×`height` pixel canvas.
-    public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme) {
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
-        let background = theme.background
-        glClearColor(background.red, background.green, background.blue, background.alpha)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    /// With `area`, the canvas is that many pixels high at the top of a window `windowHeight` high,
+    /// and nothing is cleared (the caller cleared the window).
+    public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme, windowHeight: Int? = nil) {
+        if let windowHeight {
+            glViewport(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
+        } else {
+            glViewport(0, 0, GLsizei(width), GLsizei(height))
+            Self.clear(to: theme.background)
+        }
         guard !bars.isEmpty else { return }
 
         instanceData.removeAll(keepingCapacity: true)

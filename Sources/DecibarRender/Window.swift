@@ -92,8 +92,28 @@ public final class Window {
                 switch Int(event.key.keysym.sym) {
                 case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): events.append(.quit)
                 case Int(SDLK_f.rawValue): events.append(.toggleFullscreen)
+                case Int(SDLK_SPACE.rawValue): events.append(.key(.playPause))
+                case Int(SDLK_LEFT.rawValue): events.append(.key(.back))
+                case Int(SDLK_RIGHT.rawValue): events.append(.key(.forward))
+                case Int(SDLK_HOME.rawValue): events.append(.key(.start))
+                case Int(SDLK_END.rawValue): events.append(.key(.end))
+                case Int(SDLK_n.rawValue): events.append(.key(.next))
+                case Int(SDLK_p.rawValue): events.append(.key(.previous))
+                case Int(SDLK_d.rawValue): events.append(.key(.toggleDecibels))
                 default: break
                 }
+            case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
+                let (x, y) = toPixels(event.button.x, event.button.y)
+                // Keep receiving motion and the release when the pointer leaves the window.
+                SDL_CaptureMouse(SDL_TRUE)
+                events.append(.mouseDown(x: x, y: y))
+            case SDL_MOUSEMOTION:
+                let (x, y) = toPixels(event.motion.x, event.motion.y)
+                events.append(.mouseMoved(x: x, y: y))
+            case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
+                SDL_CaptureMouse(SDL_FALSE)
+                let (x, y) = toPixels(event.button.x, event.button.y)
+                events.append(.mouseUp(x: x, y: y))
             case SDL_WINDOWEVENT:
                 if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
                     let size = drawableSize
@@ -104,6 +124,17 @@ public final class Window {
             }
         }
         return events
+    }
+
+    /// Window coordinates (points) to drawable pixels, which differ on HiDPI screens.
+    private func toPixels(_ x: Int32, _ y: Int32) -> (Double, Double) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        let drawable = drawableSize
+        let scaleX = width > 0 ? Double(drawable.width) / Double(width) : 1
+        let scaleY = height > 0 ? Double(drawable.height) / Double(height) : 1
+        return (Double(x) * scaleX, Double(y) * scaleY)
     }
 
     /// Shows the frame just drawn.

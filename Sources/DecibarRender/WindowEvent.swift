@@ -1,4 +1,8 @@
 /// Input the frame loop acts on, translated from SDL's events.
+public enum PlayerKey: Sendable, Equatable {
+    case playPause, back, forward, start, end, next, previous, toggleDecibels
+}
+
 public enum WindowEvent: Sendable, Equatable {
     /// The window was closed, `q` or Esc was pressed, or the process was interrupted.
     case quit
@@ -6,4 +10,11 @@ public enum WindowEvent: Sendable, Equatable {
     case toggleFullscreen
     /// The drawable area changed size (pixels).
     case resized(width: Int, height: Int)
+    /// A player key: space, arrows, Home/End, n, p, d.
+    case key(PlayerKey)
+    /// Left button pressed, moved, released; positions in drawable pixels from the top-left, and
+    /// possibly outside the window while the mouse is captured.
+    case mouseDown(x: Double, y: Double)
+    case mouseMoved(x: Double, y: Double)
+    case mouseUp(x: Double, y: Double)
 }

@@ -82,7 +82,7 @@ struct LiveView {
                 switch event {
                 case .quit: running = false
                 case .toggleFullscreen: window.toggleFullscreen()
-                case .resized: break
+                case .resized, .key, .mouseDown, .mouseMoved, .mouseUp: break
                 }
             }
             let status = tap.status

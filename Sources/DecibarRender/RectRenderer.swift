@@ -1,0 +1,55 @@
+import CGL
+import DecibarCore
+
+/// Draws many coloured rectangles in one instanced call, blended over what is there.
+public final class RectRenderer {
+    private let program: ShaderProgram
+    private var vertexArray: GLuint = 0
+    private var instanceBuffer: GLuint = 0
+    private var instanceData: [Float] = []
+    private let canvasSizeLocation: GLint
+
+    public init(shaders: ShaderLibrary) throws(RenderError) {
+        program = try ShaderProgram(library: shaders, vertex: "rects.vert", fragment: "rects.frag")
+        canvasSizeLocation = program.uniformLocation("canvasSize")
+        glGenVertexArrays(1, &vertexArray)
+        glGenBuffers(1, &instanceBuffer)
+        glBindVertexArray(vertexArray)
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        let stride = GLsizei(8 * MemoryLayout<Float>.size)
+        glEnableVertexAttribArray(0)
+        glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+        glVertexAttribDivisor(0, 1)
+        glEnableVertexAttribArray(1)
+        glVertexAttribPointer(1, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 4 * MemoryLayout<Float>.size))
+        glVertexAttribDivisor(1, 1)
+        glBindVertexArray(0)
+    }
+
+    deinit {
+        glDeleteBuffers(1, &instanceBuffer)
+        glDeleteVertexArrays(1, &vertexArray)
+    }
+
+    public func draw(_ rects: [(PixelRect, Colour)], canvasWidth: Int, canvasHeight: Int) {
+        guard !rects.isEmpty else { return }
+        instanceData.removeAll(keepingCapacity: true)
+        for (rect, colour) in rects {
+            instanceData += [Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height),
+                             colour.red, colour.green, colour.blue, colour.alpha]
+        }
+        glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
+        glEnable(GLenum(GL_BLEND))
+        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        instanceData.withUnsafeBytes { bytes in
+            glBufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+        }
+        glUseProgram(program.handle)
+        glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glBindVertexArray(vertexArray)
+        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(rects.count))
+        glBindVertexArray(0)
+        glDisable(GLenum(GL_BLEND))
+    }
+}

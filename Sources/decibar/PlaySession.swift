@@ -1,0 +1,95 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+
+/// The playlist: which file plays, its player and overview, moving on at the end of each file.
+/// A file that cannot be played is reported in one line and skipped.
+final class PlaySession {
+    let files: [String]
+    let loops: Bool
+    let heard = HeardLevels()
+    private(set) var index = -1
+    private(set) var player: PulsePlayer?
+    private(set) var peaks: PeaksJob?
+    private(set) var duration: Double = 0
+    private var pump: Task<Void, Never>?
+    /// Set when the list has ended (without --loop) or nothing could be played.
+    private(set) var isOver = false
+
+    init(files: [String], loops: Bool) {
+        self.files = files
+        self.loops = loops
+    }
+
+    var currentName: String { files.indices.contains(index) ? (files[index] as NSString).lastPathComponent : "" }
+    var sampleRate: Int { player?.sampleRate ?? 48000 }
+
+    /// Opens the file at `start` or the next playable one after it, in `direction`.
+    func open(from start: Int, direction: Int = 1, autoplay: Bool = true) {
+        close()
+        var candidate = start
+        for _ in 0 ..< files.count {
+            if candidate >= files.count || candidate < 0 {
+                guard loops else { isOver = true; return }
+                candidate = (candidate + files.count) % files.count
+            }
+            if openFile(at: candidate, autoplay: autoplay) { return }
+            candidate += direction
+        }
+        isOver = true
+    }
+
+    private func openFile(at index: Int, autoplay: Bool) -> Bool {
+        let path = files[index]
+        do {
+            let source = try FilePlaybackSource(path: path)
+            let player = try PulsePlayer(source: source)
+            self.index = index
+            self.player = player
+            duration = Double(source.decoder.estimatedFrameCount ?? 0) / Double(source.sampleRate)
+            peaks = PeaksJob(path: path)
+            let heard = self.heard
+            let buffers = player.buffers
+            pump = Task.detached(priority: .high) {
+                for await buffer in buffers { heard.add(buffer) }
+            }
+            writeError("playing \(path)")
+            if autoplay { player.play() }
+            return true
+        } catch let error as AudioFileError {
+            writeError(error.description)
+        } catch {
+            writeError("\(path): \(error)")
+        }
+        return false
+    }
+
+    func close() {
+        peaks?.cancel()
+        pump?.cancel()
+        player?.stop()
+        player = nil
+        heard.discardWaiting()
+    }
+
+    /// The overview's length once known is the exact duration.
+    func refreshDuration() {
+        if let snapshot = peaks?.snapshot, snapshot.isDone, let done = snapshot.peaks, done.length > 0 {
+            duration = Double(done.length * done.samplesPerPixel) / Double(done.sampleRate)
+        }
+    }
+
+    var playhead: Double {
+        guard let player else { return 0 }
+        return min(duration, Double(player.heardFrame) / Double(player.sampleRate))
+    }
+
+    func seek(to seconds: Double) {
+        guard let player else { return }
+        heard.discardWaiting()
+        player.seek(toFrame: Int64((max(0, min(duration, seconds)) * Double(player.sampleRate)).rounded()))
+    }
+
+    func next() { open(from: index + 1) }
+    func previous() { open(from: index - 1, direction: -1) }
+}

@@ -1,0 +1,208 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// The player window's frame loop: bars for what is heard, the scrubber with playhead and labels,
+/// and click/drag seeking. Owns the main thread like the live view.
+struct PlayView {
+    struct Settings {
+        var files: [String]
+        var loops: Bool
+        var barCount: Int
+        var size: WindowSize
+        var fullscreen: Bool
+        var scrubberBarWidth: Int
+        var scrubberBarSpacing: Int
+        var filter: ScrubberFilter
+        var decibels: Bool
+        var noiseFloor: Float
+        var fillIndicator: Bool
+        var exitAfter: Double?
+        var screenshotPath: String?
+    }
+
+    static let playedColour = Colour(hex: 0xFF4FB8)
+    static let unplayedColour = Colour(hex: 0x5A6690)
+    static let pendingColour = Colour(hex: 0x22283A)
+    static let playheadColour = Colour(hex: 0xFFFFFF, alpha: 0.9)
+    static let labelColour = Colour(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.95)
+
+    let settings: Settings
+
+    func run() throws {
+        let window: Window
+        let bars: BarRenderer
+        let rects: RectRenderer
+        let text: TextRenderer
+        do {
+            window = try Window(title: "Decibar", width: settings.size.width, height: settings.size.height,
+                                fullscreen: settings.fullscreen)
+            let shaders = try ShaderLibrary()
+            bars = try BarRenderer(shaders: shaders)
+            rects = try RectRenderer(shaders: shaders)
+            text = try TextRenderer(shaders: shaders, pixelSize: PlayLayout(width: window.drawableSize.width,
+                                                                            height: window.drawableSize.height).labelSize)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let session = PlaySession(files: settings.files, loops: settings.loops)
+        defer { session.close() }
+        session.open(from: 0)
+        if session.isOver { throw CommandFailure(message: "none of the files could be played") }
+
+        let theme = BarTheme.default
+        let barLayout = BarLayout()
+        let levelScale = LevelScale()
+        var smoother = BarSmoother(count: settings.barCount)
+        var targets = [Float](repeating: 0, count: settings.barCount)
+        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        var interaction = ScrubberInteraction()
+        var decibels = settings.decibels
+        var hoverX: Double?
+        var cachedColumns: (key: String, heights: [Float], analysed: Int) = ("", [], 0)
+        let start = MonotonicClock.now()
+        var previousFrame = start
+        var running = true
+
+        while running {
+            let now = MonotonicClock.now()
+            pacer.frameStarted(at: now)
+            let dt = now - previousFrame
+            previousFrame = now
+            let (width, height) = window.drawableSize
+            let layout = PlayLayout(width: width, height: height)
+            session.refreshDuration()
+            let geometry = layout.scrubberGeometry(duration: session.duration)
+            let isPlaying = !(session.player?.isPaused ?? true)
+
+            for event in window.pollEvents() {
+                switch event {
+                case .quit: running = false
+                case .toggleFullscreen: window.toggleFullscreen()
+                case .resized: break
+                case .key(let key):
+                    switch key {
+                    case .playPause: isPlaying ? session.player?.pause() : session.player?.play()
+                    case .back: session.seek(to: session.playhead - 5)
+                    case .forward: session.seek(to: session.playhead + 5)
+                    case .start: session.seek(to: 0)
+                    case .end, .next: session.next()
+                    case .previous: session.previous()
+                    case .toggleDecibels: decibels.toggle()
+                    }
+                case .mouseDown(let x, let y):
+                    if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
+                                         isPlaying: isPlaying) == .pause {
+                        session.player?.pause()
+                    }
+                case .mouseMoved(let x, let y):
+                    interaction.move(x: x, geometry: geometry)
+                    hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
+                case .mouseUp(let x, _):
+                    if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
+                        session.seek(to: time)
+                        if resume { session.player?.play() }
+                    }
+                }
+            }
+            if session.player?.isFinished == true { session.next() }
+            if session.isOver { break }
+
+            // Bars: levels of what is being heard now.
+            let reading = session.heard.takeReading(heardBy: now)
+            if reading.frameCount > 0 {
+                SymmetricBars.fill(&targets, level: levelScale.normalized(reading.combinedRMSDB),
+                                   peak: levelScale.normalized(reading.combinedPeakDB))
+            } else if !isPlaying || interaction.isActive {
+                for index in targets.indices { targets[index] = 0 }
+            }
+            smoother.advance(toward: targets, dt: dt)
+            BarRenderer.clear(to: theme.background)
+            bars.draw(barLayout.rects(for: smoother.values, width: width, height: layout.barsHeight),
+                      width: width, height: layout.barsHeight, theme: theme, windowHeight: height)
+
+            // Scrubber: recompute columns only when the overview, the size or the mode changed.
+            let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
+            let columnCount = geometry.columnCount(barWidth: settings.scrubberBarWidth, spacing: settings.scrubberBarSpacing)
+            let key = "\(session.index)/\(snapshot.version)/\(columnCount)/\(decibels)"
+            if key != cachedColumns.key {
+                cachedColumns = (key, [], 0)
+                if let peaks = snapshot.peaks {
+                    let totalPairs = Int((session.duration * Double(peaks.sampleRate) / Double(peaks.samplesPerPixel)).rounded(.up))
+                    let columns = PeaksRescaler.columns(peaks, count: columnCount, totalLength: max(totalPairs, peaks.length),
+                                                        filter: settings.filter)
+                    let scale: ScrubberScale = decibels ? .decibels(floor: settings.noiseFloor) : .linear
+                    let largest = peaks.largestMagnitude
+                    cachedColumns.heights = columns.map { $0.map { scale.height(magnitude: $0.magnitude, largest: largest) } ?? 0 }
+                    cachedColumns.analysed = columns.prefix { $0 != nil }.count
+                }
+            }
+            let playhead = interaction.isActive ? interaction.previewTime : session.playhead
+            let playheadX = geometry.x(forTime: playhead)
+            var shapes: [(PixelRect, Colour)] = []
+            let columnRects = layout.scrubberColumns(heights: cachedColumns.heights, barWidth: settings.scrubberBarWidth,
+                                                     spacing: settings.scrubberBarSpacing)
+            for (index, rect) in columnRects.enumerated() {
+                let colour = index >= cachedColumns.analysed ? Self.pendingColour
+                    : Double(rect.x) < playheadX ? Self.playedColour : Self.unplayedColour
+                shapes.append((rect, colour))
+            }
+            // Columns not analysed yet: a thin line, so the track's length is visible at once.
+            let centre = layout.scrubberTop + layout.scrubberHeight / 2
+            let pendingStart = layout.scrubberLeft + cachedColumns.analysed * (settings.scrubberBarWidth + settings.scrubberBarSpacing)
+            if pendingStart < layout.scrubberLeft + layout.scrubberWidth {
+                shapes.append((PixelRect(x: pendingStart, y: centre, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
+                                         height: 1), Self.pendingColour))
+            }
+            if settings.fillIndicator {
+                shapes.append((PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop,
+                                         width: max(0, Int(playheadX) - layout.scrubberLeft), height: layout.scrubberHeight),
+                               Colour(hex: 0xFF4FB8, alpha: 0.18)))
+            } else {
+                shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
+                               Self.playheadColour))
+            }
+            if let hoverX, !interaction.isActive {
+                shapes.append((PixelRect(x: Int(hoverX), y: layout.scrubberTop, width: 1, height: layout.scrubberHeight),
+                               Colour(hex: 0xFFFFFF, alpha: 0.35)))
+            }
+            rects.draw(shapes, canvasWidth: width, canvasHeight: height)
+
+            // Labels: elapsed, title (and analysis progress), total; the time under the pointer.
+            let elapsed = TimeLabel.text(seconds: playhead)
+            let total = TimeLabel.text(seconds: session.duration)
+            text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, colour: Self.labelColour,
+                      canvasWidth: width, canvasHeight: height)
+            let totalSize = text.size(of: total)
+            text.draw(total, x: layout.scrubberLeft + layout.scrubberWidth - totalSize.width, y: layout.labelTop,
+                      colour: Self.labelColour, canvasWidth: width, canvasHeight: height)
+            var title = session.currentName + (session.player?.isPaused == true ? "  (paused)" : "")
+            if !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
+            let titleSize = text.size(of: title)
+            text.draw(title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: Self.labelColour,
+                      canvasWidth: width, canvasHeight: height)
+            if let hoverX, !interaction.isActive || true {
+                let hover = TimeLabel.text(seconds: geometry.time(forX: interaction.isActive ? playheadX : hoverX))
+                let hoverSize = text.size(of: hover)
+                let x = min(max(0, Int(interaction.isActive ? playheadX : hoverX) - hoverSize.width / 2), width - hoverSize.width)
+                text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), colour: Self.labelColour,
+                          canvasWidth: width, canvasHeight: height)
+            }
+            text.endFrame()
+            window.title = "Decibar — \(session.currentName)"
+
+            let finished = !running || settings.exitAfter.map { now - start >= $0 } == true
+            if finished, let path = settings.screenshotPath {
+                let frame = window.readPixels()
+                let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
+                guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+                    throw CommandFailure(message: "cannot write the screenshot to \(path)")
+                }
+            }
+            window.swap()
+            if finished { break }
+            MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
+        }
+    }
+}
