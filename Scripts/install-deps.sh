@@ -8,8 +8,8 @@ packages=(
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri pulseaudio pulseaudio-utils fonts-dejavu-core
-  # test: a real X server, ffmpeg and sox to make and check media
-  xvfb xauth ffmpeg sox
+  # test: a real X server and real input events, ffmpeg and sox to make and check media
+  xvfb xauth ffmpeg sox xdotool
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(cava); fi
 

@@ -17,7 +17,7 @@ extension PulseMonitorTap {
             guard let context, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().contextStateChanged(context)
         }, userData)
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+        if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             let reason = pulseErrorText(pa_context_errno(context))
             closeContext()
             scheduleRetry(reason: reason)

@@ -14,6 +14,8 @@ public final class PulseMonitorTap: @unchecked Sendable {
     public let target: TapTarget
     /// Seconds of audio the server sends at a time; nil means one 256-frame buffer (lowest latency).
     public let fragmentDuration: Double?
+    /// The server to use (`unix:/path` or a host); nil means the usual one ($PULSE_SERVER, the session's).
+    public let server: String?
 
     let continuation: AsyncStream<AudioBuffer>.Continuation
     let mainloop: PulseMainloop
@@ -41,11 +43,12 @@ public final class PulseMonitorTap: @unchecked Sendable {
     ///     frames (nil) for latency; a headless reader that reports 30 times a second can take more
     ///     and wake far less often. Every sample is delivered either way.
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64,
-                fragmentDuration: Double? = nil) throws(TapError) {
+                fragmentDuration: Double? = nil, server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
         self.fragmentDuration = fragmentDuration
+        self.server = server
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
                                                           bufferingPolicy: .bufferingNewest(bufferLimit))
     }

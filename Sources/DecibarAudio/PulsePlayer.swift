@@ -46,7 +46,8 @@ public final class PulsePlayer: @unchecked Sendable {
         var finished = false
     }
 
-    public init(source: PlaybackSource, name: String = "Decibar player") throws(TapError) {
+    /// - Parameter server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
+    public init(source: PlaybackSource, name: String = "Decibar player", server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.source = source
@@ -54,7 +55,7 @@ public final class PulsePlayer: @unchecked Sendable {
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
-        try connect(name: name)
+        try connect(name: name, server: server)
     }
 
     deinit { stop() }
@@ -65,7 +66,7 @@ public final class PulsePlayer: @unchecked Sendable {
     }
 
     /// Connects and opens the stream corked (silent) until `play()`; fails with one line.
-    private func connect(name: String) throws(TapError) {
+    private func connect(name: String, server: String?) throws(TapError) {
         let outcome: String? = mainloop.locked {
             guard let context = mainloop.makeContext() else { return "cannot create a PulseAudio context" }
             self.context = context
@@ -77,7 +78,7 @@ public final class PulsePlayer: @unchecked Sendable {
                     player.mainloop.signal()
                 }
             }, userData)
-            guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
                 return "no audio server: \(pulseErrorText(pa_context_errno(context)))"
             }
             while pa_context_get_state(context) != PA_CONTEXT_READY && failure == nil { mainloop.wait() }

@@ -3,29 +3,17 @@ import DecibarCore
 import Foundation
 import Testing
 
-/// These tests point this process's own environment at a private server (libpulse reads
-/// PULSE_SERVER when it connects), so they run one at a time and put the environment back.
-@Suite("PulseMonitorTap in process", .serialized)
+/// Each test talks to its own private server, named explicitly (the process environment is left alone).
+@Suite("PulseMonitorTap in process")
 struct PulseMonitorTapTests {
     func withServer(_ body: (PrivatePulseServer) async throws -> Void) async throws {
-        let server = try PrivatePulseServer()
-        var saved: [String: String?] = [:]
-        for (key, value) in server.environment {
-            saved[key] = ProcessInfo.processInfo.environment[key]
-            setenv(key, value, 1)
-        }
-        defer {
-            for (key, value) in saved {
-                if let value { setenv(key, value, 1) } else { unsetenv(key) }
-            }
-        }
-        try await body(server)
+        try await body(try PrivatePulseServer())
     }
 
     @Test("a reader that falls behind loses the oldest buffers, counted; memory stays bounded")
     func boundedStream() async throws {
-        try await withServer { _ in
-            let tap = try PulseMonitorTap(bufferLimit: 16)
+        try await withServer { server in
+            let tap = try PulseMonitorTap(bufferLimit: 16, server: server.serverAddress)
             tap.start()
             defer { tap.stop() }
             // Nobody reads for a second: about 188 buffers arrive, 16 are kept.
@@ -44,8 +32,10 @@ struct PulseMonitorTapTests {
 
     @Test("every buffer is exactly 256 frames at the device's rate and channel count, in order")
     func exactBuffers() async throws {
-        try await withServer { _ in
-            let tap = try PulseMonitorTap()
+        try await withServer { server in
+            // Room for 20 s of buffers: other tests can keep this reader off the CPU for a while,
+            // and this test is about exact, contiguous buffers, not the drop policy.
+            let tap = try PulseMonitorTap(bufferLimit: 4096, server: server.serverAddress)
             tap.start()
             defer { tap.stop() }
             var received: [AudioBuffer] = []
