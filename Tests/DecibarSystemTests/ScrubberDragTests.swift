@@ -10,16 +10,43 @@ struct ScrubberDragTests {
     let width = 800
     let height = 450
 
-    func xdotool(_ arguments: [String]) throws -> String {
-        let result = try TestRig.run("xdotool", arguments)
+    /// An X server of this test's own: other tests' windows cannot catch its input events.
+    final class PrivateDisplay {
+        let process: Process
+        let display: String
+
+        init() throws {
+            // Started directly, with output to /dev/null: a server left holding a pipe would keep
+            // a reader waiting forever.
+            let number = 100 + Int(getpid() % 500)
+            display = ":\(number)"
+            process = Process(tool: "Xvfb", arguments: [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                              environment: [:], output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+            try process.run()
+            let deadline = TestRig.now() + 10
+            while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+                guard TestRig.now() < deadline, process.isRunning else { throw RigError("Xvfb did not start on \(display)") }
+                usleep(20_000)
+            }
+            usleep(100_000)
+        }
+
+        deinit { process.kill() }
+    }
+
+    func xdotool(_ arguments: [String], display: String) throws -> String {
+        let result = try TestRig.run("xdotool", arguments, environment: ["DISPLAY": display])
         return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits for the player's window and returns its X id.
-    func window(timeout: Double = 8) throws -> String {
+    /// Waits for the window of process `pid` and returns its X id. Other tests open windows on
+    /// the same display, so the search goes by process, not by title.
+    func window(of pid: Int32, display: String, timeout: Double = 20) throws -> String {
         let deadline = TestRig.now() + timeout
         while TestRig.now() < deadline {
-            if let id = try xdotool(["search", "--name", "^Decibar"]).split(separator: "\n").first { return String(id) }
+            if let id = try xdotool(["search", "--pid", "\(pid)", "--name", "^Decibar"], display: display).split(separator: "\n").first {
+                return String(id)
+            }
             usleep(50_000)
         }
         throw RigError("the player window did not appear")
@@ -54,9 +81,11 @@ struct ScrubberDragTests {
                                environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try recorder.run()
         defer { recorder.kill() }
-        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)", "--exit-after", "6",
-                                         "--screenshot", server.directory + "/play.png"], environment: server.environment)
-        let id = try window()
+        let screen = try PrivateDisplay()
+        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
+                                        environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
+        let id = try window(of: player.process.processIdentifier, display: screen.display)
+        func input(_ arguments: [String]) throws { _ = try xdotool(arguments, display: screen.display) }
         usleep(1_200_000)
 
         let layout = PlayLayout(width: width, height: height)
@@ -65,22 +94,24 @@ struct ScrubberDragTests {
         let from = layout.scrubberLeft + layout.scrubberWidth / 5
         let to = layout.scrubberLeft + layout.scrubberWidth * 7 / 10
         // Press, move in steps (the playhead follows), release: one seek, to `to`.
-        _ = try xdotool(["mousemove", "--window", id, "\(from)", "\(y)", "mousedown", "1"])
+        try input(["mousemove", "--window", id, "\(from)", "\(y)", "mousedown", "1"])
         for step in 1 ... 5 {
-            _ = try xdotool(["mousemove", "--window", id, "\(from + (to - from) * step / 5)", "\(y)"])
+            try input(["mousemove", "--window", id, "\(from + (to - from) * step / 5)", "\(y)"])
             usleep(30_000)
         }
-        _ = try xdotool(["mouseup", "1"])
+        try input(["mouseup", "1"])
         let dropFrame = Int((geometry.time(forX: Double(to)) * 48000).rounded())
         usleep(1_500_000)
 
         // A second drag leaves the window on the left and is released out there: pinned to 0:00.
-        _ = try xdotool(["mousemove", "--window", id, "\(to)", "\(y)", "mousedown", "1"])
-        _ = try xdotool(["mousemove", "--window", id, "--", "-150", "\(y)"])
+        try input(["mousemove", "--window", id, "\(to)", "\(y)", "mousedown", "1"])
+        try input(["mousemove", "--window", id, "--", "-150", "\(y)"])
         usleep(50_000)
-        _ = try xdotool(["mouseup", "1"])
+        try input(["mouseup", "1"])
         usleep(1_000_000)
 
+        // Quit as a user would.
+        try input(["key", "--window", id, "q"])
         #expect(player.waitForExit(timeout: 15) == 0, "\(player.standardError)")
         recorder.kill()
         let recorded = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
