@@ -114,11 +114,7 @@ private final class DirectoryQuery: @unchecked Sendable {
         mainloop.locked {
             if let timer { mainloop.cancelTimer(timer) }
             timer = nil
-            if let context {
-                pa_context_set_state_callback(context, nil, nil)
-                pa_context_disconnect(context)
-                pa_context_unref(context)
-            }
+            if let context { releaseContext(context) }
             context = nil
         }
         mainloop.shutDown()

@@ -63,6 +63,15 @@ final class PulseMainloop: @unchecked Sendable {
     }
 }
 
+/// Disconnects and frees a context, clearing its callbacks first so none arrive afterwards.
+/// Call with the mainloop locked (or on its thread), never from that context's own callback.
+func releaseContext(_ context: OpaquePointer) {
+    pa_context_set_state_callback(context, nil, nil)
+    pa_context_set_subscribe_callback(context, nil, nil)
+    pa_context_disconnect(context)
+    pa_context_unref(context)
+}
+
 /// libpulse's text for an error code.
 func pulseErrorText(_ code: Int32) -> String {
     String(cString: pa_strerror(code))

@@ -89,10 +89,7 @@ extension PulseMonitorTap {
     /// Disconnects and frees the context; its callbacks are cleared first so none arrive later.
     func closeContext() {
         guard let context else { return }
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        pa_context_unref(context)
+        releaseContext(context)
         self.context = nil
     }
 }

@@ -224,11 +224,7 @@ public final class PulsePlayer: @unchecked Sendable {
                 pa_stream_unref(stream)
             }
             stream = nil
-            if let context {
-                pa_context_set_state_callback(context, nil, nil)
-                pa_context_disconnect(context)
-                pa_context_unref(context)
-            }
+            if let context { releaseContext(context) }
             context = nil
         }
         mainloop.shutDown()
