@@ -10,6 +10,7 @@ final class PlaySession {
     let heard = HeardLevels()
     private(set) var index = -1
     private(set) var player: PulsePlayer?
+    private var source: FilePlaybackSource?
     private(set) var peaks: PeaksJob?
     private(set) var duration: Double = 0
     private var pump: Task<Void, Never>?
@@ -46,6 +47,7 @@ final class PlaySession {
             let player = try PulsePlayer(source: source)
             self.index = index
             self.player = player
+            self.source = source
             duration = Double(source.decoder.estimatedFrameCount ?? 0) / Double(source.sampleRate)
             peaks = PeaksJob(path: path)
             let heard = self.heard
@@ -65,6 +67,9 @@ final class PlaySession {
     }
 
     func close() {
+        // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
+        if let failure = source?.failure { writeError(failure.description) }
+        source = nil
         peaks?.cancel()
         pump?.cancel()
         player?.stop()

@@ -170,7 +170,7 @@ private func decodeAll(_ path: String, maxChannels: Int = 8) throws -> Decoded {
 private func decibels(_ value: Double) -> Double { 20 * log10(value) }
 
 /// A deterministic byte stream (SplitMix64), so the "random bytes" fixtures are the same every run.
-private func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
+func pseudoRandomBytes(count: Int, seed: UInt64) -> [UInt8] {
     var state = seed
     var bytes = [UInt8]()
     bytes.reserveCapacity(count)
