@@ -35,6 +35,9 @@ public final class PulsePlayer: @unchecked Sendable {
     private var endOfSource = false
     private var failure: String?
     private var isReady = false
+    /// Set by a seek until the first samples from the new position are handed to the server.
+    private var awaitsSeekWrite = false
+    private var seekWrittenAt: Double?
 
     /// The target latency: small, so bars and playhead follow the sound closely.
     public static let targetLatency = 0.05
@@ -44,6 +47,7 @@ public final class PulsePlayer: @unchecked Sendable {
         var latency: Double = PulsePlayer.targetLatency
         var isPaused = false
         var finished = false
+        var seekWrittenAt: Double?
     }
 
     /// - Parameter server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
@@ -139,6 +143,10 @@ public final class PulsePlayer: @unchecked Sendable {
                 break
             }
             pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            if awaitsSeekWrite {
+                awaitsSeekWrite = false
+                seekWrittenAt = HostClock.now()
+            }
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
             let heardAt = HostClock.now() + currentLatency(stream)
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
@@ -151,6 +159,7 @@ public final class PulsePlayer: @unchecked Sendable {
         positionBox.withLock {
             $0.writeFrame = writeFrame
             $0.latency = latency
+            $0.seekWrittenAt = seekWrittenAt
         }
     }
 
@@ -174,6 +183,9 @@ public final class PulsePlayer: @unchecked Sendable {
 
     public var isPaused: Bool { positionBox.withLock { $0.isPaused } }
 
+    /// CLOCK_MONOTONIC seconds at which the first samples after the latest seek left for the server.
+    public var lastSeekWrittenAt: Double? { positionBox.withLock { $0.seekWrittenAt } }
+
     /// True once the source ended and everything written has been played.
     public var isFinished: Bool { positionBox.withLock { $0.finished } }
 
@@ -193,6 +205,7 @@ public final class PulsePlayer: @unchecked Sendable {
             writeFrame = max(0, frame)
             endOfSource = false
             rechunker.reset(startFrame: writeFrame)
+            awaitsSeekWrite = true
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
             // After a flush the server asks for a full buffer again; give it now.
             let writable = pa_stream_writable_size(stream)

@@ -16,75 +16,16 @@ extension Decibar {
 
         @OptionGroup var source: SourceOption
 
-        @Option(name: .long, help: ArgumentHelp("Number of bars, 1 to 1024.", valueName: "n"))
-        var bars = 48
-
-        @Option(name: .long, help: ArgumentHelp("Window size in pixels.", valueName: "WxH"))
-        var size = WindowSize(width: 1280, height: 720)
-
-        @Flag(name: .long, help: "Start fullscreen.")
-        var fullscreen = false
-
-        @Option(name: .long, help: ArgumentHelp("Close the window after this many seconds.", valueName: "seconds"))
-        var exitAfter: Double?
-
-        @Option(name: .long, help: ArgumentHelp("When closing, save the last frame as a PNG here.", valueName: "path"))
-        var screenshot: String?
-
-        @Option(name: .long, help: ArgumentHelp("Rise time constant of the bars in ms (default: the original 0.9/0.1 per 60 Hz frame, 158 ms).", valueName: "ms"))
-        var attack: Double?
-
-        @Option(name: .long, help: ArgumentHelp("Fall time constant of the bars in ms (default 158 ms).", valueName: "ms"))
-        var release: Double?
-
-        @Option(name: .long, help: ArgumentHelp("Level shown as an empty bar, in dBFS.", valueName: "dB"))
-        var floor: Float = -60
-
-        @Option(name: .customLong("frame-log"), help: .hidden)
-        var frameLog: String?
+        @OptionGroup var display: DisplayOptions
 
         func validate() throws {
-            guard (1...1024).contains(bars) else { throw ValidationError("--bars must be between 1 and 1024") }
-            if let exitAfter, !(exitAfter.isFinite && exitAfter > 0) {
-                throw ValidationError("--exit-after must be a positive number of seconds")
-            }
-            for (name, value) in [("--attack", attack), ("--release", release)] {
-                if let value, !(value.isFinite && value >= 0 && value <= 60_000) {
-                    throw ValidationError("\(name) must be between 0 and 60000 ms")
-                }
-            }
-            guard floor.isFinite, floor < -1, floor >= -160 else {
-                throw ValidationError("--floor must be between -160 and -1 dBFS")
-            }
-            if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
-            if let frameLog { try Self.checkWritable(frameLog, option: "--frame-log") }
             if let source = source.source, source.isEmpty {
                 throw ValidationError("--source needs a name (see 'decibar devices')")
             }
         }
 
-        /// Fails early on a path that cannot be written, instead of after the window closes.
-        static func checkWritable(_ path: String, option: String) throws {
-            let directory = (path as NSString).deletingLastPathComponent
-            let folder = directory.isEmpty ? "." : directory
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("\(option): no such folder: \(folder)")
-            }
-            guard FileManager.default.isWritableFile(atPath: folder) else {
-                throw ValidationError("\(option): cannot write in \(folder)")
-            }
-        }
-
         func run() throws {
-            let times = SmoothingTimes(attack: attack.map { $0 / 1000 } ?? SmoothingTimes.seedTimeConstant,
-                                       release: release.map { $0 / 1000 } ?? SmoothingTimes.seedTimeConstant)
-            let settings = LiveView.Settings(
-                target: source.source.map(TapTarget.named) ?? .defaultSinkMonitor,
-                barCount: bars, size: size, fullscreen: fullscreen, exitAfter: exitAfter,
-                screenshotPath: screenshot, smoothing: times, scale: LevelScale(floorDB: floor, ceilingDB: 0),
-                frameLogPath: frameLog)
-            try LiveView(settings: settings).run()
+            try LiveView(target: source.source.map(TapTarget.named) ?? .defaultSinkMonitor, display: display).run()
         }
     }
 }

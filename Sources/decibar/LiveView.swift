@@ -6,36 +6,25 @@ import Foundation
 /// The live window's frame loop. It owns the process main thread (SDL wants the thread that
 /// opened the window); audio arrives through the mailbox from the concurrency pool.
 struct LiveView {
-    struct Settings {
-        var target: TapTarget
-        var barCount: Int
-        var size: WindowSize
-        var fullscreen: Bool
-        var exitAfter: Double?
-        var screenshotPath: String?
-        var smoothing: SmoothingTimes
-        var scale: LevelScale
-        var frameLogPath: String?
-    }
+    let target: TapTarget
+    let display: DisplayOptions
 
     /// With no audio for this long (server gone, device suspended), bars fall toward silence.
     static let silenceAfter = 0.1
-
-    let settings: Settings
 
     func run() throws {
         let window: Window
         let renderer: BarRenderer
         do {
-            window = try Window(title: "Decibar", width: settings.size.width, height: settings.size.height,
-                                fullscreen: settings.fullscreen)
+            window = try Window(title: "Decibar", width: display.size.width, height: display.size.height,
+                                fullscreen: display.fullscreen)
             renderer = try BarRenderer(shaders: ShaderLibrary())
         } catch {
             throw CommandFailure(message: error.description)
         }
         let tap: PulseMonitorTap
         do {
-            tap = try PulseMonitorTap(target: settings.target)
+            tap = try PulseMonitorTap(target: target)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -58,33 +47,18 @@ struct LiveView {
             writeError("warning: no on-screen text: \(error.description)")
         }
 
-        let frameLog = settings.frameLogPath.flatMap { FileHandle(forWritingAtPath: $0) ?? Self.create($0) }
         let layout = BarLayout()
         let theme = BarTheme.default
-        var smoother = BarSmoother(count: settings.barCount, times: settings.smoothing)
-        var targets = [Float](repeating: 0, count: settings.barCount)
-        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        let scale = display.levelScale
+        var smoother = BarSmoother(count: display.bars, times: display.smoothing)
+        var targets = [Float](repeating: 0, count: display.bars)
         var reporter = StatusReporter()
         var shownStatus: TapStatus?
         var reading = LevelReading.silence(channelCount: 2)
-        let start = MonotonicClock.now()
-        var previousFrame = start
         var lastAudio = -Double.infinity
-        var running = true
 
-        while running {
-            let now = MonotonicClock.now()
-            pacer.frameStarted(at: now)
-            let dt = now - previousFrame
-            previousFrame = now
-
-            for event in window.pollEvents() {
-                switch event {
-                case .quit: running = false
-                case .toggleFullscreen: window.toggleFullscreen()
-                case .resized, .key, .mouseDown, .mouseMoved, .mouseUp: break
-                }
-            }
+        try FrameLoop(window: window, options: display).run { frame in
+            let now = frame.now
             let status = tap.status
             if status != shownStatus {
                 shownStatus = status
@@ -100,9 +74,9 @@ struct LiveView {
             } else if now - lastAudio > Self.silenceAfter {
                 reading = .silence(channelCount: reading.channelCount)
             }
-            SymmetricBars.fill(&targets, level: settings.scale.normalized(reading.combinedRMSDB),
-                               peak: settings.scale.normalized(reading.combinedPeakDB))
-            smoother.advance(toward: targets, dt: dt)
+            SymmetricBars.fill(&targets, level: scale.normalized(reading.combinedRMSDB),
+                               peak: scale.normalized(reading.combinedPeakDB))
+            smoother.advance(toward: targets, dt: frame.dt)
 
             let (width, height) = window.drawableSize
             renderer.draw(layout.rects(for: smoother.values, width: width, height: height),
@@ -111,21 +85,8 @@ struct LiveView {
                 Self.draw(message, with: text, width: width, height: height)
             }
             text?.endFrame()
-
-            let finished = !running || settings.exitAfter.map { now - start >= $0 } == true
-            if finished, let path = settings.screenshotPath {
-                try saveScreenshot(window, to: path)
-            }
-            window.swap()
-            if let frameLog {
-                // Stamped after the swap: the moment this frame is handed to the display.
-                let mean = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
-                frameLog.write(Data("\(MonotonicClock.now()) \(mean)\n".utf8))
-            }
-            if finished { break }
-            MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
+            frame.loggedValue = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
         }
-        try? frameLog?.close()
     }
 
     /// Waiting messages sit in the middle of the window; a device name sits small in a corner.
@@ -138,19 +99,6 @@ struct LiveView {
         } else {
             let margin = text.pixelSize / 2
             text.draw(message.text, x: margin, y: margin, colour: colour, canvasWidth: width, canvasHeight: height)
-        }
-    }
-
-    private static func create(_ path: String) -> FileHandle? {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
-        return FileHandle(forWritingAtPath: path)
-    }
-
-    private func saveScreenshot(_ window: Window, to path: String) throws {
-        let frame = window.readPixels()
-        let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
-            throw CommandFailure(message: "cannot write the screenshot to \(path)")
         }
     }
 }

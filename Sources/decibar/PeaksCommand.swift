@@ -33,7 +33,7 @@ extension Decibar {
             }
             guard bits == 8 || bits == 16 else { throw ValidationError("--bits must be 8 or 16") }
             guard format != nil else { throw ValidationError("-o must end in .json or .dat") }
-            try Live.checkWritable(output, option: "-o")
+            try DisplayOptions.checkWritable(output, option: "-o")
         }
 
         private var format: String? {

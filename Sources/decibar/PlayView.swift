@@ -9,17 +9,14 @@ struct PlayView {
     struct Settings {
         var files: [String]
         var loops: Bool
-        var barCount: Int
-        var size: WindowSize
-        var fullscreen: Bool
+        var display: DisplayOptions
         var scrubberBarWidth: Int
         var scrubberBarSpacing: Int
         var filter: ScrubberFilter
         var decibels: Bool
         var noiseFloor: Float
         var fillIndicator: Bool
-        var exitAfter: Double?
-        var screenshotPath: String?
+        var seekLogPath: String?
     }
 
     static let playedColour = Colour(hex: 0xFF4FB8)
@@ -36,8 +33,8 @@ struct PlayView {
         let rects: RectRenderer
         let text: TextRenderer
         do {
-            window = try Window(title: "Decibar", width: settings.size.width, height: settings.size.height,
-                                fullscreen: settings.fullscreen)
+            window = try Window(title: "Decibar", width: settings.display.size.width, height: settings.display.size.height,
+                                fullscreen: settings.display.fullscreen)
             let shaders = try ShaderLibrary()
             bars = try BarRenderer(shaders: shaders)
             rects = try RectRenderer(shaders: shaders)
@@ -51,36 +48,35 @@ struct PlayView {
         session.open(from: 0)
         if session.isOver { throw CommandFailure(message: "none of the files could be played") }
 
+        let seekLog = try settings.seekLogPath.map { path in
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                throw CommandFailure(message: "cannot write the seek log to \(path)")
+            }
+            return handle
+        }
+        defer { try? seekLog?.close() }
+
         let theme = BarTheme.default
         let barLayout = BarLayout()
-        let levelScale = LevelScale()
-        var smoother = BarSmoother(count: settings.barCount)
-        var targets = [Float](repeating: 0, count: settings.barCount)
-        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        let levelScale = settings.display.levelScale
+        var smoother = BarSmoother(count: settings.display.bars, times: settings.display.smoothing)
+        var targets = [Float](repeating: 0, count: settings.display.bars)
         var interaction = ScrubberInteraction()
         var decibels = settings.decibels
         var hoverX: Double?
         var cachedColumns: (key: String, heights: [Float], analysed: Int) = ("", [], 0)
-        let start = MonotonicClock.now()
-        var previousFrame = start
-        var running = true
 
-        while running {
-            let now = MonotonicClock.now()
-            pacer.frameStarted(at: now)
-            let dt = now - previousFrame
-            previousFrame = now
+        try FrameLoop(window: window, options: settings.display).run { frame in
+            let now = frame.now
             let (width, height) = window.drawableSize
             let layout = PlayLayout(width: width, height: height)
             session.refreshDuration()
             let geometry = layout.scrubberGeometry(duration: session.duration)
             let isPlaying = !(session.player?.isPaused ?? true)
 
-            for event in window.pollEvents() {
+            for event in frame.events {
                 switch event {
-                case .quit: running = false
-                case .toggleFullscreen: window.toggleFullscreen()
-                case .resized: break
+                case .quit, .toggleFullscreen, .resized: break
                 case .key(let key):
                     switch key {
                     case .playPause: isPlaying ? session.player?.pause() : session.player?.play()
@@ -102,12 +98,18 @@ struct PlayView {
                 case .mouseUp(let x, _):
                     if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
                         session.seek(to: time)
+                        if let seekLog, let written = session.player?.lastSeekWrittenAt {
+                            seekLog.write(Data("\(now) \(written)\n".utf8))
+                        }
                         if resume { session.player?.play() }
                     }
                 }
             }
             if session.player?.isFinished == true { session.next() }
-            if session.isOver { break }
+            if session.isOver {
+                frame.closes = true
+                return
+            }
 
             // Bars: levels of what is being heard now.
             let reading = session.heard.takeReading(heardBy: now)
@@ -117,7 +119,8 @@ struct PlayView {
             } else if !isPlaying || interaction.isActive {
                 for index in targets.indices { targets[index] = 0 }
             }
-            smoother.advance(toward: targets, dt: dt)
+            smoother.advance(toward: targets, dt: frame.dt)
+            frame.loggedValue = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
             BarRenderer.clear(to: theme.background)
             bars.draw(barLayout.rects(for: smoother.values, width: width, height: layout.barsHeight),
                       width: width, height: layout.barsHeight, theme: theme, windowHeight: height)
@@ -182,27 +185,17 @@ struct PlayView {
             let titleSize = text.size(of: title)
             text.draw(title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: Self.labelColour,
                       canvasWidth: width, canvasHeight: height)
-            if let hoverX, !interaction.isActive || true {
-                let hover = TimeLabel.text(seconds: geometry.time(forX: interaction.isActive ? playheadX : hoverX))
+            // The time under the pointer while hovering; while dragging, the time the drop will seek to.
+            if let labelX = interaction.isActive ? playheadX : hoverX {
+                let hover = TimeLabel.text(seconds: geometry.time(forX: labelX))
                 let hoverSize = text.size(of: hover)
-                let x = min(max(0, Int(interaction.isActive ? playheadX : hoverX) - hoverSize.width / 2), width - hoverSize.width)
+                let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
                 text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), colour: Self.labelColour,
                           canvasWidth: width, canvasHeight: height)
             }
             text.endFrame()
             window.title = "Decibar — \(session.currentName)"
 
-            let finished = !running || settings.exitAfter.map { now - start >= $0 } == true
-            if finished, let path = settings.screenshotPath {
-                let frame = window.readPixels()
-                let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
-                guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
-                    throw CommandFailure(message: "cannot write the screenshot to \(path)")
-                }
-            }
-            window.swap()
-            if finished { break }
-            MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }
     }
 }

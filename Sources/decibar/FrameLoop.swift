@@ -1,0 +1,70 @@
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// The frame loop both windows share: measures dt, paces frames to the display, handles quit and
+/// fullscreen, and on the way out saves the screenshot. The view draws each frame in `body`.
+struct FrameLoop {
+    struct Frame {
+        /// CLOCK_MONOTONIC seconds at the start of this frame.
+        let now: Double
+        /// Seconds since the previous frame started (0 for the first).
+        let dt: Double
+        /// Input since the previous frame; quit and fullscreen are already handled.
+        let events: [WindowEvent]
+        /// Set to close the window after this frame.
+        var closes = false
+        /// Logged with the frame for the benchmarks (the mean bar value).
+        var loggedValue: Float = 0
+    }
+
+    let window: Window
+    let options: DisplayOptions
+
+    func run(_ body: (inout Frame) throws -> Void) throws {
+        let frameLog = try options.frameLog.map(Self.createLog)
+        defer { try? frameLog?.close() }
+        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        let start = MonotonicClock.now()
+        var previous = start
+        while true {
+            let now = MonotonicClock.now()
+            pacer.frameStarted(at: now)
+            var events = window.pollEvents()
+            var quits = false
+            events.removeAll { event in
+                switch event {
+                case .quit: quits = true
+                case .toggleFullscreen: window.toggleFullscreen()
+                default: return false
+                }
+                return true
+            }
+            var frame = Frame(now: now, dt: now - previous, events: events, closes: quits)
+            previous = now
+            try body(&frame)
+            let finished = frame.closes || options.exitAfter.map { now - start >= $0 } == true
+            if finished, let path = options.screenshot { try saveScreenshot(to: path) }
+            window.swap()
+            // Stamped after the swap: the moment this frame is handed to the display.
+            frameLog?.write(Data("\(MonotonicClock.now()) \(frame.loggedValue)\n".utf8))
+            if finished { return }
+            MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
+        }
+    }
+
+    private func saveScreenshot(to path: String) throws {
+        let frame = window.readPixels()
+        let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+            throw CommandFailure(message: "cannot write the screenshot to \(path)")
+        }
+    }
+
+    private static func createLog(_ path: String) throws -> FileHandle {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CommandFailure(message: "cannot write the frame log to \(path)")
+        }
+        return handle
+    }
+}
