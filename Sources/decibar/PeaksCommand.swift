@@ -49,9 +49,13 @@ extension Decibar {
                 throw CommandFailure(message: error.description)
             }
             let depth: AudiowaveformFormat.Bits = bits == 8 ? .eight : .sixteen
-            let bytes = format == "json" ? Array(AudiowaveformFormat.json(peaks, bits: depth).utf8)
-                : AudiowaveformFormat.binary(peaks, bits: depth)
-            try FileWriter.writeAtomically(bytes, to: output)
+            try FileWriter.writeAtomically(to: output) { (write) throws(CommandFailure) in
+                if format == "json" {
+                    try AudiowaveformFormat.encodeJSON(peaks, bits: depth, write)
+                } else {
+                    try AudiowaveformFormat.encodeBinary(peaks, bits: depth, write)
+                }
+            }
         }
     }
 }
@@ -63,6 +67,7 @@ enum PeaksAnalysis {
         let decoder = try AudioFileDecoder(path: path)
         var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
                                    samplesPerPixel: samplesPerPixel)
+        if let frames = decoder.estimatedFrameCount { builder.reserveCapacity(forFrames: frames + frames / 100) }
         while try decoder.read({ samples in
             builder.process(interleaved: samples, frames: samples.count / decoder.channelCount)
         }) {
@@ -75,13 +80,43 @@ enum PeaksAnalysis {
 /// Writes a file so that readers never see half of it: a temporary name, then a rename.
 enum FileWriter {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        try writeAtomically(to: path) { (write) throws(CommandFailure) in
+            try bytes.withUnsafeBufferPointer { (all) throws(CommandFailure) in try write(all) }
+        }
+    }
+
+    /// Calls `body` with a writer for the temporary file; renames it to `path` only if all went well.
+    static func writeAtomically(to path: String,
+                                _ body: ((UnsafeBufferPointer<UInt8>) throws(CommandFailure) -> Void) throws(CommandFailure) -> Void) throws(CommandFailure) {
         let temporary = path + ".partial-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw CommandFailure(message: "cannot write \(path)")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        do throws(CommandFailure) {
+            try body { (bytes) throws(CommandFailure) in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 && errno == EINTR { continue }
+                    guard written > 0 else {
+                        throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+                    }
+                    offset += written
+                }
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CommandFailure(message: "cannot write \(path): \(reason)")
         }
         guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw CommandFailure(message: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw CommandFailure(message: "cannot write \(path): \(reason)")
         }
     }
 }

@@ -40,6 +40,7 @@ final class PeaksJob: Sendable {
             expectedFrames = max(1, decoder.estimatedFrameCount ?? 1)
             var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
                                        samplesPerPixel: samplesPerPixel)
+            builder.reserveCapacity(forFrames: expectedFrames + expectedFrames / 100)
             while try decoder.read({ builder.process(interleaved: $0, frames: $0.count / decoder.channelCount) }) {
                 if cancelled.withLock({ $0 }) { return }
                 let now = HostClock.now()

@@ -27,43 +27,98 @@ public enum AudiowaveformFormat {
         return bits == .sixteen ? value : value / 256
     }
 
-    /// The interleaved data: for each index, min and max of channel 0, then of channel 1, ...
-    public static func values(of peaks: Peaks, bits: Bits) -> [Int] {
-        var values: [Int] = []
-        values.reserveCapacity(peaks.length * peaks.channelCount * 2)
+    /// Calls `body` with the interleaved data: for each index, min and max of channel 0, then of channel 1, ...
+    @inlinable
+    public static func forEachValue(of peaks: Peaks, bits: Bits, _ body: (Int) -> Void) {
         for index in 0 ..< peaks.length {
             for channel in 0 ..< peaks.channelCount {
                 let pair = peaks.pairs[channel][index]
-                values.append(stored(pair.min, bits: bits))
-                values.append(stored(pair.max, bits: bits))
+                body(stored(pair.min, bits: bits))
+                body(stored(pair.max, bits: bits))
             }
         }
+    }
+
+    /// The interleaved data as an array.
+    public static func values(of peaks: Peaks, bits: Bits) -> [Int] {
+        var values: [Int] = []
+        values.reserveCapacity(peaks.length * peaks.channelCount * 2)
+        forEachValue(of: peaks, bits: bits) { values.append($0) }
         return values
     }
 
     /// The JSON text, keys in audiowaveform's order, no spaces.
     public static func json(_ peaks: Peaks, bits: Bits) -> String {
-        let data = values(of: peaks, bits: bits).map(String.init).joined(separator: ",")
-        return "{\"version\":2,\"channels\":\(peaks.channelCount),\"sample_rate\":\(peaks.sampleRate),"
-            + "\"samples_per_pixel\":\(peaks.samplesPerPixel),\"bits\":\(bits.rawValue),"
-            + "\"length\":\(peaks.length),\"data\":[\(data)]}"
+        var bytes: [UInt8] = []
+        encodeJSON(peaks, bits: bits) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The binary `.dat` bytes, little-endian.
     public static func binary(_ peaks: Peaks, bits: Bits) -> [UInt8] {
         var bytes: [UInt8] = []
-        func append32(_ value: Int) {
-            let word = UInt32(truncatingIfNeeded: value)
-            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        bytes.reserveCapacity(24 + peaks.length * peaks.channelCount * 2 * (bits == .eight ? 1 : 2))
+        encodeBinary(peaks, bits: bits) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Bytes are handed out in pieces of about this size, so a writer never holds a whole file.
+    public static let chunkSize = 64 * 1024
+
+    /// The JSON text as UTF-8, in pieces (an hour of peaks is millions of numbers).
+    public static func encodeJSON<Failure: Error>(_ peaks: Peaks, bits: Bits,
+                                                  _ emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void) throws(Failure) {
+        var chunk = ByteChunk()
+        chunk.append("{\"version\":2,\"channels\":\(peaks.channelCount),\"sample_rate\":\(peaks.sampleRate),")
+        chunk.append("\"samples_per_pixel\":\(peaks.samplesPerPixel),\"bits\":\(bits.rawValue),")
+        chunk.append("\"length\":\(peaks.length),\"data\":[")
+        for index in 0 ..< peaks.length {
+            for channel in 0 ..< peaks.channelCount {
+                let pair = peaks.pairs[channel][index]
+                if index > 0 || channel > 0 { chunk.append(UInt8(ascii: ",")) }
+                chunk.appendDecimal(stored(pair.min, bits: bits))
+                chunk.append(UInt8(ascii: ","))
+                chunk.appendDecimal(stored(pair.max, bits: bits))
+            }
+            try chunk.handOut(to: emit)
         }
+        chunk.append("]}")
+        try chunk.handOut(to: emit, evenIfNotFull: true)
+    }
+
+    /// The binary `.dat` bytes, little-endian, in pieces.
+    public static func encodeBinary<Failure: Error>(_ peaks: Peaks, bits: Bits,
+                                                    _ emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void) throws(Failure) {
+        var chunk = ByteChunk()
         let version = peaks.channelCount == 1 ? 1 : 2
-        append32(version)
-        append32(bits == .eight ? 1 : 0)
-        append32(peaks.sampleRate)
-        append32(peaks.samplesPerPixel)
-        append32(peaks.length)
-        if version == 2 { append32(peaks.channelCount) }
-        for value in values(of: peaks, bits: bits) {
+        var header = [version, bits == .eight ? 1 : 0, peaks.sampleRate, peaks.samplesPerPixel, peaks.length]
+        if version == 2 { header.append(peaks.channelCount) }
+        for value in header {
+            let word = UInt32(truncatingIfNeeded: value)
+            for shift in stride(from: 0, to: 32, by: 8) { chunk.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        }
+        for index in 0 ..< peaks.length {
+            for channel in 0 ..< peaks.channelCount {
+                let pair = peaks.pairs[channel][index]
+                chunk.appendSample(stored(pair.min, bits: bits), bits: bits)
+                chunk.appendSample(stored(pair.max, bits: bits), bits: bits)
+            }
+            try chunk.handOut(to: emit)
+        }
+        try chunk.handOut(to: emit, evenIfNotFull: true)
+    }
+
+    /// Bytes collected up to about `chunkSize`, then handed out and reused.
+    private struct ByteChunk {
+        private var bytes: [UInt8] = []
+
+        init() { bytes.reserveCapacity(AudiowaveformFormat.chunkSize + 64) }
+
+        mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+        mutating func appendSample(_ value: Int, bits: Bits) {
             if bits == .eight {
                 bytes.append(UInt8(bitPattern: Int8(value)))
             } else {
@@ -72,7 +127,26 @@ public enum AudiowaveformFormat {
                 bytes.append(UInt8(half >> 8))
             }
         }
-        return bytes
+
+        mutating func appendDecimal(_ value: Int) {
+            if value < 0 { bytes.append(UInt8(ascii: "-")) }
+            let magnitude = value.magnitude
+            var divisor: UInt = 1
+            while magnitude / divisor >= 10 { divisor *= 10 }
+            var rest = magnitude
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+
+        mutating func handOut<Failure: Error>(to emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void,
+                                              evenIfNotFull: Bool = false) throws(Failure) {
+            guard evenIfNotFull ? !bytes.isEmpty : bytes.count >= AudiowaveformFormat.chunkSize else { return }
+            try bytes.withUnsafeBufferPointer { (piece) throws(Failure) in try emit(piece) }
+            bytes.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Reads a `.dat` file's bytes back into peaks (values scaled back to -1...1).
