@@ -28,9 +28,9 @@ let package = Package(
                        providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
-        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg",
-                       pkgConfig: "libavformat libavcodec libswresample libavutil",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // FFmpeg is the one exception to plain system-library targets: its headers are used as they
+        // are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
+        .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
 
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),

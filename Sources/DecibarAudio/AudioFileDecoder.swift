@@ -29,6 +29,24 @@ public struct AudioFileError: Error, CustomStringConvertible, Sendable {
 /// normalisation: levels of the dominant channels are kept, so a loud down-mix can exceed ±1.0.
 ///
 /// Not thread-safe: use one instance from one thread at a time.
+/// FFmpeg's functions, once loaded (see CFFmpeg.h for why they are not linked directly).
+private struct FFmpegLibraries: @unchecked Sendable {
+    /// Written once by the loader, read-only after.
+    let table: DecibarFFmpeg?
+    let failure: String?
+
+    static let shared: FFmpegLibraries = {
+        var message = [CChar](repeating: 0, count: 256)
+        if let table = decibar_ffmpeg_load(&message, Int32(message.count)) {
+            return FFmpegLibraries(table: table.pointee, failure: nil)
+        }
+        return FFmpegLibraries(table: nil, failure: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }()
+}
+
+/// The loaded functions; only reached after `loadLibraries()` succeeded.
+private var ff: DecibarFFmpeg { FFmpegLibraries.shared.table! }
+
 public final class AudioFileDecoder {
     public let path: String
     public let sampleRate: Int
@@ -47,6 +65,7 @@ public final class AudioFileDecoder {
     /// - Parameter maxChannels: files with more channels are down-mixed to this many (at least 1).
     public init(path: String, maxChannels: Int = 8) throws(AudioFileError) {
         precondition(maxChannels >= 1, "maxChannels must be at least 1")
+        if let failure = Self.loadLibraries() { throw AudioFileError(path: path, reason: failure) }
         AudioFileDecoder.silenceLibraryLogging
         self.path = path
 
@@ -69,7 +88,7 @@ public final class AudioFileDecoder {
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
 
         var format: UnsafeMutablePointer<AVFormatContext>?
-        let openResult = avformat_open_input(&format, path, nil, nil)
+        let openResult = ff.avformat_open_input!(&format, path, nil, nil)
         guard openResult >= 0, let format else {
             switch openResult {
             case -ENOENT, -EACCES, -EPERM, -EISDIR, -ELOOP, -ENOTDIR:
@@ -85,7 +104,7 @@ public final class AudioFileDecoder {
 
         // Needed for formats without a header (raw AAC, MP3 without a Xing tag) to learn the
         // sample rate and channel layout; it reads (and decodes) only the first few packets.
-        let infoResult = avformat_find_stream_info(format, nil)
+        let infoResult = ff.avformat_find_stream_info!(format, nil)
         if infoResult == decibar_averror_eof() {
             throw fail("file is truncated or not an audio file")
         }
@@ -94,7 +113,7 @@ public final class AudioFileDecoder {
         }
 
         // The best audio track, which also picks the audio of an MP4/MOV that has video.
-        let index = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        let index = ff.av_find_best_stream!(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard index >= 0 else {
             // av_find_best_stream also skips audio streams whose rate or channel count could not
             // be worked out, which is what random bytes that happen to look like MP3 give.
@@ -109,14 +128,14 @@ public final class AudioFileDecoder {
         }
         let stream = format.pointee.streams[Int(index)]!
         let parameters = stream.pointee.codecpar!
-        let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+        let name = ff.avcodec_get_name!(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
 
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+        guard let codec = ff.avcodec_find_decoder!(parameters.pointee.codec_id) else {
             throw fail("unsupported audio codec '\(name)'")
         }
-        guard let context = avcodec_alloc_context3(codec) else { throw fail("out of memory") }
+        guard let context = ff.avcodec_alloc_context3!(codec) else { throw fail("out of memory") }
         state.codec = context
-        let parametersResult = avcodec_parameters_to_context(context, parameters)
+        let parametersResult = ff.avcodec_parameters_to_context!(context, parameters)
         if parametersResult < 0 {
             throw fail("cannot decode '\(name)' audio: \(Self.errorText(parametersResult))")
         }
@@ -124,7 +143,7 @@ public final class AudioFileDecoder {
         // samples; without it the MP3 and Opus decoders warn "Could not update timestamps for
         // skipped samples" and the frame timestamps used for end trimming would be off.
         context.pointee.pkt_timebase = stream.pointee.time_base
-        let openCodecResult = avcodec_open2(context, codec, nil)
+        let openCodecResult = ff.avcodec_open2!(context, codec, nil)
         if openCodecResult < 0 {
             throw fail("cannot decode '\(name)' audio: \(Self.errorText(openCodecResult))")
         }
@@ -139,13 +158,13 @@ public final class AudioFileDecoder {
         // Keep the file's own layout (and channel order) when it fits; otherwise the standard
         // layout for `maxChannels`, so swresample builds a down-mix matrix.
         if fileChannels <= maxChannels, Self.isMixable(context.pointee.ch_layout) {
-            av_channel_layout_copy(&state.outputLayout, &context.pointee.ch_layout)
+            _ = ff.av_channel_layout_copy!(&state.outputLayout, &context.pointee.ch_layout)
         } else {
-            av_channel_layout_default(&state.outputLayout, Int32(min(fileChannels, maxChannels)))
+            ff.av_channel_layout_default!(&state.outputLayout, Int32(min(fileChannels, maxChannels)))
         }
         state.outputRate = Int32(rate)
 
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else { throw fail("out of memory") }
+        guard let packet = ff.av_packet_alloc!(), let frame = ff.av_frame_alloc!() else { throw fail("out of memory") }
         state.packet = packet
         state.frame = frame
 
@@ -180,11 +199,11 @@ public final class AudioFileDecoder {
         var stalls = 0
 
         while true {
-            let received = avcodec_receive_frame(context, frame)
+            let received = ff.avcodec_receive_frame!(context, frame)
             if received == 0 {
                 let count: Int
                 do {
-                    defer { av_frame_unref(frame) }
+                    defer { ff.av_frame_unref!(frame) }
                     count = try convert(frame)
                 }
                 if count > 0 { return deliver(count, body) }
@@ -213,21 +232,21 @@ public final class AudioFileDecoder {
                 return try finish()
             }
             if !s.packetPending {
-                let result = av_read_frame(s.format, packet)
+                let result = ff.av_read_frame!(s.format, packet)
                 if result < 0 {
                     if try shouldRetryAfterDemuxError(result) { continue }
                     // End of input: an empty packet puts the decoder into draining mode.
                     s.inputEnded = true
-                    _ = avcodec_send_packet(context, nil)
+                    _ = ff.avcodec_send_packet!(context, nil)
                     continue
                 }
                 s.demuxErrors = 0
                 if packet.pointee.stream_index != s.streamIndex {
-                    av_packet_unref(packet)
+                    ff.av_packet_unref!(packet)
                     continue
                 }
             }
-            let sent = avcodec_send_packet(context, packet)
+            let sent = ff.avcodec_send_packet!(context, packet)
             if sent == eagain {
                 // Its output queue is full: keep the packet and receive first.
                 s.packetPending = true
@@ -236,7 +255,7 @@ public final class AudioFileDecoder {
                 continue
             }
             s.packetPending = false
-            av_packet_unref(packet)
+            ff.av_packet_unref!(packet)
             if sent < 0 {
                 // Corrupt data: drop this packet and carry on with the next one.
                 s.lastError = sent
@@ -258,13 +277,13 @@ public final class AudioFileDecoder {
         let perSample = AVRational(num: 1, den: Int32(sampleRate))
         let stream = format.pointee.streams[Int(s.streamIndex)]!
         let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
-        let timestamp = start + av_rescale_q(max(0, goal - runUp), perSample, s.timeBase)
-        let result = av_seek_frame(format, s.streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
+        let timestamp = start + ff.av_rescale_q!(max(0, goal - runUp), perSample, s.timeBase)
+        let result = ff.av_seek_frame!(format, s.streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         if result < 0 {
             throw AudioFileError(path: path, reason: "cannot seek: \(Self.errorText(result))")
         }
-        avcodec_flush_buffers(context)
-        swr_free(&s.resampler)
+        ff.avcodec_flush_buffers!(context)
+        ff.swr_free!(&s.resampler)
         s.packetPending = false
         s.inputEnded = false
         s.finished = false
@@ -310,7 +329,7 @@ public final class AudioFileDecoder {
             return false
         }
         // Retry only while the demuxer keeps moving forward through the file, and not forever.
-        let position = avio_tell(io)
+        let position = ff.avio_seek!(io, 0, SEEK_CUR)
         s.demuxErrors += 1
         if io.pointee.eof_reached != 0 || position <= s.lastDemuxErrorPosition || s.demuxErrors > 1000 {
             return false
@@ -328,7 +347,7 @@ public final class AudioFileDecoder {
         // Trim the encoder padding past the container's end (MOV/MP4 only, see init).
         let timestamp = frame.pointee.pts != Self.noTimestamp ? frame.pointee.pts : frame.pointee.best_effort_timestamp
         if let end = s.endTimestamp, timestamp != Self.noTimestamp, frame.pointee.sample_rate > 0 {
-            let remaining = av_rescale_q(end - timestamp, s.timeBase,
+            let remaining = ff.av_rescale_q!(end - timestamp, s.timeBase,
                                          AVRational(num: 1, den: frame.pointee.sample_rate))
             inputFrames = Int(max(0, min(Int64(inputFrames), remaining)))
             if inputFrames == 0 { return 0 }
@@ -338,7 +357,7 @@ public final class AudioFileDecoder {
         var skip = 0
         if let goal = s.discardBefore {
             if timestamp != Self.noTimestamp, frame.pointee.sample_rate > 0 {
-                let position = av_rescale_q(timestamp - s.startTimestamp, s.timeBase,
+                let position = ff.av_rescale_q!(timestamp - s.startTimestamp, s.timeBase,
                                             AVRational(num: 1, den: frame.pointee.sample_rate))
                 if position + Int64(inputFrames) <= goal { return 0 }
                 skip = Int(max(0, goal - position))
@@ -353,7 +372,7 @@ public final class AudioFileDecoder {
             written = try flushResampler(at: 0)
             try makeResampler(for: frame)
         }
-        let capacity = written + Int(swr_get_out_samples(s.resampler, Int32(inputFrames)))
+        let capacity = written + Int(ff.swr_get_out_samples!(s.resampler, Int32(inputFrames)))
         s.reserve(frames: capacity, channels: channelCount, keeping: written)
 
         // One data pointer per channel for planar formats, one in all for interleaved ones.
@@ -361,7 +380,7 @@ public final class AudioFileDecoder {
         let converted = frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: planes) { input in
             var outputPlane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(s.output! + written * channelCount)
                 .assumingMemoryBound(to: UInt8.self)
-            return swr_convert(s.resampler, &outputPlane, Int32(capacity - written), input, Int32(inputFrames))
+            return ff.swr_convert!(s.resampler, &outputPlane, Int32(capacity - written), input, Int32(inputFrames))
         }
         if converted < 0 {
             throw fatal("decoding failed: cannot convert samples (\(Self.errorText(converted)))")
@@ -379,12 +398,12 @@ public final class AudioFileDecoder {
     private func flushResampler(at offset: Int) throws(AudioFileError) -> Int {
         let s = state
         guard let resampler = s.resampler else { return 0 }
-        let pending = Int(swr_get_out_samples(resampler, 0))
+        let pending = Int(ff.swr_get_out_samples!(resampler, 0))
         guard pending > 0 else { return 0 }
         s.reserve(frames: offset + pending, channels: channelCount, keeping: offset)
         var outputPlane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(s.output! + offset * channelCount)
             .assumingMemoryBound(to: UInt8.self)
-        let flushed = swr_convert(resampler, &outputPlane, Int32(pending), nil, 0)
+        let flushed = ff.swr_convert!(resampler, &outputPlane, Int32(pending), nil, 0)
         if flushed < 0 {
             throw fatal("decoding failed: cannot convert samples (\(Self.errorText(flushed)))")
         }
@@ -393,25 +412,25 @@ public final class AudioFileDecoder {
 
     private func makeResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(AudioFileError) {
         let s = state
-        swr_free(&s.resampler)
+        ff.swr_free!(&s.resampler)
         var inputLayout = AVChannelLayout()
-        defer { av_channel_layout_uninit(&inputLayout) }
+        defer { ff.av_channel_layout_uninit!(&inputLayout) }
         if Self.isMixable(frame.pointee.ch_layout) {
-            av_channel_layout_copy(&inputLayout, &frame.pointee.ch_layout)
+            _ = ff.av_channel_layout_copy!(&inputLayout, &frame.pointee.ch_layout)
         } else {
             // Unknown channel order (e.g. WAV without a channel mask): assume the standard one.
-            av_channel_layout_default(&inputLayout, frame.pointee.ch_layout.nb_channels)
+            ff.av_channel_layout_default!(&inputLayout, frame.pointee.ch_layout.nb_channels)
         }
         let inputFormat = AVSampleFormat(rawValue: frame.pointee.format)
-        var result = swr_alloc_set_opts2(&s.resampler, &s.outputLayout, AV_SAMPLE_FMT_FLT, s.outputRate,
+        var result = ff.swr_alloc_set_opts2!(&s.resampler, &s.outputLayout, AV_SAMPLE_FMT_FLT, s.outputRate,
                                          &inputLayout, inputFormat, frame.pointee.sample_rate, 0, nil)
-        if result >= 0 { result = swr_init(s.resampler) }
+        if result >= 0 { result = ff.swr_init!(s.resampler) }
         if result < 0 {
-            swr_free(&s.resampler)
+            ff.swr_free!(&s.resampler)
             throw fatal("decoding failed: cannot convert samples (\(Self.errorText(result)))")
         }
-        av_channel_layout_uninit(&s.inputLayout)
-        av_channel_layout_copy(&s.inputLayout, &frame.pointee.ch_layout)
+        ff.av_channel_layout_uninit!(&s.inputLayout)
+        _ = ff.av_channel_layout_copy!(&s.inputLayout, &frame.pointee.ch_layout)
         s.inputFormat = frame.pointee.format
         s.inputRate = frame.pointee.sample_rate
     }
@@ -426,9 +445,9 @@ public final class AudioFileDecoder {
         let perSample = AVRational(num: 1, den: Int32(sampleRate))
         let frames: Int64
         if stream.pointee.duration > 0, stream.pointee.duration != noTimestamp {
-            frames = av_rescale_q(stream.pointee.duration, stream.pointee.time_base, perSample)
+            frames = ff.av_rescale_q!(stream.pointee.duration, stream.pointee.time_base, perSample)
         } else if format.pointee.duration > 0, format.pointee.duration != noTimestamp {
-            frames = av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), perSample)
+            frames = ff.av_rescale_q!(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), perSample)
         } else {
             return nil
         }
@@ -440,17 +459,24 @@ public final class AudioFileDecoder {
         return frames
     }
 
+    /// Loads FFmpeg's libraries if that has not happened yet; returns why it failed, or nil.
+    /// Call it early on a spare thread to take the ~45 ms of loading off a later `init`.
+    @discardableResult
+    public static func loadLibraries() -> String? {
+        FFmpegLibraries.shared.failure
+    }
+
     /// `AV_NOPTS_VALUE` is a cast macro that does not import.
     private static let noTimestamp = Int64.min
 
     /// FFmpeg logs to stderr by default (for example "Could not update timestamps for skipped
     /// samples", or one line per corrupt packet). Failures reach callers as `AudioFileError`, so the
     /// library stays quiet. The level is process-wide; a `static let` sets it once, thread-safely.
-    private static let silenceLibraryLogging: Void = av_log_set_level(AV_LOG_QUIET)
+    private static let silenceLibraryLogging: Void = ff.av_log_set_level!(AV_LOG_QUIET)
 
     private static func errorText(_ code: Int32) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { buffer in
-            if av_strerror(code, buffer.baseAddress, buffer.count) < 0 { return "error \(code)" }
+            if ff.av_strerror!(code, buffer.baseAddress, buffer.count) < 0 { return "error \(code)" }
             return String(cString: buffer.baseAddress!)
         }
     }
@@ -505,7 +531,7 @@ private final class DecoderState {
         resampler == nil
             || frame.pointee.format != inputFormat
             || frame.pointee.sample_rate != inputRate
-            || av_channel_layout_compare(&frame.pointee.ch_layout, &inputLayout) != 0
+            || ff.av_channel_layout_compare!(&frame.pointee.ch_layout, &inputLayout) != 0
     }
 
     /// Makes room for `frames` frames, keeping the first `kept` frames already written.
@@ -521,12 +547,12 @@ private final class DecoderState {
 
     deinit {
         output?.deallocate()
-        swr_free(&resampler)
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
-        av_channel_layout_uninit(&outputLayout)
-        av_channel_layout_uninit(&inputLayout)
+        ff.swr_free!(&resampler)
+        ff.av_frame_free!(&frame)
+        ff.av_packet_free!(&packet)
+        ff.avcodec_free_context!(&codec)
+        ff.avformat_close_input!(&format)
+        ff.av_channel_layout_uninit!(&outputLayout)
+        ff.av_channel_layout_uninit!(&inputLayout)
     }
 }

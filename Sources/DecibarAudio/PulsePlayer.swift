@@ -183,7 +183,8 @@ public final class PulsePlayer: @unchecked Sendable {
 
     public var isPaused: Bool { positionBox.withLock { $0.isPaused } }
 
-    /// CLOCK_MONOTONIC seconds at which the first samples after the latest seek left for the server.
+    /// CLOCK_MONOTONIC seconds at which the first samples after the latest seek left for the server;
+    /// nil until they have (the server asks for them once it has carried out the flush).
     public var lastSeekWrittenAt: Double? { positionBox.withLock { $0.seekWrittenAt } }
 
     /// True once the source ended and everything written has been played.
@@ -206,6 +207,7 @@ public final class PulsePlayer: @unchecked Sendable {
             endOfSource = false
             rechunker.reset(startFrame: writeFrame)
             awaitsSeekWrite = true
+            seekWrittenAt = nil
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
             // After a flush the server asks for a full buffer again; give it now.
             let writable = pa_stream_writable_size(stream)
@@ -213,6 +215,7 @@ public final class PulsePlayer: @unchecked Sendable {
             positionBox.withLock {
                 $0.writeFrame = writeFrame
                 $0.finished = false
+                $0.seekWrittenAt = seekWrittenAt
             }
         }
     }

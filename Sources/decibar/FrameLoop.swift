@@ -6,6 +6,8 @@ import Foundation
 /// fullscreen, and on the way out saves the screenshot. The view draws each frame in `body`.
 struct FrameLoop {
     struct Frame {
+        /// 0 for the first frame.
+        let number: Int
         /// CLOCK_MONOTONIC seconds at the start of this frame.
         let now: Double
         /// Seconds since the previous frame started (0 for the first).
@@ -27,6 +29,7 @@ struct FrameLoop {
         var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
         let start = MonotonicClock.now()
         var previous = start
+        var number = 0
         while true {
             let now = MonotonicClock.now()
             pacer.frameStarted(at: now)
@@ -40,8 +43,9 @@ struct FrameLoop {
                 }
                 return true
             }
-            var frame = Frame(now: now, dt: now - previous, events: events, closes: quits)
+            var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits)
             previous = now
+            number += 1
             try body(&frame)
             let finished = frame.closes || options.exitAfter.map { now - start >= $0 } == true
             if finished, let path = options.screenshot { try saveScreenshot(to: path) }

@@ -45,8 +45,9 @@ struct PlayView {
         }
         let session = PlaySession(files: settings.files, loops: settings.loops)
         defer { session.close() }
-        session.open(from: 0)
-        if session.isOver { throw CommandFailure(message: "none of the files could be played") }
+        // The window shows at once; the first file opens after the first frame. Opening it loads
+        // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
+        // driver's first draw waits on the same dynamic loader lock.
 
         let seekLog = try settings.seekLogPath.map { path in
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -64,10 +65,15 @@ struct PlayView {
         var interaction = ScrubberInteraction()
         var decibels = settings.decibels
         var hoverX: Double?
+        var seekHandledAt: Double?
         var cachedColumns: (key: String, heights: [Float], analysed: Int) = ("", [], 0)
 
         try FrameLoop(window: window, options: settings.display).run { frame in
             let now = frame.now
+            if frame.number == 1 {
+                session.open(from: 0)
+                if session.isOver { throw CommandFailure(message: "none of the files could be played") }
+            }
             let (width, height) = window.drawableSize
             let layout = PlayLayout(width: width, height: height)
             session.refreshDuration()
@@ -98,12 +104,14 @@ struct PlayView {
                 case .mouseUp(let x, _):
                     if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
                         session.seek(to: time)
-                        if let seekLog, let written = session.player?.lastSeekWrittenAt {
-                            seekLog.write(Data("\(now) \(written)\n".utf8))
-                        }
+                        seekHandledAt = now
                         if resume { session.player?.play() }
                     }
                 }
+            }
+            if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
+                seekLog?.write(Data("\(handled) \(written)\n".utf8))
+                seekHandledAt = nil
             }
             if session.player?.isFinished == true { session.next() }
             if session.isOver {
@@ -180,8 +188,8 @@ struct PlayView {
             let totalSize = text.size(of: total)
             text.draw(total, x: layout.scrubberLeft + layout.scrubberWidth - totalSize.width, y: layout.labelTop,
                       colour: Self.labelColour, canvasWidth: width, canvasHeight: height)
-            var title = session.currentName + (session.player?.isPaused == true ? "  (paused)" : "")
-            if !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
+            var title = (frame.number == 0 ? "opening " + (settings.files[0] as NSString).lastPathComponent : session.currentName) + (session.player?.isPaused == true ? "  (paused)" : "")
+            if session.peaks != nil && !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
             let titleSize = text.size(of: title)
             text.draw(title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: Self.labelColour,
                       canvasWidth: width, canvasHeight: height)
