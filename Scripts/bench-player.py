@@ -53,11 +53,13 @@ def overview():
 
 
 def first_frame(path, runs=5):
+    # Only Decibar's overview cache is emptied between runs; Mesa keeps its compiled shaders in
+    # the same cache folder, as it does on a user's machine after the first start.
     env = dict(os.environ, XDG_CACHE_HOME=os.path.join(work, "cache-first-frame"))
     times = []
     for run in range(runs):
         log = os.path.join(work, f"first-frame-{run}.log")
-        subprocess.run(["rm", "-rf", env["XDG_CACHE_HOME"]])
+        subprocess.run(["rm", "-rf", os.path.join(env["XDG_CACHE_HOME"], "decibar")])
         start = time.monotonic()
         process = subprocess.Popen([decibar, "play", path, "--size", "1280x720", "--exit-after", "1",
                                     "--frame-log", log], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -125,6 +127,7 @@ def summary(values):
 if os.environ.get("BENCH_PLAYER_ONLY") != "seek":
     overview()
 print("launch to first frame (decibar play, no cached overview; goal < 150 ms):")
+print(f"  very first start (Mesa compiles the shaders): {first_frame(short_file, runs=1)[0]:.0f} ms")
 for label, path in (("short file", short_file), ("60-minute file", long_file)):
     times = first_frame(path)
     print(f"  {label}: {' '.join(f'{t:.0f}' for t in times)} ms; {summary(times)}")

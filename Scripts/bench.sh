@@ -27,3 +27,6 @@ section "Audio-to-frame latency (decibar live)"
 
 section "CPU: decibar levels against cava"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar"
+
+section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
+"$here/bench-player.sh" "$root/.build-release/release/decibar"

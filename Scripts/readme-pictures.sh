@@ -24,4 +24,11 @@ paplay "$work/demo.wav" & player=$!
 # Frames at different moments of the beat: on the kick, and between beats.
 "$bin" live --size 1280x720 --bars 64 --exit-after 4.02 --screenshot "$out/live.png" 2>/dev/null
 "$bin" live --size 1280x720 --bars 24 --exit-after 3.77 --screenshot "$out/live-24-bars.png" 2>/dev/null
+kill "$player" 2>/dev/null || true; player=""
+# The player: bars above the scrubber, part-played, with the pointer hovering over the scrubber.
+"$bin" play "$work/demo.wav" --size 1280x720 --exit-after 9 --screenshot "$out/play.png" 2>/dev/null &
+viewer=$!
+sleep 8
+command -v xdotool >/dev/null && xdotool mousemove 900 590 || true
+wait "$viewer"
 echo "pictures written to $out"

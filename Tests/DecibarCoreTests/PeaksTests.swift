@@ -20,15 +20,16 @@ struct PeaksTests {
         expectClose(AveragingDecimator.decimate([3, 2, 1, 2, 2, 1, 7, 1, 5, 1, 4], toCount: 2), [2, 3])
     }
 
-    @Test("progressive blocks (threshold 3, so blocks of 4) with leftovers give the whole result")
-    func progressive() {
+    @Test("progressive blocks of 3 (and of 4, the seed's `count > 3` threshold) with leftovers give the whole result",
+          arguments: [3, 4])
+    func progressive(blockSize: Int) {
         for (input, expected) in [([3.0, 2, 1, 2, 2, 1, 7], [2.0, 1.667]), ([3.0, 2, 1, 2, 2, 1, 7, 1, 5, 1, 4], [2.0, 3])] {
             var decimator = AveragingDecimator(factor: AveragingDecimator.factor(totalCount: input.count, desiredCount: 2))
             var output: [Double] = []
             var block: [Double] = []
             for value in input {
                 block.append(value)
-                if block.count > 3 {
+                if block.count == blockSize {
                     decimator.append(contentsOf: block) { output.append($0) }
                     block.removeAll()
                 }
