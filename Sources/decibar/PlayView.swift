@@ -19,11 +19,7 @@ struct PlayView {
         var seekLogPath: String?
     }
 
-    static let playedColour = Colour(hex: 0xFF4FB8)
-    static let unplayedColour = Colour(hex: 0x5A6690)
-    static let pendingColour = Colour(hex: 0x22283A)
-    static let playheadColour = Colour(hex: 0xFFFFFF, alpha: 0.9)
-    static let labelColour = Colour(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.95)
+    let colours = ScrubberTheme.default
 
     let settings: Settings
 
@@ -155,8 +151,8 @@ struct PlayView {
             let columnRects = layout.scrubberColumns(heights: cachedColumns.heights, barWidth: settings.scrubberBarWidth,
                                                      spacing: settings.scrubberBarSpacing)
             for (index, rect) in columnRects.enumerated() {
-                let colour = index >= cachedColumns.analysed ? Self.pendingColour
-                    : Double(rect.x) < playheadX ? Self.playedColour : Self.unplayedColour
+                let colour = index >= cachedColumns.analysed ? colours.pending
+                    : Double(rect.x) < playheadX ? colours.played : colours.unplayed
                 shapes.append((rect, colour))
             }
             // Columns not analysed yet: a thin line, so the track's length is visible at once.
@@ -164,15 +160,15 @@ struct PlayView {
             let pendingStart = layout.scrubberLeft + cachedColumns.analysed * (settings.scrubberBarWidth + settings.scrubberBarSpacing)
             if pendingStart < layout.scrubberLeft + layout.scrubberWidth {
                 shapes.append((PixelRect(x: pendingStart, y: centre, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
-                                         height: 1), Self.pendingColour))
+                                         height: 1), colours.pending))
             }
             if settings.fillIndicator {
                 shapes.append((PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop,
                                          width: max(0, Int(playheadX) - layout.scrubberLeft), height: layout.scrubberHeight),
-                               Colour(hex: 0xFF4FB8, alpha: 0.18)))
+                               colours.played.withAlpha(0.18)))
             } else {
                 shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
-                               Self.playheadColour))
+                               colours.playhead))
             }
             if let hoverX, !interaction.isActive {
                 shapes.append((PixelRect(x: Int(hoverX), y: layout.scrubberTop, width: 1, height: layout.scrubberHeight),
@@ -183,22 +179,22 @@ struct PlayView {
             // Labels: elapsed, title (and analysis progress), total; the time under the pointer.
             let elapsed = TimeLabel.text(seconds: playhead)
             let total = TimeLabel.text(seconds: session.duration)
-            text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, colour: Self.labelColour,
+            text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, colour: colours.label,
                       canvasWidth: width, canvasHeight: height)
             let totalSize = text.size(of: total)
             text.draw(total, x: layout.scrubberLeft + layout.scrubberWidth - totalSize.width, y: layout.labelTop,
-                      colour: Self.labelColour, canvasWidth: width, canvasHeight: height)
+                      colour: colours.label, canvasWidth: width, canvasHeight: height)
             var title = (frame.number == 0 ? "opening " + (settings.files[0] as NSString).lastPathComponent : session.currentName) + (session.player?.isPaused == true ? "  (paused)" : "")
             if session.peaks != nil && !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
             let titleSize = text.size(of: title)
-            text.draw(title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: Self.labelColour,
+            text.draw(title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: colours.label,
                       canvasWidth: width, canvasHeight: height)
             // The time under the pointer while hovering; while dragging, the time the drop will seek to.
             if let labelX = interaction.isActive ? playheadX : hoverX {
                 let hover = TimeLabel.text(seconds: geometry.time(forX: labelX))
                 let hoverSize = text.size(of: hover)
                 let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
-                text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), colour: Self.labelColour,
+                text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), colour: colours.label,
                           canvasWidth: width, canvasHeight: height)
             }
             text.endFrame()

@@ -139,6 +139,80 @@ struct LiveWindowTests {
         #expect(live.standardError.contains("listening to Monitor of Null Output"))
     }
 
+    @Test("the player's screenshot shows bars, the scrubber in played and unplayed colours, the playhead and the time labels")
+    func playerScreenshot() throws {
+        let server = try PrivatePulseServer()
+        // 2 s loud (0.5), then 2 s quiet (0.1): the scrubber's columns must show the step.
+        let file = server.directory + "/step.wav"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=if(lt(t\\,2)\\,0.5\\,0.1)*sin(2*PI*440*t):s=48000:d=4", "-ac", "2", file])
+        #expect(made.status == 0, "\(made.error)")
+        let png = server.directory + "/play.png"
+        let play = try RunningCommand(["play", file, "--size", "640x360", "--exit-after", "1.5", "--screenshot", png],
+                                      environment: server.environment.merging(["XDG_CACHE_HOME": server.directory + "/cache"]) { $1 })
+        #expect(play.waitForExit(timeout: 15) == 0, "stderr: \(play.standardError)")
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
+        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+        let layout = PlayLayout(width: 640, height: 360)
+        func near(_ pixel: (UInt8, UInt8, UInt8), _ colour: Colour) -> Bool {
+            let expected = [colour.red, colour.green, colour.blue].map { Int(($0 * 255).rounded()) }
+            return abs(Int(pixel.0) - expected[0]) <= 6 && abs(Int(pixel.1) - expected[1]) <= 6 && abs(Int(pixel.2) - expected[2]) <= 6
+        }
+
+        // Bars: a loud tone fills most of the middle bar's height.
+        let middleBar = BarLayout().rects(for: [Float](repeating: 1, count: 48), width: 640, height: layout.barsHeight)[24]
+        let middle = (0 ..< layout.barsHeight).filter {
+            !frame.isBackground(x: middleBar.x + middleBar.width / 2, y: $0, theme: RenderTests.theme)
+        }.count
+        #expect(middle > layout.barsHeight / 2, "middle bar \(middle) px high")
+
+        // The playhead: the one bright column that reaches above the scrubber, at about the time played.
+        let aboveScrubber = layout.scrubberTop - 2
+        let bright = (0 ..< 640).filter { x in
+            let (r, g, b) = frame.pixel(x: x, y: aboveScrubber)
+            return r > 200 && g > 200 && b > 200
+        }
+        #expect(!bright.isEmpty && bright.last! - bright.first! <= 2, "playhead columns \(bright)")
+        let playheadTime = layout.scrubberGeometry(duration: 4).time(forX: Double(bright.first ?? 0))
+        #expect(playheadTime > 0.7 && playheadTime < 1.6, "playhead at \(playheadTime) s")
+
+        // Columns on the centre line: played colour before the playhead, unplayed after.
+        let centre = layout.scrubberTop + layout.scrubberHeight / 2
+        let columns = (layout.scrubberLeft ..< layout.scrubberLeft + layout.scrubberWidth).filter {
+            !frame.isBackground(x: $0, y: centre, theme: RenderTests.theme) && !bright.contains($0)
+        }
+        let playhead = bright.first ?? 0
+        let before = columns.filter { $0 < playhead - 3 }
+        let after = columns.filter { $0 > playhead + 3 }
+        #expect(before.count > 10 && before.allSatisfy { near(frame.pixel(x: $0, y: centre), ScrubberTheme.default.played) })
+        #expect(after.count > 10 && after.allSatisfy { near(frame.pixel(x: $0, y: centre), ScrubberTheme.default.unplayed) })
+
+        // The step: columns in the loud half are about five times as tall as in the quiet half.
+        func columnHeight(atTime time: Double) -> Int {
+            let x = Int(layout.scrubberGeometry(duration: 4).x(forTime: time))
+            let column = columns.min { abs($0 - x) < abs($1 - x) } ?? x
+            return (layout.scrubberTop ..< layout.scrubberTop + layout.scrubberHeight).filter {
+                !frame.isBackground(x: column, y: $0, theme: RenderTests.theme)
+            }.count
+        }
+        let loud = columnHeight(atTime: 0.5), quiet = columnHeight(atTime: 3.0)
+        #expect(loud >= layout.scrubberHeight * 9 / 10, "loud column \(loud) of \(layout.scrubberHeight)")
+        #expect(abs(Double(quiet) / Double(loud) - 0.2) < 0.05, "quiet \(quiet) vs loud \(loud)")
+
+        // Labels: text under the scrubber at the left (elapsed) and the right (total).
+        func hasText(from x0: Int, to x1: Int) -> Bool {
+            (layout.labelTop ..< min(360, layout.labelTop + layout.labelSize)).contains { y in
+                (x0 ..< x1).contains { x in
+                    let (r, g, b) = frame.pixel(x: x, y: y)
+                    return r > 120 && g > 120 && b > 120
+                }
+            }
+        }
+        #expect(hasText(from: layout.scrubberLeft, to: layout.scrubberLeft + 60), "no elapsed time label")
+        #expect(hasText(from: 640 - layout.scrubberLeft - 60, to: 640 - layout.scrubberLeft), "no total time label")
+    }
+
     @Test("the window stays open while the audio server goes away and comes back")
     func survivesServerRestart() throws {
         let server = try PrivatePulseServer()
