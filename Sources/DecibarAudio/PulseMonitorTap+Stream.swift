@@ -45,7 +45,9 @@ extension PulseMonitorTap {
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
                                         minreq: UInt32.max, fragsize: fragmentBytes)
         // DONT_MOVE: we follow the default sink ourselves; if the source vanishes we get told.
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue)
+        // AUTO_TIMING_UPDATE: the server refreshes the timing info (with the sink's latency) by itself.
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue
+                                          | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
         if pa_stream_connect_record(stream, device.name, &attributes, flags) < 0 {
             let reason = pulseErrorText(pa_context_errno(context))
             closeStream()
@@ -86,6 +88,9 @@ extension PulseMonitorTap {
                 rechunker.appendSilence(frames: frames, deliveredAt: now) { deliver($0) }
             }
             pa_stream_drop(stream)
+        }
+        if let timing = pa_stream_get_timing_info(stream), timing.pointee.sink_usec < 10_000_000 {
+            sinkLatencyMicroseconds.store(timing.pointee.sink_usec, ordering: .relaxed)
         }
     }
 

@@ -22,6 +22,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     private let statusBox = Mutex<TapStatus>(.connecting)
     private let droppedBuffers = Atomic<Int>(0)
     private let deliveredBuffers = Atomic<Int>(0)
+    let sinkLatencyMicroseconds = Atomic<UInt64>(0)
     private let stopRequested = Mutex(false)
 
     // Touched only on the mainloop thread or under its lock.
@@ -65,6 +66,11 @@ public final class PulseMonitorTap: @unchecked Sendable {
 
     /// Buffers handed to the stream so far.
     public var deliveredBufferCount: Int { deliveredBuffers.load(ordering: .relaxed) }
+
+    /// How long the sink whose monitor we record takes to play a sample, as the server measures
+    /// it (0 for a source that is not a monitor). The monitor delivers audio this much before it
+    /// is heard.
+    public var sinkLatency: Double { Double(sinkLatencyMicroseconds.load(ordering: .relaxed)) / 1_000_000 }
 
     /// Connects and starts listening; returns at once (progress shows in `status`).
     public func start() {

@@ -9,12 +9,16 @@ public final class BarRenderer {
     private var instanceCapacity = 0
     private var instanceData: [Float] = []
     private let canvasSizeLocation: GLint
+    private let baselineLocation: GLint
+    private let reachLocation: GLint
     private let centreColourLocation: GLint
     private let tipColourLocation: GLint
 
     public init(shaders: ShaderLibrary) throws(RenderError) {
         program = try ShaderProgram(library: shaders, vertex: "bars.vert", fragment: "bars.frag")
         canvasSizeLocation = program.uniformLocation("canvasSize")
+        baselineLocation = program.uniformLocation("baseline")
+        reachLocation = program.uniformLocation("reach")
         centreColourLocation = program.uniformLocation("centreColour")
         tipColourLocation = program.uniformLocation("tipColour")
         glGenVertexArrays(1, &vertexArray)
@@ -39,9 +43,11 @@ public final class BarRenderer {
     }
 
     /// Clears to the theme's background and draws `bars` on a `width`×`height` pixel canvas.
-    /// With `area`, the canvas is that many pixels high at the top of a window `windowHeight` high,
-    /// and nothing is cleared (the caller cleared the window).
-    public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme, windowHeight: Int? = nil) {
+    /// With `windowHeight`, the canvas is the top `height` pixels of a window that high, and nothing
+    /// is cleared (the caller cleared the window). The gradient runs from `axis.baseline` (canvas
+    /// pixels from the top; the middle by default) to `axis.reach` pixels away.
+    public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme, windowHeight: Int? = nil,
+                     axis: (baseline: Double, reach: Double)? = nil) {
         if let windowHeight {
             glViewport(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
         } else {
@@ -70,6 +76,9 @@ public final class BarRenderer {
 
         glUseProgram(program.handle)
         glUniform2f(canvasSizeLocation, Float(width), Float(height))
+        let axis = axis ?? (Double(height) / 2, Double(height) / 2)
+        glUniform1f(baselineLocation, Float(axis.baseline))
+        glUniform1f(reachLocation, Float(axis.reach))
         glUniform4f(centreColourLocation, theme.centre.red, theme.centre.green, theme.centre.blue, theme.centre.alpha)
         glUniform4f(tipColourLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
         glBindVertexArray(vertexArray)

@@ -40,7 +40,7 @@ public final class RectRenderer {
         }
         glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glEnable(GLenum(GL_BLEND))
-        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         instanceData.withUnsafeBytes { bytes in
             glBufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))

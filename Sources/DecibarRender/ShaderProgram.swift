@@ -1,15 +1,22 @@
 import CGL
+import Foundation
 
 /// A linked vertex + fragment program; compile errors name the file and carry the driver's message.
 final class ShaderProgram {
     let handle: GLuint
 
-    init(library: ShaderLibrary, vertex: String, fragment: String) throws(RenderError) {
-        let vertexShader = try Self.compile(try library.source(named: vertex), kind: GLenum(GL_VERTEX_SHADER),
-                                            name: library.directory + "/" + vertex)
+    convenience init(library: ShaderLibrary, vertex: String, fragment: String) throws(RenderError) {
+        try self.init(vertexSource: try library.source(named: vertex), vertexName: library.directory + "/" + vertex,
+                      fragmentSource: try library.source(named: fragment), fragmentName: library.directory + "/" + fragment)
+    }
+
+    /// Compiles and links from source text; the names are what errors call the files.
+    init(vertexSource: String, vertexName: String, fragmentSource: String, fragmentName: String) throws(RenderError) {
+        let vertex = (vertexName as NSString).lastPathComponent
+        let fragment = (fragmentName as NSString).lastPathComponent
+        let vertexShader = try Self.compile(vertexSource, kind: GLenum(GL_VERTEX_SHADER), name: vertexName)
         defer { glDeleteShader(vertexShader) }
-        let fragmentShader = try Self.compile(try library.source(named: fragment), kind: GLenum(GL_FRAGMENT_SHADER),
-                                              name: library.directory + "/" + fragment)
+        let fragmentShader = try Self.compile(fragmentSource, kind: GLenum(GL_FRAGMENT_SHADER), name: fragmentName)
         defer { glDeleteShader(fragmentShader) }
         let program = glCreateProgram()
         glAttachShader(program, vertexShader)

@@ -49,7 +49,7 @@ public final class TextRenderer {
     public func draw(_ text: String, x: Int, y: Int, colour: Colour, canvasWidth: Int, canvasHeight: Int) {
         guard let label = label(for: text) else { return }
         glEnable(GLenum(GL_BLEND))
-        glBlendFunc(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glUseProgram(program.handle)
         glUniform4f(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
         glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))

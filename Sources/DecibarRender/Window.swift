@@ -13,7 +13,12 @@ public final class Window {
     public private(set) var isFullscreen: Bool
 
     /// Opens a window of `width`×`height` points. Throws a one-line error when there is no display.
-    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, hidden: Bool = false) throws(RenderError) {
+    /// - Parameters:
+    ///   - borderless: no title bar or frame.
+    ///   - transparent: ask for a framebuffer with alpha, so a compositor can show what is behind
+    ///     the window where it draws nothing (see `hasCompositor`).
+    public init(title: String, width: Int, height: Int, fullscreen: Bool = false, hidden: Bool = false,
+                borderless: Bool = false, transparent: Bool = false) throws(RenderError) {
         // Keep a desktop compositor running while we draw (SDL turns it off by default).
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
@@ -24,10 +29,12 @@ public final class Window {
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_CORE.rawValue))
         SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1)
+        SDL_GL_SetAttribute(SDL_GL_ALPHA_SIZE, transparent ? 8 : 0)
 
         var flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
+        if borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
         let centred = Int32(SDL_WINDOWPOS_CENTERED_MASK)
         guard let window = SDL_CreateWindow(title, centred, centred, Int32(width), Int32(height), flags) else {
             let reason = Self.lastError
@@ -50,6 +57,24 @@ public final class Window {
         SDL_GL_DeleteContext(context)
         SDL_DestroyWindow(window)
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
+    }
+
+    /// Bits of alpha the framebuffer really has (0 when the driver gave none).
+    public var alphaBits: Int {
+        var bits: Int32 = 0
+        SDL_GL_GetAttribute(SDL_GL_ALPHA_SIZE, &bits)
+        return Int(bits)
+    }
+
+    /// Whether a compositing manager runs on this window's X screen (it owns `_NET_WM_CM_Sn`);
+    /// without one, transparent pixels show black. Nil when the window is not on X11.
+    public var hasCompositor: Bool? {
+        var info = SDL_SysWMinfo()
+        info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
+        guard SDL_GetWindowWMInfo(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
+              let display = info.info.x11.display else { return nil }
+        let atom = XInternAtom(display, "_NET_WM_CM_S\(XDefaultScreen(display))", 0)
+        return XGetSelectionOwner(display, atom) != 0
     }
 
     static var lastError: String { String(cString: SDL_GetError()) }
@@ -100,6 +125,8 @@ public final class Window {
                 case Int(SDLK_n.rawValue): events.append(.key(.next))
                 case Int(SDLK_p.rawValue): events.append(.key(.previous))
                 case Int(SDLK_d.rawValue): events.append(.key(.toggleDecibels))
+                case Int(SDLK_m.rawValue): events.append(.key(.cycleMode))
+                case Int(SDLK_s.rawValue): events.append(.key(.cycleShader))
                 default: break
                 }
             case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):

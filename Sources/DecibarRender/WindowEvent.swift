@@ -1,6 +1,8 @@
 /// Input the frame loop acts on, translated from SDL's events.
 public enum PlayerKey: Sendable, Equatable {
     case playPause, back, forward, start, end, next, previous, toggleDecibels
+    /// m: the next visualizer mode; s: the next user shader.
+    case cycleMode, cycleShader
 }
 
 public enum WindowEvent: Sendable, Equatable {

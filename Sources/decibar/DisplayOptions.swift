@@ -2,10 +2,58 @@ import ArgumentParser
 import DecibarCore
 import Foundation
 
-/// Window and bar options shared by every command that draws: `live` and `play`.
+/// Window and look options shared by every command that draws: `live` and `play`.
 struct DisplayOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Number of bars, 1 to 1024.", valueName: "n"))
-    var bars = 48
+    @Option(name: .long, help: ArgumentHelp(
+        "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS and peak per channel). m switches at run time.",
+        valueName: "bars|spectrum|meter"))
+    var mode: VisualMode = .bars
+
+    @Option(name: .long, help: ArgumentHelp("Number of bars, 1 to 1024 (default 48, or as many as fit with --bar-width). In spectrum mode, half are the left channel's bands and half the right's.", valueName: "n"))
+    var bars: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Colours: \(BarTheme.presetNames.joined(separator: ", ")).", valueName: "name"))
+    var theme = "neon"
+
+    @Option(name: .long, help: ArgumentHelp("Width of each bar in pixels; bars then fill the window at this width (cava's layout).", valueName: "px"))
+    var barWidth: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Gap between bars in pixels, with --bar-width (default a third of the width).", valueName: "px"))
+    var barSpacing: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Where bars grow from.", valueName: "center|bottom|top"))
+    var orientation: BarOrientation = .center
+
+    @Option(name: .long, help: ArgumentHelp(
+        "opaque (the theme's colour), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).",
+        valueName: "opaque|chroma|transparent"))
+    var background: BackgroundStyle = .opaque
+
+    @Flag(name: .long, help: "A window without a title bar or frame.")
+    var borderless = false
+
+    @Flag(name: .long, help: "Peak caps above the bars in bars and spectrum modes: they hold, then fall (--hold, --fall).")
+    var caps = false
+
+    @Option(name: .long, help: ArgumentHelp("How long peak caps hold, in ms.", valueName: "ms"))
+    var hold: Double = 1000
+
+    @Option(name: .long, help: ArgumentHelp("How fast peak caps fall after holding, in dB per second.", valueName: "dB/s"))
+    var fall: Float = LevelMeter.defaultHoldFallRate
+
+    @Option(name: .long, help: ArgumentHelp("Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).", valueName: "digital|iec"))
+    var ballistics: MeterBallistics = .digital
+
+    @Option(name: .long, help: ArgumentHelp("Spectrum level drawn as an empty bar, in dB (the top is 0 dB).", valueName: "dB"))
+    var spectrumFloor: Float = -70
+
+    @Flag(name: .long, help: "Spectrum: put the low frequencies at the window's edges instead of the centre.")
+    var lowsAtEdges = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Draw with your own fragment shaders from this folder (*.frag; s switches between them). Saving a file reloads it; one that does not compile shows the compiler's message and the last good one stays.",
+        valueName: "folder"))
+    var shaderDir: String?
 
     @Option(name: .long, help: ArgumentHelp("Window size in pixels.", valueName: "WxH"))
     var size = WindowSize(width: 1280, height: 720)
@@ -33,7 +81,24 @@ struct DisplayOptions: ParsableArguments {
     var frameLog: String?
 
     func validate() throws {
-        guard (1...1024).contains(bars) else { throw ValidationError("--bars must be between 1 and 1024") }
+        if let bars, !(1...1024).contains(bars) { throw ValidationError("--bars must be between 1 and 1024") }
+        guard BarTheme.preset(named: theme) != nil else {
+            throw ValidationError("--theme must be one of \(BarTheme.presetNames.joined(separator: ", "))")
+        }
+        if let barWidth, !(1...512).contains(barWidth) { throw ValidationError("--bar-width must be between 1 and 512 pixels") }
+        if let barSpacing, !(0...512).contains(barSpacing) { throw ValidationError("--bar-spacing must be between 0 and 512 pixels") }
+        if barSpacing != nil && barWidth == nil { throw ValidationError("--bar-spacing needs --bar-width") }
+        guard hold.isFinite, (0...60_000).contains(hold) else { throw ValidationError("--hold must be between 0 and 60000 ms") }
+        guard fall.isFinite, fall > 0, fall <= 1000 else { throw ValidationError("--fall must be between 0 and 1000 dB/s") }
+        guard spectrumFloor.isFinite, spectrumFloor >= -160, spectrumFloor <= -10 else {
+            throw ValidationError("--spectrum-floor must be between -160 and -10 dB")
+        }
+        if let shaderDir {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: shaderDir, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("--shader-dir: no such folder: \(shaderDir)")
+            }
+        }
         if let exitAfter, !(exitAfter.isFinite && exitAfter > 0) {
             throw ValidationError("--exit-after must be a positive number of seconds")
         }
@@ -55,6 +120,16 @@ struct DisplayOptions: ParsableArguments {
     }
 
     var levelScale: LevelScale { LevelScale(floorDB: floor, ceilingDB: 0) }
+
+    var barTheme: BarTheme { BarTheme.preset(named: theme) ?? .default }
+
+    /// Bar geometry from --orientation, --bar-width and --bar-spacing.
+    var barLayout: BarLayout {
+        var layout = BarLayout()
+        layout.orientation = orientation
+        if let barWidth { layout.fixedWidth = (barWidth, barSpacing ?? Swift.max(1, barWidth / 3)) }
+        return layout
+    }
 
     /// Fails early on a path that cannot be written, instead of after the window closes.
     static func checkWritable(_ path: String, option: String) throws {

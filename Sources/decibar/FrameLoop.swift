@@ -18,6 +18,32 @@ struct FrameLoop {
         var closes = false
         /// Logged with the frame for the benchmarks (the mean bar value).
         var loggedValue: Float = 0
+        /// The window closes after this frame (--exit-after reached, or quit).
+        let isLast: Bool
+        /// Input arrived (other than quit and fullscreen, which are handled).
+        var hadEvents: Bool { !events.isEmpty }
+        /// Set when nothing changed: the frame is not drawn or shown.
+        var skipsDrawing = false
+    }
+
+    /// Opens the window the options describe; warns when a transparent background cannot show.
+    static func openWindow(options: DisplayOptions) throws -> Window {
+        let window: Window
+        do {
+            window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
+                                fullscreen: options.fullscreen, borderless: options.borderless,
+                                transparent: options.background == .transparent)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        if options.background == .transparent {
+            if window.alphaBits == 0 {
+                writeError("warning: --background transparent: the display gave no framebuffer with alpha; the background shows black")
+            } else if window.hasCompositor == false {
+                writeError("warning: --background transparent: no compositing window manager is running, so the background shows black on screen (screenshots keep the transparency)")
+            }
+        }
+        return window
     }
 
     let window: Window
@@ -43,11 +69,17 @@ struct FrameLoop {
                 }
                 return true
             }
-            var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits)
+            let timeUp = options.exitAfter.map { now - start >= $0 } == true
+            var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits,
+                              isLast: quits || timeUp)
             previous = now
             number += 1
             try body(&frame)
-            let finished = frame.closes || options.exitAfter.map { now - start >= $0 } == true
+            let finished = frame.closes || timeUp
+            if frame.skipsDrawing && !finished {
+                MonotonicClock.sleep(seconds: max(0, pacer.period - (MonotonicClock.now() - now)))
+                continue
+            }
             if finished, let path = options.screenshot { try saveScreenshot(to: path) }
             window.swap()
             // Stamped after the swap: the moment this frame is handed to the display.

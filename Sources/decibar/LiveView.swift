@@ -4,21 +4,20 @@ import DecibarRender
 import Foundation
 
 /// The live window's frame loop. It owns the process main thread (SDL wants the thread that
-/// opened the window); audio arrives through the mailbox from the concurrency pool.
+/// opened the window); audio arrives through the feed from the concurrency pool.
 struct LiveView {
     let target: TapTarget
     let display: DisplayOptions
-
-    /// With no audio for this long (server gone, device suspended), bars fall toward silence.
-    static let silenceAfter = 0.1
+    /// Added to the sink's measured latency (may be negative), seconds.
+    let avOffset: Double
 
     func run() throws {
-        let window: Window
-        let renderer: BarRenderer
+        let window = try FrameLoop.openWindow(options: display)
+        let visualizer: Visualizer
         do {
-            window = try Window(title: "Decibar", width: display.size.width, height: display.size.height,
-                                fullscreen: display.fullscreen)
-            renderer = try BarRenderer(shaders: ShaderLibrary())
+            let shaders = try ShaderLibrary()
+            visualizer = try Visualizer(options: display, shaders: shaders,
+                                        labelSize: max(11, window.drawableSize.height / 48), now: MonotonicClock.now())
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -28,8 +27,8 @@ struct LiveView {
         } catch {
             throw CommandFailure(message: error.description)
         }
-        let mailbox = LevelMailbox()
-        let pump = TapPump(tap: tap, mailbox: mailbox)
+        let feed = AudioFeed()
+        let pump = TapPump(tap: tap, feed: feed)
         defer {
             tap.stop()
             pump.cancel()
@@ -41,24 +40,17 @@ struct LiveView {
         var text: TextRenderer?
         var overlay = StatusOverlay()
         do {
-            text = try TextRenderer(shaders: ShaderLibrary(),
-                                    pixelSize: max(14, window.drawableSize.height / 24))
+            text = try TextRenderer(shaders: ShaderLibrary(), pixelSize: max(14, window.drawableSize.height / 24))
         } catch {
             writeError("warning: no on-screen text: \(error.description)")
         }
 
-        let layout = BarLayout()
-        let theme = BarTheme.default
-        let scale = display.levelScale
-        var smoother = BarSmoother(count: display.bars, times: display.smoothing)
-        var targets = [Float](repeating: 0, count: display.bars)
         var reporter = StatusReporter()
         var shownStatus: TapStatus?
-        var reading = LevelReading.silence(channelCount: 2)
-        var lastAudio = -Double.infinity
 
         try FrameLoop(window: window, options: display).run { frame in
             let now = frame.now
+            for case .key(let key) in frame.events { visualizer.handle(key) }
             let status = tap.status
             if status != shownStatus {
                 shownStatus = status
@@ -67,25 +59,24 @@ struct LiveView {
             }
             overlay.update(status, at: now)
 
-            let fresh = mailbox.takeReading()
-            if fresh.frameCount > 0 {
-                reading = fresh
-                lastAudio = now
-            } else if now - lastAudio > Self.silenceAfter {
-                reading = .silence(channelCount: reading.channelCount)
-            }
-            SymmetricBars.fill(&targets, level: scale.normalized(reading.combinedRMSDB),
-                               peak: scale.normalized(reading.combinedPeakDB))
-            smoother.advance(toward: targets, dt: frame.dt)
-
+            // The monitor hears audio before the speakers do, by the sink's latency: show it then.
+            feed.delay = tap.sinkLatency + avOffset
+            let reading = feed.release(heardBy: now)
             let (width, height) = window.drawableSize
-            renderer.draw(layout.rects(for: smoother.values, width: width, height: height),
-                          width: width, height: height, theme: theme)
-            if let text, let message = overlay.message(at: now) {
+            visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
+            let message = overlay.message(at: now)
+            // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
+            if visualizer.isAtRest && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
+                frame.skipsDrawing = true
+                return
+            }
+            BarRenderer.clear(to: visualizer.clearColour)
+            visualizer.draw(width: width, height: height, windowHeight: height, now: now)
+            if let text, let message {
                 Self.draw(message, with: text, width: width, height: height)
             }
             text?.endFrame()
-            frame.loggedValue = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
+            frame.loggedValue = visualizer.meanValue
         }
     }
 

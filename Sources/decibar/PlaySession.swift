@@ -7,7 +7,7 @@ import Foundation
 final class PlaySession {
     let files: [String]
     let loops: Bool
-    let heard = HeardLevels()
+    let heard = AudioFeed()
     private(set) var index = -1
     private(set) var player: PulsePlayer?
     private var source: FilePlaybackSource?

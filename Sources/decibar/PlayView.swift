@@ -24,18 +24,17 @@ struct PlayView {
     let settings: Settings
 
     func run() throws {
-        let window: Window
-        let bars: BarRenderer
+        let window = try FrameLoop.openWindow(options: settings.display)
+        let visualizer: Visualizer
         let rects: RectRenderer
         let text: TextRenderer
         do {
-            window = try Window(title: "Decibar", width: settings.display.size.width, height: settings.display.size.height,
-                                fullscreen: settings.display.fullscreen)
             let shaders = try ShaderLibrary()
-            bars = try BarRenderer(shaders: shaders)
+            let labelSize = PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize
+            visualizer = try Visualizer(options: settings.display, shaders: shaders, labelSize: max(11, labelSize * 4 / 5),
+                                        now: MonotonicClock.now())
             rects = try RectRenderer(shaders: shaders)
-            text = try TextRenderer(shaders: shaders, pixelSize: PlayLayout(width: window.drawableSize.width,
-                                                                            height: window.drawableSize.height).labelSize)
+            text = try TextRenderer(shaders: shaders, pixelSize: labelSize)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -53,11 +52,6 @@ struct PlayView {
         }
         defer { try? seekLog?.close() }
 
-        let theme = BarTheme.default
-        let barLayout = BarLayout()
-        let levelScale = settings.display.levelScale
-        var smoother = BarSmoother(count: settings.display.bars, times: settings.display.smoothing)
-        var targets = [Float](repeating: 0, count: settings.display.bars)
         var interaction = ScrubberInteraction()
         var decibels = settings.decibels
         var hoverX: Double?
@@ -88,6 +82,7 @@ struct PlayView {
                     case .end, .next: session.next()
                     case .previous: session.previous()
                     case .toggleDecibels: decibels.toggle()
+                    case .cycleMode, .cycleShader: visualizer.handle(key)
                     }
                 case .mouseDown(let x, let y):
                     if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
@@ -115,19 +110,12 @@ struct PlayView {
                 return
             }
 
-            // Bars: levels of what is being heard now.
-            let reading = session.heard.takeReading(heardBy: now)
-            if reading.frameCount > 0 {
-                SymmetricBars.fill(&targets, level: levelScale.normalized(reading.combinedRMSDB),
-                                   peak: levelScale.normalized(reading.combinedPeakDB))
-            } else if !isPlaying || interaction.isActive {
-                for index in targets.indices { targets[index] = 0 }
-            }
-            smoother.advance(toward: targets, dt: frame.dt)
-            frame.loggedValue = smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
-            BarRenderer.clear(to: theme.background)
-            bars.draw(barLayout.rects(for: smoother.values, width: width, height: layout.barsHeight),
-                      width: width, height: layout.barsHeight, theme: theme, windowHeight: height)
+            // The visualizer: what is being heard now.
+            let reading = session.heard.release(heardBy: now)
+            visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
+            frame.loggedValue = visualizer.meanValue
+            BarRenderer.clear(to: visualizer.clearColour)
+            visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
 
             // Scrubber: recompute columns only when the overview, the size or the mode changed.
             let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()

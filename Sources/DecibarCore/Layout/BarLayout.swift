@@ -1,8 +1,22 @@
 /// Where bars go on a canvas: pure geometry, shared by the renderer and the tests that read pixels back.
 ///
-/// Bars sit in equal slots across the width; each is centred vertically and grows up and down
-/// from the middle. All edges are rounded to whole pixels so a bar's drawn height is exact.
+/// Bars sit in equal slots across the width (or, with a fixed bar width and spacing, in a group
+/// centred on the canvas); they grow up and down from the middle, up from the bottom or down from
+/// the top. All edges are rounded to whole pixels so a bar's drawn height is exact.
 public struct BarLayout: Sendable, Equatable {
+    /// Where bars grow from.
+    public var orientation: BarOrientation = .center
+    /// Fixed bar width and gap in pixels; nil spreads the bars over the width.
+    public var fixedWidth: (bar: Int, spacing: Int)? {
+        get { fixedBarWidth.map { ($0, fixedBarSpacing) } }
+        set {
+            fixedBarWidth = newValue?.bar
+            fixedBarSpacing = newValue?.spacing ?? 0
+        }
+    }
+    private var fixedBarWidth: Int?
+    private var fixedBarSpacing = 0
+
     /// Share of a slot a bar fills; the rest is the gap between bars.
     public var fillRatio: Double
     /// Share of the canvas height kept free above and below the bars.
@@ -33,9 +47,45 @@ public struct BarLayout: Sendable, Equatable {
         return Swift.max(floor, Int((clamped * Double(tallest)).rounded()))
     }
 
+    /// How many bars of a fixed width and spacing fit across a canvas `width` pixels wide.
+    public func fittingCount(canvasWidth width: Int) -> Int? {
+        guard let bar = fixedBarWidth else { return nil }
+        let usable = Double(width) * (1 - 2 * horizontalMarginRatio)
+        return Swift.max(1, Int((usable + Double(fixedBarSpacing)) / Double(bar + fixedBarSpacing)))
+    }
+
+    /// The line bars grow from and how far their tips can reach from it, in canvas pixels; the
+    /// gradient runs along it.
+    public func growthAxis(canvasHeight height: Int) -> (baseline: Double, reach: Double) {
+        let margin = Double(height - maximumHeight(canvasHeight: height)) / 2
+        switch orientation {
+        case .center: return (Double(height) / 2, Double(height) / 2)
+        case .bottom: return (Double(height) - margin, Double(height) - 2 * margin)
+        case .top: return (margin, Double(height) - 2 * margin)
+        }
+    }
+
     /// One rectangle per value, left to right, on a `width`×`height` pixel canvas.
     public func rects(for values: [Float], width: Int, height: Int) -> [PixelRect] {
         guard !values.isEmpty, width > 0, height > 0 else { return [] }
+        let tallest = maximumHeight(canvasHeight: height)
+        let verticalMargin = (height - tallest) / 2
+        func top(ofBarHeight barHeight: Int) -> Int {
+            switch orientation {
+            case .center: (height - barHeight) / 2
+            case .bottom: height - verticalMargin - barHeight
+            case .top: verticalMargin
+            }
+        }
+        if let bar = fixedBarWidth {
+            let total = values.count * bar + (values.count - 1) * fixedBarSpacing
+            let start = (width - total) / 2
+            return values.enumerated().map { index, value in
+                let barHeight = barHeight(value: value, canvasHeight: height)
+                return PixelRect(x: start + index * (bar + fixedBarSpacing), y: top(ofBarHeight: barHeight),
+                                 width: bar, height: barHeight)
+            }
+        }
         let margin = Double(width) * horizontalMarginRatio
         let slot = (Double(width) - 2 * margin) / Double(values.count)
         let gap = slot * (1 - fillRatio)
@@ -43,8 +93,7 @@ public struct BarLayout: Sendable, Equatable {
             let left = Int((margin + Double(index) * slot + gap / 2).rounded())
             let right = Swift.max(left + 1, Int((margin + Double(index + 1) * slot - gap / 2).rounded()))
             let barHeight = barHeight(value: value, canvasHeight: height)
-            let top = (height - barHeight) / 2
-            return PixelRect(x: left, y: top, width: right - left, height: barHeight)
+            return PixelRect(x: left, y: top(ofBarHeight: barHeight), width: right - left, height: barHeight)
         }
     }
 }

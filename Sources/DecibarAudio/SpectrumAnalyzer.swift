@@ -1,0 +1,53 @@
+import DecibarCore
+
+/// Band levels of the newest block of audio: Hann window, FFTW real transform, log-spaced bands
+/// normalised so pink noise reads flat (see `SpectrumBands`). Plans and buffers are made once;
+/// `analyse` allocates nothing. One instance belongs to one thread at a time.
+public final class SpectrumAnalyzer {
+    public let bands: SpectrumBands
+    public let channelCount: Int
+    private let transform: FFTWTransform
+    private let window: HannWindow
+    private var block: [Float]
+    private var power: [Float]
+    /// `levels[channel][band]` in dB after the last `analyse`.
+    public private(set) var levels: [[Float]]
+
+    /// - Parameter channelCount: 1 or 2 (a left and a right spectrum).
+    public init?(sampleRate: Int, bandCount: Int, channelCount: Int = 2,
+                 lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz) {
+        let bands = SpectrumBands(sampleRate: sampleRate, count: bandCount, lowHz: lowHz, highHz: highHz)
+        guard let transform = FFTWTransform(length: bands.fftLength) else { return nil }
+        self.bands = bands
+        self.channelCount = Swift.max(1, Swift.min(2, channelCount))
+        self.transform = transform
+        window = HannWindow(length: bands.fftLength)
+        block = Array(repeating: 0, count: bands.fftLength)
+        power = Array(repeating: 0, count: transform.binCount)
+        levels = Array(repeating: Array(repeating: SpectrumBands.floorDB, count: bands.count), count: self.channelCount)
+    }
+
+    /// Analyses each channel's newest `fftLength` samples, which `fill(channel, destination)` copies in.
+    @discardableResult
+    public func analyse(fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) -> [[Float]] {
+        for channel in 0 ..< channelCount {
+            block.withUnsafeMutableBufferPointer { block in
+                fill(channel, block)
+                window.coefficients.withUnsafeBufferPointer { coefficients in
+                    for index in 0 ..< block.count { block[index] *= coefficients[index] }
+                }
+            }
+            block.withUnsafeBufferPointer { block in
+                power.withUnsafeMutableBufferPointer { power in
+                    transform.powerSpectrum(of: block, into: power)
+                    let scale = window.powerScale
+                    for bin in 0 ..< power.count { power[bin] *= scale }
+                }
+            }
+            power.withUnsafeBufferPointer { power in
+                levels[channel].withUnsafeMutableBufferPointer { bands.levels(fromPower: power, into: $0) }
+            }
+        }
+        return levels
+    }
+}

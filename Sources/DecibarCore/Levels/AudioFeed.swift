@@ -1,0 +1,87 @@
+import Synchronization
+
+/// Where audio waits between its source and the display: buffers arrive stamped with when they are
+/// (or will be) heard, and each display frame releases those due into the analysis it reads
+/// from: levels since the last frame, the last 300 ms RMS, and the newest samples for a spectrum.
+///
+/// A player stamps what it writes ahead of time; a live tap's buffers are stamped on capture and
+/// shown `delay` seconds later (the sink's latency plus any A/V offset). At most `capacity`
+/// buffers wait. The lock is held for one buffer's hand-over or one frame's arithmetic.
+public final class AudioFeed: Sendable {
+    private struct State {
+        var waiting: [AudioBuffer] = []
+        var delay = 0.0
+        var sampleRate = 0
+        var channelCount = 0
+        var processor = LevelProcessor(channelCount: 2)
+        var history: SampleHistory
+        var rms = RMSWindow(channelCount: 2)
+    }
+
+    private let state: Mutex<State>
+    public let capacity: Int
+    /// Samples kept per channel for spectra: enough for the longest FFT (8192 at 96 kHz).
+    public static let historyLength = 16384
+
+    public init(capacity: Int = 1024) {
+        self.capacity = capacity
+        state = Mutex(State(history: SampleHistory(capacity: Self.historyLength, channelCount: 2)))
+    }
+
+    /// Seconds added to every buffer's time before it is shown.
+    public var delay: Double {
+        get { state.withLock { $0.delay } }
+        set { state.withLock { $0.delay = Swift.max(0, newValue) } }
+    }
+
+    public func add(_ buffer: AudioBuffer) {
+        state.withLock { state in
+            if state.waiting.count >= capacity { state.waiting.removeFirst(state.waiting.count - capacity + 1) }
+            state.waiting.append(buffer)
+        }
+    }
+
+    /// Processes every buffer heard by `now` and returns the levels of all of them since the last
+    /// call (frameCount 0 when none were due).
+    public func release(heardBy now: Double) -> LevelReading {
+        state.withLock { state in
+            let due = state.waiting.prefix { $0.captureTime + state.delay <= now }.count
+            for index in 0 ..< due {
+                let buffer = state.waiting[index]
+                if buffer.sampleRate != state.sampleRate || buffer.channelCount != state.channelCount {
+                    // A new device or file: earlier audio says nothing about this one.
+                    state.sampleRate = buffer.sampleRate
+                    state.channelCount = buffer.channelCount
+                    state.processor = LevelProcessor(channelCount: buffer.channelCount)
+                    state.history.reset()
+                    state.rms.reset()
+                }
+                state.processor.process(buffer)
+                state.history.append(buffer)
+                state.rms.add(buffer)
+            }
+            state.waiting.removeFirst(due)
+            return state.processor.takeReading()
+        }
+    }
+
+    /// The sample rate and channel count of the audio released last (nil before any).
+    public var format: (sampleRate: Int, channelCount: Int)? {
+        state.withLock { $0.sampleRate > 0 ? ($0.sampleRate, $0.channelCount) : nil }
+    }
+
+    /// RMS over the last 300 ms of released audio, per channel (left and right; mono repeats).
+    public func windowRMSDB(channel: Int) -> Float {
+        state.withLock { $0.rms.rmsDB(channel: Swift.min(channel, 1)) }
+    }
+
+    /// Copies the newest released samples of `channel` (0 left, 1 right; mono repeats), oldest first.
+    public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>) {
+        state.withLock { $0.history.copyLatest(channel: Swift.min(channel, 1), into: destination) }
+    }
+
+    /// Forgets everything not heard yet (after a seek, it never will be).
+    public func discardWaiting() {
+        state.withLock { $0.waiting.removeAll(keepingCapacity: true) }
+    }
+}

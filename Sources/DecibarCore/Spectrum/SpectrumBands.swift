@@ -1,0 +1,114 @@
+import RealModule
+
+/// Log-spaced frequency bands over an FFT's bins, and band levels that are flat for pink noise.
+///
+/// Nominal edges are geometric from `lowHz` to `highHz`. A band that holds no bin centre is merged
+/// with the next (the last with the previous), so every band has at least one bin and the edges
+/// that remain are still terms of the same geometric series.
+///
+/// A band's level is its power in dB (a full-scale sine whose whole main lobe falls in the band
+/// reads 0 dB) corrected by the band's share of a pink spectrum: each bin is weighted by the
+/// power pink noise puts in it through the Hann window, and the band's level is lowered by
+/// `10·log10(weight / ln r)`, where `r` is the nominal band ratio. Pink noise therefore draws
+/// flat bars, white noise rises 3 dB per octave, and a tone lights the band that holds it.
+public struct SpectrumBands: Sendable, Equatable {
+    public let sampleRate: Int
+    public let fftLength: Int
+    /// Band edges in Hz, `count + 1` of them, increasing.
+    public let edges: [Double]
+    /// For each band, the FFT bins it sums (half-open range of bin indices).
+    public let bins: [Range<Int>]
+    /// For each band, dB subtracted from its power so pink noise reads flat.
+    public let corrections: [Float]
+    /// Ratio between successive nominal edges.
+    public let nominalRatio: Double
+
+    public static let defaultLowHz = 40.0
+    public static let defaultHighHz = 16_000.0
+    /// The lowest level reported (silence), in dB.
+    public static let floorDB: Float = -160
+
+    public var count: Int { bins.count }
+    public var binWidth: Double { Double(sampleRate) / Double(fftLength) }
+
+    /// The FFT length for `sampleRate`: 4096 at 48 kHz, scaled with the rate to a power of two.
+    public static func fftLength(forSampleRate sampleRate: Int) -> Int {
+        let exact = 4096 * Double(sampleRate) / 48_000
+        let exponent = Swift.max(8, Swift.min(16, Int((Double.log2(exact)).rounded())))
+        return 1 << exponent
+    }
+
+    /// The highest band edge at `sampleRate`: 16 kHz, or 0.45 × the rate when that is lower.
+    public static func highEdge(forSampleRate sampleRate: Int, requested: Double = defaultHighHz) -> Double {
+        Swift.min(requested, 0.45 * Double(sampleRate))
+    }
+
+    /// - Parameter count: bands wanted; fewer result when low bands must merge to hold a bin.
+    public init(sampleRate: Int, count: Int, fftLength: Int? = nil, lowHz: Double = defaultLowHz,
+                highHz: Double = defaultHighHz) {
+        precondition(sampleRate > 0 && count >= 1, "invalid spectrum bands")
+        let length = fftLength ?? Self.fftLength(forSampleRate: sampleRate)
+        self.sampleRate = sampleRate
+        self.fftLength = length
+        let binWidth = Double(sampleRate) / Double(length)
+        let high = Self.highEdge(forSampleRate: sampleRate, requested: highHz)
+        let low = Swift.min(lowHz, high / 2)
+        let ratio = Double.pow(high / low, 1 / Double(count))
+        nominalRatio = ratio
+        let nominal = (0 ... count).map { $0 == count ? high : low * Double.pow(ratio, Double($0)) }
+
+        // The first bin whose centre is at or above a frequency.
+        func firstBin(atOrAbove frequency: Double) -> Int { Int((frequency / binWidth).rounded(.up)) }
+
+        var edges = [nominal[0]]
+        var bins: [Range<Int>] = []
+        var start = firstBin(atOrAbove: nominal[0])
+        for index in 1 ... count {
+            let end = firstBin(atOrAbove: nominal[index])
+            if end > start || index == count {
+                if end > start {
+                    edges.append(nominal[index])
+                    bins.append(start ..< end)
+                    start = end
+                } else if let last = bins.indices.last {
+                    // A last band without a bin joins the one before it.
+                    edges[edges.count - 1] = nominal[index]
+                    bins[last] = bins[last].lowerBound ..< end
+                }
+            }
+        }
+        self.edges = edges
+        self.bins = bins
+
+        // Expected pink power per bin through a Hann window: 1/k spread over k-1, k, k+1 by the
+        // window's main lobe (|W|² of 1, 1/4, 1/4, normalised by their sum 1.5).
+        func pinkWeight(_ k: Int) -> Double {
+            guard k >= 2 else { return 1 }
+            return (0.25 / Double(k - 1) + 1 / Double(k) + 0.25 / Double(k + 1)) / 1.5
+        }
+        let reference = Double.log(ratio)
+        corrections = bins.map { range in
+            let weight = range.reduce(0.0) { $0 + pinkWeight($1) }
+            return Float(10 * Double.log10(weight / reference))
+        }
+    }
+
+    /// Writes each band's level in dB into `levels` (`count` values) from a power spectrum in
+    /// which a full-scale sine's bins sum to 1 (see `HannWindow.powerScale`).
+    public func levels(fromPower power: UnsafeBufferPointer<Float>, into levels: UnsafeMutableBufferPointer<Float>) {
+        for band in 0 ..< Swift.min(count, levels.count) {
+            var sum: Float = 0
+            for bin in bins[band] where bin < power.count { sum += power[bin] }
+            levels[band] = sum > 0 ? Swift.max(Self.floorDB, 10 * Float.log10(sum) - corrections[band]) : Self.floorDB
+        }
+    }
+
+    /// The geometric centre of each band, in Hz.
+    public var centres: [Double] { (0 ..< count).map { (edges[$0] * edges[$0 + 1]).squareRoot() } }
+
+    /// The band that holds `frequency`, if any.
+    public func band(containing frequency: Double) -> Int? {
+        guard frequency >= edges[0], frequency < edges[count] else { return nil }
+        return (0 ..< count).first { frequency < edges[$0 + 1] }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import DecibarCore
+
+/// What the visualizer draws.
+enum VisualMode: String, CaseIterable, ExpressibleByArgument {
+    case bars
+    case spectrum
+    case meter
+
+    /// The mode after this one, for the m key.
+    var next: VisualMode {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// How the window's background is drawn.
+enum BackgroundStyle: String, CaseIterable, ExpressibleByArgument {
+    case opaque
+    case chroma
+    case transparent
+
+    /// The colour the window is cleared to.
+    func colour(theme: BarTheme) -> Colour {
+        switch self {
+        case .opaque: theme.background
+        case .chroma: Colour(hex: 0x00FF00)
+        case .transparent: Colour(red: 0, green: 0, blue: 0, alpha: 0)
+        }
+    }
+}
+
+extension BarOrientation: ExpressibleByArgument {}
+extension MeterBallistics: ExpressibleByArgument {}
