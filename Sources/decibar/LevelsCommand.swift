@@ -13,12 +13,22 @@ extension Decibar {
                 previous line. Live, t is seconds since start and a line is printed only when audio
                 arrived; status changes (device switched, server gone) are reported on stderr.
                 With --file, the file is analysed as fast as possible and t is the time in the file.
+                With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": ..,
+                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: the
+                newest 4096-sample window's band levels (dB, flat for pink noise), all of the first
+                channel's bands low to high, then the second's (at most two channels).
                 """)
 
         @OptionGroup var source: SourceOption
 
         @Option(name: .long, help: ArgumentHelp("Analyse this audio file instead of a live source.", valueName: "path"))
         var file: String?
+
+        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel) or spectrum (band levels).", valueName: "levels|spectrum"))
+        var mode: LevelsMode = .levels
+
+        @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))
+        var bands = 32
 
         @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file).", valueName: "hz"))
         var rate: Double = 30
@@ -32,6 +42,7 @@ extension Decibar {
             if source.source != nil && file != nil {
                 throw ValidationError("--source and --file cannot be used together")
             }
+            guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
             guard rate.isFinite, rate > 0, rate <= 1000 else {
                 throw ValidationError("--rate must be between 0 and 1000 lines per second")
             }
@@ -45,10 +56,10 @@ extension Decibar {
 
         func run() throws {
             if let file {
-                try FileLevels(path: file, rate: rate, duration: duration).run()
+                try FileLevels(path: file, rate: rate, duration: duration, lines: LineMaker(mode: mode, bands: bands)).run()
             } else {
                 try LiveLevels(target: source.source.map(TapTarget.named) ?? .defaultSinkMonitor,
-                               rate: rate, duration: duration).run()
+                               rate: rate, duration: duration, lines: LineMaker(mode: mode, bands: bands)).run()
             }
         }
     }
@@ -59,6 +70,7 @@ struct FileLevels {
     let path: String
     let rate: Double
     let duration: Double?
+    var lines: LineMaker
 
     func run() throws {
         let decoder: AudioFileDecoder
@@ -75,12 +87,14 @@ struct FileLevels {
         var linesWritten = 0
         var nextLineFrame = Int64((sampleRate / rate).rounded())
 
+        var lines = self.lines
         func consume(_ buffer: AudioBuffer) {
             guard framesDone < lastFrame else { return }
             processor.process(buffer)
+            lines.add(buffer)
             framesDone += Int64(buffer.frameCount)
             if framesDone >= nextLineFrame || framesDone >= lastFrame {
-                writeLine(LevelLine.json(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+                writeLine(lines.line(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
                 linesWritten += 1
                 nextLineFrame = Int64((Double(linesWritten + 1) * sampleRate / rate).rounded())
             }
@@ -93,7 +107,7 @@ struct FileLevels {
         }
         rechunker.flush(emit: consume)
         if processor.frameCount > 0 {
-            writeLine(LevelLine.json(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+            writeLine(lines.line(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
         }
     }
 }
@@ -106,6 +120,7 @@ struct LiveLevels {
     let target: TapTarget
     let rate: Double
     let duration: Double?
+    let lines: LineMaker
 
     func run() throws {
         let tap: PulseMonitorTap
@@ -120,19 +135,22 @@ struct LiveLevels {
         let start = MonotonicClock.now()
         let rate = self.rate
         let buffers = tap.buffers
+        let lineMaker = lines
         let writer = Task.detached(priority: .high) {
+            var lines = lineMaker
             var processor = LevelProcessor(channelCount: 2)
             var frames = 0.0
             var lineEnd: Double?
             for await buffer in buffers {
                 processor.process(buffer)
+                lines.add(buffer)
                 frames += Double(buffer.frameCount)
                 let framesPerLine = Double(buffer.sampleRate) / rate
                 // A line closes on the first buffer that reaches its end; ends advance by exactly
                 // 1/rate of audio, so the line rate does not drift.
                 if frames >= lineEnd ?? framesPerLine {
                     let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
-                    writeLine(LevelLine.json(time: max(0, captured - start), reading: processor.takeReading()))
+                    writeLine(lines.line(time: max(0, captured - start), reading: processor.takeReading()))
                     lineEnd = max((lineEnd ?? framesPerLine) + framesPerLine, frames)
                 }
             }

@@ -99,11 +99,15 @@ extension Visualizer {
         rects.draw(caps, canvasWidth: width, canvasHeight: windowHeight)
         guard let labels else { return }
         let colour = Colour(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.85)
+        var lastLabelBottom = Int.min
         for level in geometry.visibleTicks {
             let text = level == 0 ? "0 dB" : "\(Int(level))"
             let size = labels.size(of: text)
-            labels.draw(text, x: geometry.labelWidth - size.width - 6, y: geometry.y(forDB: level) - size.height / 2,
-                        colour: colour, canvasWidth: width, canvasHeight: windowHeight)
+            let y = geometry.y(forDB: level) - size.height / 2
+            // On a short window the labels near 0 dB would overlap: skip those that would.
+            guard y >= lastLabelBottom else { continue }
+            labels.draw(text, x: geometry.labelWidth - size.width - 6, y: y, colour: colour, canvasWidth: width, canvasHeight: windowHeight)
+            lastLabelBottom = y + size.height
         }
         let names = meterChannels == 1 ? ["M"] : ["L", "R"]
         for channel in 0 ..< meterChannels {

@@ -33,6 +33,37 @@ struct FileLevelsTests {
         }
     }
 
+    @Test("--mode spectrum: a header of band edges, then band levels where a tone lights its own band in each channel")
+    func spectrum() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Left 1 kHz at -6 dBFS, right 5 kHz at -20 dBFS.
+        let file = folder + "/two.wav"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=0.5*sin(2*PI*1000*t)|0.1*sin(2*PI*5000*t):s=48000:d=1", file])
+        #expect(made.status == 0, "\(made.error)")
+        let result = try TestRig.run(TestRig.decibar, ["levels", "--file", file, "--mode", "spectrum", "--bands", "24", "--rate", "4"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n")
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let edges = try #require(header["band_edges_hz"] as? [Double])
+        let bandCount = try #require(header["bands"] as? Int)
+        #expect(header["sample_rate"] as? Int == 48000 && header["channels"] as? Int == 2)
+        #expect(edges.count == bandCount + 1 && edges.first == 40 && edges.last == 16000)
+        #expect(lines.count == 5)
+        for line in lines.dropFirst() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let levels = try #require(object["bands_db"] as? [Double])
+            #expect(levels.count == 2 * bandCount)
+            let left = Array(levels[..<bandCount]), right = Array(levels[bandCount...])
+            let leftBand = try #require(edges.indices.dropLast().first { edges[$0] <= 1000 && 1000 < edges[$0 + 1] })
+            let rightBand = try #require(edges.indices.dropLast().first { edges[$0] <= 5000 && 5000 < edges[$0 + 1] })
+            #expect(left.indices.max { left[$0] < left[$1] } == leftBand)
+            #expect(right.indices.max { right[$0] < right[$1] } == rightBand)
+            #expect(left[leftBand] - right[rightBand] > 10, "\(left[leftBand]) vs \(right[rightBand])")
+        }
+    }
+
     @Test("--duration stops at that much file time")
     func duration() throws {
         let folder = try TestRig.temporaryDirectory()

@@ -1,0 +1,43 @@
+import ArgumentParser
+import DecibarAudio
+import DecibarCore
+
+/// What `decibar levels` prints.
+enum LevelsMode: String, CaseIterable, ExpressibleByArgument {
+    case levels
+    case spectrum
+}
+
+/// Turns the audio of one line into its text: levels, or band levels from the newest window
+/// (printing the band header first, and again if the rate or channel count changes).
+// Unchecked: a maker is handed whole to the one task that writes the lines, never shared.
+struct LineMaker: @unchecked Sendable {
+    let mode: LevelsMode
+    let bands: Int
+    private var history = SampleHistory(capacity: AudioFeed.historyLength, channelCount: 2)
+    private var analyzer: SpectrumAnalyzer?
+    private var format: (rate: Int, channels: Int) = (0, 0)
+
+    init(mode: LevelsMode, bands: Int) {
+        self.mode = mode
+        self.bands = bands
+    }
+
+    mutating func add(_ buffer: AudioBuffer) {
+        guard mode == .spectrum else { return }
+        if buffer.sampleRate != format.rate || buffer.channelCount != format.channels {
+            format = (buffer.sampleRate, buffer.channelCount)
+            history.reset()
+            analyzer = SpectrumAnalyzer(sampleRate: buffer.sampleRate, bandCount: bands, channelCount: min(2, buffer.channelCount))
+            if let analyzer { writeLine(SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount)) }
+        }
+        history.append(buffer)
+    }
+
+    mutating func line(time: Double, reading: LevelReading) -> String {
+        guard mode == .spectrum, let analyzer else { return LevelLine.json(time: time, reading: reading) }
+        let history = self.history
+        let levels = analyzer.analyse { channel, destination in history.copyLatest(channel: channel, into: destination) }
+        return SpectrumLine.json(time: time, levels: levels)
+    }
+}

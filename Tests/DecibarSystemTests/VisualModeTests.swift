@@ -1,0 +1,167 @@
+import DecibarCore
+import Foundation
+import Testing
+
+/// The spectrum and meter modes, backgrounds and user shaders, drawn for real under Xvfb.
+@Suite("Visual modes under Xvfb", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+struct VisualModeTests {
+    let width = 640
+    let height = 360
+
+    /// Runs `decibar live` with `arguments` while `tone` plays, and returns its last frame.
+    func screenshot(_ arguments: [String], tone: (frequency: Int, amplitude: Double)? = (1000, 0.5), seconds: Double = 2.5,
+                    during: ((String) throws -> Void)? = nil) throws -> (frame: RenderTests.Frame, errors: String) {
+        let server = try PrivatePulseServer()
+        var player: Process?
+        if let tone {
+            let file = server.directory + "/tone.wav"
+            try TestRig.makeTone(at: file, amplitude: tone.amplitude, frequency: tone.frequency, seconds: seconds + 5)
+            player = try server.play(file)
+        }
+        defer { player?.kill() }
+        let png = server.directory + "/shot.png"
+        let live = try RunningCommand(["live", "--size", "\(width)x\(height)", "--exit-after", "\(seconds)", "--screenshot", png] + arguments,
+                                      environment: server.environment)
+        try during?(server.directory)
+        #expect(live.waitForExit(timeout: 20) == 0, "stderr: \(live.standardError)")
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
+        return (RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false), live.standardError)
+    }
+
+    func paintedHeight(_ frame: RenderTests.Frame, x: Int, theme: BarTheme = .default) -> Int {
+        (0 ..< frame.height).filter { !frame.isBackground(x: x, y: $0, theme: theme) }.count
+    }
+
+    @Test("spectrum mode: a 1 kHz tone makes the 1 kHz band the tallest bar on both halves")
+    func spectrum() throws {
+        let (frame, errors) = try screenshot(["--mode", "spectrum", "--bars", "32"])
+        let bands = SpectrumBands(sampleRate: 48000, count: 16)
+        let layout = BarLayout()
+        let rects = layout.rects(for: [Float](repeating: 1, count: 2 * bands.count), width: width, height: height)
+        // Heights measured in the bars' own rows (the labels sit in the bottom margin).
+        let margin = (height - layout.maximumHeight(canvasHeight: height)) / 2
+        let heights = rects.map { rect in
+            (margin ..< height - margin).filter { !frame.isBackground(x: rect.x + rect.width / 2, y: $0, theme: .default) }.count
+        }
+        let band = try #require(bands.band(containing: 1000))
+        let positions = StereoSpectrum.positions(ofBand: band, bandCount: bands.count)
+        let tallest = heights.max() ?? 0
+        #expect(heights[positions.left] == tallest && heights[positions.right] == tallest, "\(heights)")
+        // Bands far from the tone stay near the floor.
+        #expect(heights[0] < tallest / 4 && heights[heights.count - 1] < tallest / 4, "\(heights)")
+        #expect(errors.contains("listening to"))
+    }
+
+    @Test("meter mode: a -6 dBFS sine's RMS bar tops out at -9 dB on the scale, and the clip lamp stays dark")
+    func meter() throws {
+        let (frame, _) = try screenshot(["--mode", "meter"], tone: (440, 0.5))
+        let meter = MeterLayout(width: width, height: height, channelCount: 2, floorDB: -70)
+        for channel in 0 ..< 2 {
+            let slot = meter.barSlot(channel: channel)
+            let x = slot.x + slot.width / 2
+            // The RMS bar is solid and bright; the slot and the translucent peak bar above it are dim,
+            // and the hold cap at the peak (-6 dB) is white.
+            let top = (slot.y ..< slot.maxY).first { y in
+                let (r, g, b) = frame.pixel(x: x, y: y)
+                return max(r, g, b) > 150 && min(r, g, b) < 150
+            } ?? -1
+            let cap = (slot.y ..< slot.maxY).first { y in
+                let (r, g, b) = frame.pixel(x: x, y: y)
+                return min(r, g, b) > 200
+            } ?? -1
+            #expect(abs(cap - meter.y(forDB: -6.02)) <= 2, "channel \(channel): hold cap at \(cap), expected \(meter.y(forDB: -6.02))")
+            #expect(abs(top - meter.y(forDB: -9.03)) <= 3, "channel \(channel): RMS top at \(top), expected \(meter.y(forDB: -9.03))")
+            let lamp = meter.lamp(channel: channel)
+            let (r, g, _) = frame.pixel(x: lamp.x + lamp.width / 2, y: lamp.y + lamp.height / 2)
+            #expect(r < 120 && g < 40, "the lamp is lit without clipping")
+        }
+    }
+
+    @Test("meter mode: a full-scale square wave lights both clip lamps")
+    func clipLamp() throws {
+        let server = try PrivatePulseServer()
+        let file = server.directory + "/square.wav"
+        let made = try TestRig.run("sox", ["-n", "-r", "48000", "-c", "2", "-e", "floating-point", "-b", "32", file,
+                                           "synth", "8", "square", "200"])
+        #expect(made.status == 0)
+        let player = try server.play(file)
+        defer { player.kill() }
+        let png = server.directory + "/clip.png"
+        let live = try RunningCommand(["live", "--mode", "meter", "--size", "\(width)x\(height)", "--exit-after", "2", "--screenshot", png],
+                                      environment: server.environment)
+        #expect(live.waitForExit(timeout: 20) == 0, "stderr: \(live.standardError)")
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
+        let meter = MeterLayout(width: width, height: height, channelCount: 2, floorDB: -70)
+        for channel in 0 ..< 2 {
+            let lamp = meter.lamp(channel: channel)
+            let (r, g, _) = frame.pixel(x: lamp.x + lamp.width / 2, y: lamp.y + lamp.height / 2)
+            #expect(r > 200 && g < 80, "channel \(channel)'s lamp is dark at full scale")
+        }
+    }
+
+    @Test("a transparent background leaves the background's alpha at 0 and the bars opaque")
+    func transparent() throws {
+        let (frame, errors) = try screenshot(["--background", "transparent", "--bars", "16"])
+        func alpha(_ x: Int, _ y: Int) -> UInt8 { frame.pixels[(y * width + x) * 4 + 3] }
+        #expect(alpha(2, height / 2) == 0 && alpha(width - 3, 3) == 0)
+        let rects = BarLayout().rects(for: [Float](repeating: 1, count: 16), width: width, height: height)
+        let middle = rects[8]
+        #expect(alpha(middle.x + middle.width / 2, height / 2) == 255)
+        // Xvfb runs no compositor: the user is told, in one line, and the window still works.
+        #expect(errors.contains("no compositing window manager") || errors.contains("no framebuffer with alpha"))
+    }
+
+    @Test("chroma background: pure green around the bars")
+    func chroma() throws {
+        let (frame, _) = try screenshot(["--background", "chroma"])
+        let (r, g, b) = frame.pixel(x: 2, y: 2)
+        #expect(r == 0 && g == 255 && b == 0)
+    }
+
+    @Test("a user shader draws; breaking it shows the compiler's message and the last good one keeps drawing")
+    func userShader() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shader = folder + "/solid.frag"
+        // Pure red where the bar under this column reaches, else transparent over the background.
+        let good = """
+            #version 330 core
+            in vec2 uv;
+            uniform sampler2D bars;
+            uniform int barCount;
+            uniform vec2 resolution;
+            uniform float time;
+            out vec4 colour;
+            void main() {
+                float value = texture(bars, vec2(uv.x, 0.5)).r;
+                colour = uv.y < max(value, 0.2) ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0);
+            }
+            """
+        try good.write(toFile: shader, atomically: true, encoding: .utf8)
+        let (frame, errors) = try screenshot(["--shader-dir", folder], seconds: 3.5) { _ in
+            usleep(1_800_000)
+            try (good.replacingOccurrences(of: "colour = ", with: "colour == undefinedThing + ")).write(toFile: shader, atomically: true, encoding: .utf8)
+        }
+        // The good shader still draws red at the bottom...
+        let (r, g, b) = frame.pixel(x: width / 2, y: height - 5)
+        #expect(r == 255 && g == 0 && b == 0, "\(r) \(g) \(b)")
+        // ...the message is on screen in the error band at the top, and on stderr in one line.
+        let (er, eg, eb) = frame.pixel(x: width - 4, y: 2)
+        #expect(er > eg && er > eb && er > 40, "no error band: \(er) \(eg) \(eb)")
+        let lines = errors.split(separator: "\n").filter { $0.contains("solid.frag") && $0.contains("failed to compile") }
+        #expect(lines.count == 1, "\(errors)")
+    }
+
+    @Test("a shader folder whose only shader is broken falls back to the built-in bars, with the message")
+    func brokenFromTheStart() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "#version 330 core\nvoid main() { nonsense }\n".write(toFile: folder + "/broken.frag", atomically: true, encoding: .utf8)
+        let (frame, errors) = try screenshot(["--shader-dir", folder, "--bars", "16"])
+        let rects = BarLayout().rects(for: [Float](repeating: 1, count: 16), width: width, height: height)
+        #expect(paintedHeight(frame, x: rects[8].x + rects[8].width / 2) > height / 4, "no built-in bars")
+        #expect(errors.contains("broken.frag") && errors.contains("failed to compile"))
+    }
+}
