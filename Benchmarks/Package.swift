@@ -15,6 +15,7 @@ let package = Package(
             name: "LevelProcessing",
             dependencies: [
                 .product(name: "DecibarCore", package: "Decibar"),
+                .product(name: "DecibarAudio", package: "Decibar"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LevelProcessing",

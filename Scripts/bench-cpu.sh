@@ -7,12 +7,21 @@
 # shared window, as % of one core. pulseaudio's own CPU is reported twice: with the player alone
 # (a short baseline) and during the window, where it also serves both capture clients.
 #
-# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS]   (defaults: .build-release, 20 s)
+# With MODE spectrum, decibar prints 64 band levels per channel at 60 lines/s
+# (`levels --mode spectrum --bands 64 --rate 60`), against the same cava.
+#
+# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS] [MODE]   (defaults: .build-release, 20 s, levels)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 decibar=${1:-$root/.build-release/release/decibar}
 window=${2:-20}
+mode=${3:-levels}
+case "$mode" in
+  levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60" ;;
+  spectrum) decibar_args=(levels --mode spectrum --bands 64 --rate 60); label="decibar levels --mode spectrum --bands 64" ;;
+  *) echo "bench-cpu: MODE must be levels or spectrum" >&2; exit 2 ;;
+esac
 baseline=5
 
 for tool in pulseaudio pactl paplay cava ffmpeg python3; do
@@ -75,7 +84,7 @@ pulse_alone=$(percent "$pa0" "$pa1" "$(python3 -c "print($t1 - $t0)")")
 cava -p "$dir/cava.conf" </dev/null >"$dir/cava.out" 2>"$dir/cava.err" &
 cava_pid=$!
 pids+=("$cava_pid")
-"$decibar" levels --rate 60 --source viz.monitor </dev/null >/dev/null 2>"$dir/decibar.err" &
+"$decibar" "${decibar_args[@]}" --source viz.monitor </dev/null >/dev/null 2>"$dir/decibar.err" &
 decibar_pid=$!
 pids+=("$decibar_pid")
 sleep 2   # both connected and past their start-up work
@@ -95,7 +104,7 @@ cava_pct=$(percent "$c0" "$c1" "$elapsed")
 decibar_pct=$(percent "$d0" "$d1" "$elapsed")
 pulse_pct=$(percent "$p0" "$p1" "$elapsed")
 echo "CPU over the same ${elapsed%.*} s window, demo track looping into the null sink (% of one core, from schedstat):"
-echo "  decibar levels --rate 60:        $decibar_pct %"
+printf '  %-32s %s %%\n' "$label:" "$decibar_pct"
 echo "  cava 0.7.4 (64 bars, 60 fps):    $cava_pct %"
 python3 -c "
 d, c = $decibar_pct, $cava_pct

@@ -30,3 +30,9 @@ section "CPU: decibar levels against cava"
 
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
+
+section "CPU: decibar levels --mode spectrum against cava"
+"$here/bench-cpu.sh" "$root/.build-release/release/decibar" 20 spectrum
+
+section "Idle CPU: the live window with silence playing"
+"$here/bench-idle.sh" "$root/.build-release/release/decibar"

@@ -37,13 +37,9 @@ extension PulseMonitorTap {
 
         // Ask for 256-frame fragments (or whole multiples for a headless reader); without
         // ADJUST_LATENCY the server may batch far more.
-        let chunk = AudioBuffer.frameCapacity
-        let fragmentFrames = fragmentDuration.map {
-            max(chunk, Int(($0 * Double(device.sampleRate) / Double(chunk)).rounded()) * chunk)
-        } ?? chunk
-        let fragmentBytes = UInt32(fragmentFrames * frameBytes)
-        var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
-                                        minreq: UInt32.max, fragsize: fragmentBytes)
+        var attributes = bufferAttributes(fragmentDuration: fragmentDuration, sampleRate: device.sampleRate)
+        silentFrames = 0
+        isRelaxed = false
         // DONT_MOVE: we follow the default sink ourselves; if the source vanishes we get told.
         // AUTO_TIMING_UPDATE: the server refreshes the timing info (with the sink's latency) by itself.
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue
@@ -70,6 +66,34 @@ extension PulseMonitorTap {
         }
     }
 
+    /// Fragments of `fragmentDuration` rounded to whole 256-frame buffers, or one buffer for nil.
+    private func bufferAttributes(fragmentDuration: Double?, sampleRate: Int) -> pa_buffer_attr {
+        let chunk = AudioBuffer.frameCapacity
+        let fragmentFrames = fragmentDuration.map {
+            max(chunk, Int(($0 * Double(sampleRate) / Double(chunk)).rounded()) * chunk)
+        } ?? chunk
+        return pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
+                              minreq: UInt32.max, fragsize: UInt32(fragmentFrames * frameBytes))
+    }
+
+    /// In long digital silence, asks for larger deliveries; at the first sound, for the usual ones.
+    private func noteSilence(_ samples: UnsafeBufferPointer<Float>?, frames: Int, stream: OpaquePointer) {
+        guard relaxesInSilence, let device = streamDevice else { return }
+        let silent = samples.map { $0.allSatisfy { $0 == 0 } } ?? true
+        if silent {
+            silentFrames += frames
+            guard !isRelaxed, Double(silentFrames) >= Self.relaxAfter * Double(device.sampleRate) else { return }
+            isRelaxed = true
+        } else {
+            silentFrames = 0
+            guard isRelaxed else { return }
+            isRelaxed = false
+        }
+        var attributes = bufferAttributes(fragmentDuration: isRelaxed ? Self.relaxedFragmentDuration : fragmentDuration,
+                                          sampleRate: device.sampleRate)
+        if let operation = pa_stream_set_buffer_attr(stream, &attributes, nil, nil) { pa_operation_unref(operation) }
+    }
+
     /// Drains everything readable: peek, re-chunk into 256-frame buffers, drop. No allocation.
     private func readAvailable(from stream: OpaquePointer) {
         guard stream == self.stream else { return }
@@ -83,9 +107,11 @@ extension PulseMonitorTap {
                 let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
                                                   count: frames * rechunker.channelCount)
                 rechunker.append(samples, deliveredAt: now) { deliver($0) }
+                noteSilence(samples, frames: frames, stream: stream)
             } else {
                 // A hole: the server lost data. Keep time straight with silence.
                 rechunker.appendSilence(frames: frames, deliveredAt: now) { deliver($0) }
+                noteSilence(nil, frames: frames, stream: stream)
             }
             pa_stream_drop(stream)
         }

@@ -14,6 +14,9 @@ public final class PulseMonitorTap: @unchecked Sendable {
     public let target: TapTarget
     /// Seconds of audio the server sends at a time; nil means one 256-frame buffer (lowest latency).
     public let fragmentDuration: Double?
+    public let relaxesInSilence: Bool
+    static let relaxAfter = 1.0
+    static let relaxedFragmentDuration = 0.1
     /// The server to use (`unix:/path` or a host); nil means the usual one ($PULSE_SERVER, the session's).
     public let server: String?
 
@@ -34,6 +37,9 @@ public final class PulseMonitorTap: @unchecked Sendable {
     var retryTimer: OpaquePointer?
     var retryDelay = PulseMonitorTap.initialRetryDelay
     var isStopped = false
+    /// Frames of digital silence delivered in a row, and whether fragments were enlarged for it.
+    var silentFrames = 0
+    var isRelaxed = false
 
     static let initialRetryDelay = 0.1
     static let maximumRetryDelay = 0.8
@@ -43,12 +49,16 @@ public final class PulseMonitorTap: @unchecked Sendable {
     ///   - fragmentDuration: how much audio the server batches per delivery. The window wants 256
     ///     frames (nil) for latency; a headless reader that reports 30 times a second can take more
     ///     and wake far less often. Every sample is delivered either way.
+    ///   - relaxesInSilence: after a second of digital silence, take 100 ms deliveries instead of
+    ///     256 frames (a tenth of the wake-ups), and go back at the first sample that is not zero.
+    ///     The first sound after silence then arrives up to 100 ms late; a window at rest wants this.
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64,
-                fragmentDuration: Double? = nil, server: String? = nil) throws(TapError) {
+                fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
         self.fragmentDuration = fragmentDuration
+        self.relaxesInSilence = relaxesInSilence
         self.server = server
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
                                                           bufferingPolicy: .bufferingNewest(bufferLimit))

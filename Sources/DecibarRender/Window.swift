@@ -1,6 +1,7 @@
 import CGL
 import CSDL2
 import DecibarCore
+import Synchronization
 
 /// An SDL2 window with an OpenGL 3.3 core context. Create, use and destroy it on one thread:
 /// the thread that owns the event loop (the process main thread in `decibar`).
@@ -49,6 +50,10 @@ public final class Window {
         }
         self.window = window
         self.context = context
+        if Self.wakeEventType.load(ordering: .acquiring) == 0 {
+            let registered = SDL_RegisterEvents(1)
+            if registered != UInt32.max { Self.wakeEventType.store(registered, ordering: .releasing) }
+        }
         self.isFullscreen = fullscreen
         requestedVSync = SDL_GL_SetSwapInterval(1) == 0
     }
@@ -75,6 +80,24 @@ public final class Window {
               let display = info.info.x11.display else { return nil }
         let atom = XInternAtom(display, "_NET_WM_CM_S\(XDefaultScreen(display))", 0)
         return XGetSelectionOwner(display, atom) != 0
+    }
+
+    /// The SDL event type `wakeEventLoop` posts (registered with the first window).
+    private static let wakeEventType = Atomic<UInt32>(0)
+
+    /// Wakes a thread blocked in `waitForEvent`; callable from any thread.
+    public static func wakeEventLoop() {
+        let type = wakeEventType.load(ordering: .acquiring)
+        guard type != 0 else { return }
+        var event = SDL_Event()
+        event.type = type
+        SDL_PushEvent(&event)
+    }
+
+    /// Blocks until input arrives, `wakeEventLoop` is called, or `timeout` seconds pass. The events
+    /// stay queued for `pollEvents`.
+    public func waitForEvent(timeout: Double) {
+        SDL_WaitEventTimeout(nil, Int32(max(1, min(60_000, (timeout * 1000).rounded(.up)))))
     }
 
     static var lastError: String { String(cString: SDL_GetError()) }

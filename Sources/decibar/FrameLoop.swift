@@ -49,6 +49,9 @@ struct FrameLoop {
     let window: Window
     let options: DisplayOptions
 
+    /// The longest a window at rest (nothing moving) sleeps without input or sound.
+    static let restTimeout = 0.25
+
     func run(_ body: (inout Frame) throws -> Void) throws {
         let frameLog = try options.frameLog.map(Self.createLog)
         defer { try? frameLog?.close() }
@@ -77,7 +80,10 @@ struct FrameLoop {
             try body(&frame)
             let finished = frame.closes || timeUp
             if frame.skipsDrawing && !finished {
-                MonotonicClock.sleep(seconds: max(0, pacer.period - (MonotonicClock.now() - now)))
+                // At rest: sleep until input, until the audio side wakes us (sound came back), or
+                // for at most `restTimeout` (status messages and --exit-after still need a look).
+                let untilExit = options.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
+                window.waitForEvent(timeout: max(0.001, min(Self.restTimeout, untilExit)))
                 continue
             }
             if finished, let path = options.screenshot { try saveScreenshot(to: path) }

@@ -23,7 +23,7 @@ struct LiveView {
         }
         let tap: PulseMonitorTap
         do {
-            tap = try PulseMonitorTap(target: target)
+            tap = try PulseMonitorTap(target: target, relaxesInSilence: true)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -68,8 +68,10 @@ struct LiveView {
             // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
             if visualizer.isAtRest && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
                 frame.skipsDrawing = true
+                pump.isResting = true
                 return
             }
+            pump.isResting = false
             BarRenderer.clear(to: visualizer.clearColour)
             visualizer.draw(width: width, height: height, windowHeight: height, now: now)
             if let text, let message {

@@ -1,17 +1,37 @@
 import DecibarAudio
 import DecibarCore
+import DecibarRender
+import Synchronization
 
-/// Drains a tap's buffers into an audio feed on the concurrency pool, off the frame loop.
+/// Drains a tap's buffers into an audio feed on the concurrency pool, off the frame loop. While
+/// the window rests (`isResting`), the first buffer that is not silent wakes it.
 struct TapPump {
+    /// Shared between the frame loop, which sets it, and the pump, which clears it on sound.
+    final class RestFlag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
     let task: Task<Void, Never>
+    let rest = RestFlag()
 
     init(tap: PulseMonitorTap, feed: AudioFeed) {
         let buffers = tap.buffers
+        let rest = self.rest
         task = Task.detached(priority: .high) {
             for await buffer in buffers {
                 feed.add(buffer)
+                if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {
+                    rest.value.store(false, ordering: .releasing)
+                    Window.wakeEventLoop()
+                }
             }
         }
+    }
+
+    /// Whether the window is sleeping until sound comes back.
+    var isResting: Bool {
+        get { rest.value.load(ordering: .acquiring) }
+        nonmutating set { rest.value.store(newValue, ordering: .releasing) }
     }
 
     func cancel() { task.cancel() }

@@ -26,6 +26,8 @@ final class Visualizer {
     var analyzer: SpectrumAnalyzer?
     /// The band count asked of the analyzer in use (merging may give fewer), so a new request rebuilds it.
     private var analyzedBandRequest = 0
+    /// Band heights 0...1 per channel, reused every frame.
+    private var bandHeights: [[Float]] = []
     private var lastAudio = -Double.infinity
     var startTime: Double
 
@@ -172,8 +174,7 @@ final class Visualizer {
             return
         }
         let levels = analyzer.analyse { channel, destination in feed.copyLatest(channel: channel, into: destination) }
-        let floor = options.spectrumFloor
-        let normalised = levels.map { channel in channel.map { min(1, max(0, ($0 - floor) / -floor)) } }
-        StereoSpectrum.arrange(normalised, lowsAtEdges: options.lowsAtEdges, into: &targets)
+        SpectrumScale(floorDB: options.spectrumFloor).normalise(levels, into: &bandHeights)
+        StereoSpectrum.arrange(bandHeights, lowsAtEdges: options.lowsAtEdges, into: &targets)
     }
 }

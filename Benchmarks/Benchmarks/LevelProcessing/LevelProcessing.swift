@@ -113,4 +113,6 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         blackHole(sum)
     }
+
+    spectrumBenchmarks()
 }

@@ -48,6 +48,11 @@ public struct AudioBuffer: Sendable {
 
     public var isFull: Bool { frameCount == Self.frameCapacity }
 
+    /// True when every sample is exactly zero.
+    public var isDigitalSilence: Bool {
+        withSamples { $0.allSatisfy { $0 == 0 } }
+    }
+
     /// Seconds of audio in the buffer.
     public var duration: Double { Double(frameCount) / Double(sampleRate) }
 
