@@ -42,8 +42,8 @@ extension PulseMonitorTap {
         isRelaxed = false
         // DONT_MOVE: we follow the default sink ourselves; if the source vanishes we get told.
         // AUTO_TIMING_UPDATE: the server refreshes the timing info (with the sink's latency) by itself.
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue
-                                          | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
+        let timing = measuresSinkLatency ? PA_STREAM_AUTO_TIMING_UPDATE.rawValue : 0
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue | timing)
         if pa_stream_connect_record(stream, device.name, &attributes, flags) < 0 {
             let reason = pulseErrorText(pa_context_errno(context))
             closeStream()
@@ -115,7 +115,7 @@ extension PulseMonitorTap {
             }
             pa_stream_drop(stream)
         }
-        if let timing = pa_stream_get_timing_info(stream), timing.pointee.sink_usec < 10_000_000 {
+        if measuresSinkLatency, let timing = pa_stream_get_timing_info(stream), timing.pointee.sink_usec < 10_000_000 {
             sinkLatencyMicroseconds.store(timing.pointee.sink_usec, ordering: .relaxed)
         }
     }

@@ -15,6 +15,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// Seconds of audio the server sends at a time; nil means one 256-frame buffer (lowest latency).
     public let fragmentDuration: Double?
     public let relaxesInSilence: Bool
+    public let measuresSinkLatency: Bool
     static let relaxAfter = 1.0
     static let relaxedFragmentDuration = 0.1
     /// The server to use (`unix:/path` or a host); nil means the usual one ($PULSE_SERVER, the session's).
@@ -52,13 +53,17 @@ public final class PulseMonitorTap: @unchecked Sendable {
     ///   - relaxesInSilence: after a second of digital silence, take 100 ms deliveries instead of
     ///     256 frames (a tenth of the wake-ups), and go back at the first sample that is not zero.
     ///     The first sound after silence then arrives up to 100 ms late; a window at rest wants this.
+    ///   - measuresSinkLatency: have the server keep the sink's latency up to date (`sinkLatency`),
+    ///     for a display that shows audio when it is heard.
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64,
-                fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, server: String? = nil) throws(TapError) {
+                fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
+                server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
         self.fragmentDuration = fragmentDuration
         self.relaxesInSilence = relaxesInSilence
+        self.measuresSinkLatency = measuresSinkLatency
         self.server = server
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
                                                           bufferingPolicy: .bufferingNewest(bufferLimit))

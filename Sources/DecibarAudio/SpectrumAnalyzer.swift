@@ -17,7 +17,7 @@ public final class SpectrumAnalyzer {
     public init?(sampleRate: Int, bandCount: Int, channelCount: Int = 2,
                  lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz) {
         let bands = SpectrumBands(sampleRate: sampleRate, count: bandCount, lowHz: lowHz, highHz: highHz)
-        guard let transform = FFTWTransform(length: bands.fftLength) else { return nil }
+        guard let transform = FFTWTransform(length: bands.fftLength, measured: true) else { return nil }
         self.bands = bands
         self.channelCount = Swift.max(1, Swift.min(2, channelCount))
         self.transform = transform

@@ -70,14 +70,21 @@ func writeError(_ message: String) {
 /// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
 func writeLine(_ line: String) {
     var text = line + "\n"
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            // A closed pipe (reader gone): stop quietly, like other filters do.
-            if written <= 0 { exit(0) }
-            offset += written
-        }
+    text.withUTF8 { writeBytes($0) }
+}
+
+/// Writes bytes (ending in a newline) to standard output in full.
+func writeBytes(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { writeBytes($0) }
+}
+
+func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        // A closed pipe (reader gone): stop quietly, like other filters do.
+        if written <= 0 { exit(0) }
+        offset += written
     }
 }

@@ -94,7 +94,7 @@ struct FileLevels {
             lines.add(buffer)
             framesDone += Int64(buffer.frameCount)
             if framesDone >= nextLineFrame || framesDone >= lastFrame {
-                writeLine(lines.line(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+                lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
                 linesWritten += 1
                 nextLineFrame = Int64((Double(linesWritten + 1) * sampleRate / rate).rounded())
             }
@@ -107,7 +107,7 @@ struct FileLevels {
         }
         rechunker.flush(emit: consume)
         if processor.frameCount > 0 {
-            writeLine(lines.line(time: Double(framesDone) / sampleRate, reading: processor.takeReading()))
+            lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
         }
     }
 }
@@ -150,7 +150,7 @@ struct LiveLevels {
                 // 1/rate of audio, so the line rate does not drift.
                 if frames >= lineEnd ?? framesPerLine {
                     let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
-                    writeLine(lines.line(time: max(0, captured - start), reading: processor.takeReading()))
+                    lines.write(time: max(0, captured - start), reading: processor.takeReading())
                     lineEnd = max((lineEnd ?? framesPerLine) + framesPerLine, frames)
                 }
             }

@@ -34,10 +34,18 @@ struct LineMaker: @unchecked Sendable {
         history.append(buffer)
     }
 
-    mutating func line(time: Double, reading: LevelReading) -> String {
-        guard mode == .spectrum, let analyzer else { return LevelLine.json(time: time, reading: reading) }
+    private var line: [UInt8] = []
+
+    /// Writes the line for the audio since the last one to standard output.
+    mutating func write(time: Double, reading: LevelReading) {
+        guard mode == .spectrum, let analyzer else {
+            writeLine(LevelLine.json(time: time, reading: reading))
+            return
+        }
         let history = self.history
         let levels = analyzer.analyse { channel, destination in history.copyLatest(channel: channel, into: destination) }
-        return SpectrumLine.json(time: time, levels: levels)
+        line.removeAll(keepingCapacity: true)
+        SpectrumLine.append(time: time, levels: levels, to: &line)
+        writeBytes(line)
     }
 }

@@ -23,7 +23,7 @@ struct LiveView {
         }
         let tap: PulseMonitorTap
         do {
-            tap = try PulseMonitorTap(target: target, relaxesInSilence: true)
+            tap = try PulseMonitorTap(target: target, relaxesInSilence: true, measuresSinkLatency: true)
         } catch {
             throw CommandFailure(message: error.description)
         }

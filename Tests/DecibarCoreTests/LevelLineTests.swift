@@ -22,3 +22,41 @@ struct LevelLineTests {
             == #"{"t": 1.500, "channels": 2, "rms_db": [-9.03, -160.00], "peak_db": [-6.02, -160.00]}"#)
     }
 }
+
+@Suite("Decimal text into bytes")
+struct DecimalTextTests {
+    func text(_ value: Double, _ places: Int) -> String {
+        var bytes: [UInt8] = []
+        DecimalText.append(value, places: places, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("fixed decimals, no negative zero, no exponent")
+    func examples() {
+        #expect(text(0, 2) == "0.00")
+        #expect(text(-0.001, 2) == "0.00")
+        #expect(text(-9.0309, 2) == "-9.03")
+        #expect(text(-160, 2) == "-160.00")
+        #expect(text(1.2345, 3) == "1.235" || text(1.2345, 3) == "1.234")
+        #expect(text(12.5, 0) == "13")
+        #expect(text(0.05, 1) == "0.1")
+        #expect(text(.nan, 2) == "0")
+        #expect(text(1e20, 2) == "1e15")
+    }
+
+    @Test("writes exactly what LevelLine.fixed writes, over many values")
+    func matchesStringFormatter() {
+        var state: UInt64 = 7
+        for _ in 0 ..< 5000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let value = (Double(state >> 11) / Double(1 << 53) - 0.5) * 400
+            for places in [0, 2, 3] { #expect(text(value, places) == LevelLine.fixed(value, places: places)) }
+        }
+    }
+
+    @Test("a spectrum line: time, then every channel's bands in order")
+    func spectrumLine() {
+        #expect(SpectrumLine.json(time: 1.5, levels: [[-1, -2.5], [-160, 0]])
+            == "{\"t\": 1.500, \"bands_db\": [-1.00, -2.50, -160.00, 0.00]}")
+    }
+}

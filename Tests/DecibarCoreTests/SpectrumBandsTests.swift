@@ -122,5 +122,13 @@ struct SpectrumBandsTests {
         [Float(42)].withUnsafeBufferPointer { history.append(interleaved: $0, channelCount: 1) }
         out.withUnsafeMutableBufferPointer { history.copyLatest(channel: 1, into: $0) }
         #expect(out == [-7, -8, -9, 42])
+        // Appends that cross the ring's end come out in order.
+        var ring = SampleHistory(capacity: 8, channelCount: 1)
+        var all = [Float](repeating: 0, count: 8)
+        for chunk in [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11]] as [[Float]] {
+            chunk.withUnsafeBufferPointer { ring.append(interleaved: $0, channelCount: 1) }
+        }
+        all.withUnsafeMutableBufferPointer { ring.copyLatest(channel: 0, into: $0) }
+        #expect(all == [4, 5, 6, 7, 8, 9, 10, 11])
     }
 }

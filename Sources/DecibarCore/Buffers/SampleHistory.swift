@@ -21,17 +21,22 @@ public struct SampleHistory: Sendable {
 
     /// Appends interleaved frames; extra source channels are ignored, missing ones repeat the last.
     public mutating func append(interleaved samples: UnsafeBufferPointer<Float>, channelCount sourceChannels: Int) {
-        guard sourceChannels > 0 else { return }
-        let frames = samples.count / sourceChannels
+        guard sourceChannels > 0, let base = samples.baseAddress else { return }
+        var frames = samples.count / sourceChannels
+        var source = base
+        // More than a ring's worth: only the newest part can be kept.
+        if frames > capacity {
+            source += (frames - capacity) * sourceChannels
+            frames = capacity
+        }
+        let start = writeIndex
         for channel in 0 ..< channelCount {
-            let source = Swift.min(channel, sourceChannels - 1)
+            let offset = Swift.min(channel, sourceChannels - 1)
             rings[channel].withUnsafeMutableBufferPointer { ring in
-                var index = writeIndex
-                for frame in 0 ..< frames {
-                    ring[index] = samples[frame * sourceChannels + source]
-                    index += 1
-                    if index == capacity { index = 0 }
-                }
+                // At most two runs: up to the ring's end, then from its start.
+                let first = Swift.min(frames, capacity - start)
+                for frame in 0 ..< first { ring[start + frame] = source[frame * sourceChannels + offset] }
+                for frame in first ..< frames { ring[frame - first] = source[frame * sourceChannels + offset] }
             }
         }
         writeIndex = (writeIndex + frames) % capacity
@@ -43,13 +48,13 @@ public struct SampleHistory: Sendable {
     public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>) {
         precondition(destination.count <= capacity, "asking for more history than is kept")
         let count = destination.count
+        guard count > 0, let target = destination.baseAddress else { return }
         rings[channel].withUnsafeBufferPointer { ring in
-            var index = (writeIndex - count + capacity) % capacity
-            for offset in 0 ..< count {
-                destination[offset] = ring[index]
-                index += 1
-                if index == capacity { index = 0 }
-            }
+            let start = (writeIndex - count + capacity) % capacity
+            // At most two contiguous runs.
+            let first = Swift.min(count, capacity - start)
+            target.update(from: ring.baseAddress! + start, count: first)
+            if count > first { (target + first).update(from: ring.baseAddress!, count: count - first) }
         }
     }
 

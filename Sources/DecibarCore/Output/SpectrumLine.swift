@@ -10,6 +10,29 @@ public enum SpectrumLine {
 
     /// `{"t": 1.234, "bands_db": [...]}`
     public static func json(time: Double, levels: [[Float]]) -> String {
-        "{\"t\": \(LevelLine.fixed(time, places: 3)), \"bands_db\": \(LevelLine.list(levels.flatMap { $0 }))}"
+        var bytes: [UInt8] = []
+        append(time: time, levels: levels, to: &bytes)
+        return String(decoding: bytes.dropLast(), as: UTF8.self)
     }
+
+    /// The same line, with its newline, appended to `bytes` (reused from line to line).
+    public static func append(time: Double, levels: [[Float]], to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: timeKey)
+        DecimalText.append(time, places: 3, to: &bytes)
+        bytes.append(contentsOf: bandsKey)
+        var first = true
+        for channel in levels {
+            for level in channel {
+                if !first { bytes.append(contentsOf: separator) }
+                first = false
+                DecimalText.append(Double(level), places: 2, to: &bytes)
+            }
+        }
+        bytes.append(contentsOf: ending)
+    }
+
+    private static let timeKey = Array("{\"t\": ".utf8)
+    private static let bandsKey = Array(", \"bands_db\": [".utf8)
+    private static let separator = Array(", ".utf8)
+    private static let ending = Array("]}\n".utf8)
 }
