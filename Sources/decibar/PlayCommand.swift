@@ -11,7 +11,8 @@ extension Decibar {
                 (delayed by the stream's latency, so they match the sound); below them, the whole
                 track's waveform fills in while it plays. Click or drag on it to seek.
                 Keys: space play/pause, Left/Right -/+5 s, Home/End, n/p next/previous file,
-                d switches the scrubber between linear and dB, f fullscreen, q or Esc quits.
+                d switches the scrubber between linear and dB, m bars/spectrum/meter, s the next
+                --shader-dir shader, f fullscreen, q or Esc quits.
                 A file that cannot be played is reported and skipped.
                 """)
 
