@@ -142,7 +142,7 @@ struct LiveLevels {
             var frames = 0.0
             var lineEnd: Double?
             for await buffer in buffers {
-                processor.process(buffer)
+                if lines.needsLevels { processor.process(buffer) }
                 lines.add(buffer)
                 frames += Double(buffer.frameCount)
                 let framesPerLine = Double(buffer.sampleRate) / rate

@@ -23,12 +23,16 @@ struct LineMaker: @unchecked Sendable {
         self.bands = bands
     }
 
+    /// Whether lines need RMS and peak levels (spectrum lines do not).
+    var needsLevels: Bool { mode == .levels }
+
     mutating func add(_ buffer: AudioBuffer) {
         guard mode == .spectrum else { return }
         if buffer.sampleRate != format.rate || buffer.channelCount != format.channels {
             format = (buffer.sampleRate, buffer.channelCount)
-            history.reset()
             analyzer = SpectrumAnalyzer(sampleRate: buffer.sampleRate, bandCount: bands, channelCount: min(2, buffer.channelCount))
+            // Exactly one analysis window of history: the smallest ring to keep warm in cache.
+            history = SampleHistory(capacity: analyzer?.bands.fftLength ?? AudioFeed.historyLength, channelCount: 2)
             if let analyzer { writeLine(SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount)) }
         }
         history.append(buffer)
