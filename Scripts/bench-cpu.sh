@@ -29,19 +29,8 @@ for tool in pulseaudio pactl paplay cava ffmpeg python3; do
 done
 [ -x "$decibar" ] || { echo "bench-cpu: no decibar binary at $decibar (swift build -c release --product decibar --scratch-path .build-release)" >&2; exit 1; }
 
-# Short path: the PulseAudio socket must fit in 108 bytes.
-dir=$(mktemp -d /tmp/dbc.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do "$here/stop-pid.sh" "$pid" || true; done
-  "$here/pulse-stop.sh" "$dir/pa" || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
-export PULSE_SERVER PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+. "$here/rig.sh"
+rig_start dbc --no-display
 pulse_pid=$(cat "$dir/pa/pulse.pid")
 
 "$here/demo-signal.sh" "$dir/demo.wav"

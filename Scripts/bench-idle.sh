@@ -15,20 +15,8 @@ for tool in pulseaudio pactl pacat Xvfb python3; do
 done
 [ -x "$decibar" ] || { echo "bench-idle: no decibar binary at $decibar" >&2; exit 1; }
 
-dir=$(mktemp -d /tmp/dbi.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do "$here/stop-pid.sh" "$pid" || true; done
-  "$here/pulse-stop.sh" "$dir/pa" || true
-  "$here/xvfb-stop.sh" "$dir/x" || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
-DISPLAY=$("$here/xvfb-start.sh" "$dir/x")
-export PULSE_SERVER DISPLAY PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+. "$here/rig.sh"
+rig_start dbi
 
 # Digital silence, played for real (the sink is running, the monitor delivers zeros).
 pacat --device=viz --format=float32le --rate=48000 --channels=2 </dev/zero >/dev/null 2>&1 &

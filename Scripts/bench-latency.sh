@@ -32,21 +32,8 @@ for tool in pulseaudio pactl pacat parec Xvfb python3; do
 done
 [ -x "$decibar" ] || { echo "bench-latency: no decibar binary at $decibar (swift build -c release --product decibar --scratch-path .build-release)" >&2; exit 1; }
 
-# Short path: the PulseAudio socket must fit in 108 bytes.
-dir=$(mktemp -d /tmp/dbl.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do "$here/stop-pid.sh" "$pid" || true; done
-  "$here/pulse-stop.sh" "$dir/pa" || true
-  "$here/xvfb-stop.sh" "$dir/x" || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
-DISPLAY=$("$here/xvfb-start.sh" "$dir/x")
-export PULSE_SERVER DISPLAY PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+. "$here/rig.sh"
+rig_start dbl
 
 # Long enough for the setup, the clicks and a tail; decibar closes itself.
 run_s=$(python3 -c "print(round(3.5 + $clicks * $interval, 1))")

@@ -29,16 +29,6 @@ fi
 short="$fixtures/short.wav"
 [ -s "$short" ] || "$here/demo-signal.sh" "$short"
 
-dir=$(mktemp -d /tmp/dbp.XXXXXX)
-cleanup() {
-  "$here/pulse-stop.sh" "$dir/pa" || true
-  "$here/xvfb-stop.sh" "$dir/x" || true
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-PULSE_SERVER=$("$here/pulse-start.sh" "$dir/pa")
-DISPLAY=$("$here/xvfb-start.sh" "$dir/x")
-export PULSE_SERVER DISPLAY PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+. "$here/rig.sh"
+rig_start dbp
 python3 "$here/bench-player.py" "$decibar" "$long" "$short" "$dir"

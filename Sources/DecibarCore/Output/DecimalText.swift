@@ -26,6 +26,12 @@ public enum DecimalText {
         }
     }
 
+    /// Appends a whole number.
+    public static func append(integer value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(UInt64(value.magnitude), to: &bytes)
+    }
+
     private static func appendDigits(_ number: UInt64, to bytes: inout [UInt8]) {
         var divisor: UInt64 = 1
         while number / divisor >= 10 { divisor *= 10 }

@@ -128,18 +128,7 @@ public enum AudiowaveformFormat {
             }
         }
 
-        mutating func appendDecimal(_ value: Int) {
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            let magnitude = value.magnitude
-            var divisor: UInt = 1
-            while magnitude / divisor >= 10 { divisor *= 10 }
-            var rest = magnitude
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
+        mutating func appendDecimal(_ value: Int) { DecimalText.append(integer: value, to: &bytes) }
 
         mutating func handOut<Failure: Error>(to emit: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Void,
                                               evenIfNotFull: Bool = false) throws(Failure) {

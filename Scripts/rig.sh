@@ -1,0 +1,28 @@
+# Sourced by the benchmark scripts: a private PulseAudio (null sink "viz") and, unless told
+# otherwise, an Xvfb, both stopped when the script exits, with every PID the script adds to
+# `pids` stopped first. After `rig_start PREFIX [--no-display]`, `$dir` is the scratch folder and
+# PULSE_SERVER, PULSE_COOKIE, XDG_RUNTIME_DIR (and DISPLAY) are exported.
+rig_scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+pids=()
+dir=""
+
+rig_stop() {
+  for pid in "${pids[@]}"; do "$rig_scripts/stop-pid.sh" "$pid" || true; done
+  [ -n "$dir" ] || return 0
+  "$rig_scripts/pulse-stop.sh" "$dir/pa" || true
+  [ -d "$dir/x" ] && { "$rig_scripts/xvfb-stop.sh" "$dir/x" || true; }
+  rm -rf "$dir"
+}
+
+rig_start() {
+  # Short path: the PulseAudio socket must fit in 108 bytes.
+  dir=$(mktemp -d "/tmp/$1.XXXXXX")
+  trap rig_stop EXIT
+  trap 'exit 130' INT TERM
+  PULSE_SERVER=$("$rig_scripts/pulse-start.sh" "$dir/pa")
+  export PULSE_SERVER PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+  if [ "${2:-}" != --no-display ]; then
+    DISPLAY=$("$rig_scripts/xvfb-start.sh" "$dir/x")
+    export DISPLAY
+  fi
+}
