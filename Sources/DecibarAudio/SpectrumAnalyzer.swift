@@ -13,11 +13,15 @@ public final class SpectrumAnalyzer {
     /// `levels[channel][band]` in dB after the last `analyse`.
     public private(set) var levels: [[Float]]
 
-    /// - Parameter channelCount: 1 or 2 (a left and a right spectrum).
+    /// - Parameters:
+    ///   - channelCount: 1 or 2 (a left and a right spectrum).
+    ///   - measuredPlan: let FFTW time its algorithms (about twice as fast). Off where results must
+    ///     be bit-identical from run to run: a measured plan may pick another algorithm next time.
     public init?(sampleRate: Int, bandCount: Int, channelCount: Int = 2,
-                 lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz) {
+                 lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz,
+                 measuredPlan: Bool = true) {
         let bands = SpectrumBands(sampleRate: sampleRate, count: bandCount, lowHz: lowHz, highHz: highHz)
-        guard let transform = FFTWTransform(length: bands.fftLength, measured: true) else { return nil }
+        guard let transform = FFTWTransform(length: bands.fftLength, measured: measuredPlan) else { return nil }
         self.bands = bands
         self.channelCount = Swift.max(1, Swift.min(2, channelCount))
         self.transform = transform

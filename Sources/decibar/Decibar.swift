@@ -11,7 +11,7 @@ struct Decibar: ParsableCommand {
             Run 'decibar COMMAND --help' for each command's options.
             """,
         version: "0.1.0",
-        subcommands: [Live.self, Play.self, Levels.self, Devices.self, PeaksExport.self],
+        subcommands: [Live.self, Play.self, Render.self, Levels.self, Devices.self, PeaksExport.self],
         defaultSubcommand: Live.self)
 }
 

@@ -36,8 +36,12 @@ final class Visualizer {
     static let meterFloorDB: Float = -70
     static let defaultBarCount = 48
 
-    init(options: DisplayOptions, shaders: ShaderLibrary, labelSize: Int, now: Double) throws(RenderError) {
+    /// Bit-identical output from run to run (offline renders): FFTW plans are estimated, not timed.
+    let isDeterministic: Bool
+
+    init(options: DisplayOptions, shaders: ShaderLibrary, labelSize: Int, now: Double, deterministic: Bool = false) throws(RenderError) {
         self.options = options
+        isDeterministic = deterministic
         theme = options.barTheme
         mode = options.mode
         layout = options.barLayout
@@ -164,7 +168,8 @@ final class Visualizer {
             return
         }
         if analyzer?.bands.sampleRate != format.sampleRate || analyzedBandRequest != bandsPerChannel {
-            analyzer = SpectrumAnalyzer(sampleRate: format.sampleRate, bandCount: bandsPerChannel, channelCount: 2)
+            analyzer = SpectrumAnalyzer(sampleRate: format.sampleRate, bandCount: bandsPerChannel, channelCount: 2,
+                                        measuredPlan: !isDeterministic)
             analyzedBandRequest = bandsPerChannel
         }
         guard let analyzer else { return }

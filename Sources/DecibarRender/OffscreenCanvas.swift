@@ -1,0 +1,91 @@
+import CEGL
+import CGL
+import DecibarCore
+
+/// An OpenGL 3.3 core context with no window and no display (EGL on Mesa's surfaceless platform),
+/// drawing into a framebuffer object of a fixed size. Frames are read back with `readPixels`.
+/// Create, use and destroy it on one thread.
+public final class OffscreenCanvas {
+    public let width: Int
+    public let height: Int
+    private let display: EGLDisplay
+    private let context: EGLContext
+    private var framebuffer: GLuint = 0
+    private var colour: GLuint = 0
+    private var pixels: [UInt8]
+
+    public init(width: Int, height: Int) throws(RenderError) {
+        self.width = width
+        self.height = height
+        pixels = Array(repeating: 0, count: width * height * 4)
+        // Surfaceless needs no X server or GPU device; the default display is the fallback.
+        var found = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), decibar_egl_default_display(), nil)
+        if found == decibar_egl_no_display() { found = eglGetDisplay(decibar_egl_default_display()) }
+        guard let display = found, display != decibar_egl_no_display() else {
+            throw RenderError("cannot draw offscreen: no EGL display")
+        }
+        var major: EGLint = 0
+        var minor: EGLint = 0
+        guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
+            throw RenderError("cannot draw offscreen: EGL did not start (error \(Self.lastError))")
+        }
+        guard eglBindAPI(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
+            eglTerminate(display)
+            throw RenderError("cannot draw offscreen: EGL has no desktop OpenGL")
+        }
+        // The default surface type is a window, which a surfaceless display has none of.
+        let configAttributes: [EGLint] = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8,
+                                          EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE]
+        var config: EGLConfig?
+        var count: EGLint = 0
+        guard eglChooseConfig(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
+            eglTerminate(display)
+            throw RenderError("cannot draw offscreen: no EGL configuration with RGBA")
+        }
+        let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+                                           EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE]
+        guard let context = eglCreateContext(display, config, decibar_egl_no_context(), contextAttributes),
+              context != decibar_egl_no_context() else {
+            eglTerminate(display)
+            throw RenderError("cannot draw offscreen: no OpenGL 3.3 context (error \(Self.lastError))")
+        }
+        guard eglMakeCurrent(display, decibar_egl_no_surface(), decibar_egl_no_surface(), context) == EGL_TRUE else {
+            eglDestroyContext(display, context)
+            eglTerminate(display)
+            throw RenderError("cannot draw offscreen: the context cannot be made current (error \(Self.lastError))")
+        }
+        self.display = display
+        self.context = context
+
+        glGenFramebuffers(1, &framebuffer)
+        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glGenRenderbuffers(1, &colour)
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colour)
+        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colour)
+        guard glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            throw RenderError("cannot draw offscreen: a \(width)x\(height) framebuffer is not possible here")
+        }
+        glViewport(0, 0, GLsizei(width), GLsizei(height))
+    }
+
+    deinit {
+        glDeleteRenderbuffers(1, &colour)
+        glDeleteFramebuffers(1, &framebuffer)
+        eglMakeCurrent(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
+        eglDestroyContext(display, context)
+        eglTerminate(display)
+    }
+
+    private static var lastError: String { "0x" + String(eglGetError(), radix: 16) }
+
+    /// The frame just drawn, RGBA, bottom row first; valid until the next call.
+    public func readPixels() -> [UInt8] {
+        glFinish()
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        pixels.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        return pixels
+    }
+}

@@ -1,0 +1,130 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+import Foundation
+import Synchronization
+
+/// Set by SIGINT or SIGTERM while a render runs; the frame loop then stops and cleans up.
+private let renderInterrupted = Atomic<Bool>(false)
+
+/// `decibar render`: the player's view, frame by frame on a virtual clock. Frame k shows the state
+/// at k/fps: the file's samples up to that moment, through the same feed, visualizer, smoother
+/// and scrubber as `play`, drawn offscreen and handed to the output.
+struct OfflineRender {
+    let file: String
+    let output: String
+    let fps: Int
+    let duration: Double?
+    let display: DisplayOptions
+    let scrubber: ScrubberOptions
+
+    func run() throws {
+        let width = display.size.width, height = display.size.height
+        // The overview first (it gives the exact length too); cached like the player's.
+        let peaks: Peaks
+        if let cached = PeaksCache.load(for: file), cached.samplesPerPixel == 256 {
+            peaks = cached
+        } else {
+            do {
+                peaks = try PeaksAnalysis.analyse(path: file, samplesPerPixel: 256)
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
+            PeaksCache.store(peaks, for: file)
+        }
+        let decoder: AudioFileDecoder
+        do {
+            decoder = try AudioFileDecoder(path: file)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let sampleRate = decoder.sampleRate
+        let fileFrames = decoder.estimatedFrameCount ?? Int64(peaks.length * peaks.samplesPerPixel)
+        let fileSeconds = Double(fileFrames) / Double(sampleRate)
+        let seconds = min(fileSeconds, duration ?? .infinity)
+        let frameCount = max(1, Int((seconds * Double(fps)).rounded(.up)))
+
+        let canvas: OffscreenCanvas
+        let visualizer: Visualizer
+        let view: ScrubberView
+        do {
+            canvas = try OffscreenCanvas(width: width, height: height)
+            let shaders = try ShaderLibrary()
+            let layout = PlayLayout(width: width, height: height)
+            visualizer = try Visualizer(options: display, shaders: shaders, labelSize: max(11, layout.labelSize * 4 / 5),
+                                        now: 0, deterministic: true)
+            view = ScrubberView(options: scrubber, rects: try RectRenderer(shaders: shaders),
+                                text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize))
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+
+        let out = try RenderOutput(path: output, audio: file, width: width, height: height, fps: fps,
+                                   transparent: display.background == .transparent)
+        _ = renderInterrupted.load(ordering: .relaxed)
+        let previous = (signal(SIGINT) { _ in renderInterrupted.store(true, ordering: .relaxed) },
+                        signal(SIGTERM) { _ in renderInterrupted.store(true, ordering: .relaxed) })
+        defer {
+            signal(SIGINT, previous.0)
+            signal(SIGTERM, previous.1)
+        }
+
+        let feed = AudioFeed(capacity: 4096)
+        var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: sampleRate)
+        var decodedFrames: Int64 = 0
+        var decoderDone = false
+        // Each buffer is stamped with the file time of its last sample: it counts as heard once
+        // the whole of it has played.
+        func add(_ buffer: AudioBuffer) {
+            var stamped = buffer
+            stamped.captureTime = Double(buffer.startFrame + Int64(buffer.frameCount)) / Double(sampleRate)
+            feed.add(stamped)
+            decodedFrames = buffer.startFrame + Int64(buffer.frameCount)
+        }
+        let title = (file as NSString).lastPathComponent
+        var progress = ProgressBar(total: frameCount)
+        let layout = PlayLayout(width: width, height: height)
+
+        do {
+            for index in 0 ..< frameCount {
+                if renderInterrupted.load(ordering: .relaxed) {
+                    throw CommandFailure(message: "interrupted; nothing was written to \(out.path)", status: 130)
+                }
+                let time = Double(index) / Double(fps)
+                // Decode until every sample heard by `time` is in the feed.
+                while !decoderDone && Double(decodedFrames) / Double(sampleRate) < time + Double(AudioBuffer.frameCapacity) / Double(sampleRate) {
+                    let more = try decoder.read { samples in rechunker.append(samples, emit: add) }
+                    if !more {
+                        rechunker.flush(emit: add)
+                        decoderDone = true
+                    }
+                }
+                let reading = feed.release(heardBy: time)
+                visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
+                BarRenderer.clear(to: visualizer.clearColour)
+                visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: time)
+                view.draw(ScrubberView.State(peaks: peaks, peaksKey: "render", duration: fileSeconds, playhead: time, title: title,
+                                             decibels: scrubber.decibels), layout: layout)
+                try out.write(frame: canvas.readPixels())
+                progress.update(done: index + 1)
+            }
+            progress.finish()
+            try out.finish()
+        } catch let failure as CommandFailure {
+            progress.finish()
+            out.abandon()
+            throw failure
+        } catch let error as AudioFileError {
+            progress.finish()
+            out.abandon()
+            throw CommandFailure(message: error.description)
+        } catch {
+            progress.finish()
+            out.abandon()
+            throw CommandFailure(message: "cannot render: \(error)")
+        }
+        let elapsed = MonotonicClock.now() - progress.start
+        writeError(String(format: "rendered %d frames (%@ at %d fps) to %@ in %.1f s (%.1f frames/s)", frameCount,
+                          TimeLabel.text(seconds: seconds), fps, out.path, elapsed, Double(frameCount) / max(elapsed, 1e-6)))
+    }
+}

@@ -1,0 +1,35 @@
+import DecibarCore
+import Foundation
+
+/// A one-line progress bar on a terminal's stderr: frames done, frames per second, time left.
+/// Redrawn at most ten times a second; silent when stderr is not a terminal.
+struct ProgressBar {
+    let total: Int
+    let start = MonotonicClock.now()
+    private var lastDrawn = -Double.infinity
+    private let isTerminal = isatty(STDERR_FILENO) != 0
+
+    init(total: Int) {
+        self.total = max(1, total)
+    }
+
+    mutating func update(done: Int) {
+        guard isTerminal else { return }
+        let now = MonotonicClock.now()
+        guard now - lastDrawn >= 0.1 || done == total else { return }
+        lastDrawn = now
+        let fraction = Double(done) / Double(total)
+        let rate = Double(done) / max(1e-6, now - start)
+        let left = rate > 0 ? Double(total - done) / rate : 0
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = String(format: "\r[%@] %3d%%  %d/%d frames  %.1f fps  ETA %@ ", bar, Int(fraction * 100), done, total, rate,
+                          TimeLabel.text(seconds: left.rounded(.up)))
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

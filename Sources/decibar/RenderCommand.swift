@@ -1,0 +1,58 @@
+import ArgumentParser
+import DecibarCore
+import Foundation
+
+extension Decibar {
+    struct Render: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Render the player's view of a file to a video, offline and frame-exact.",
+            discussion: """
+                Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with
+                its moving playhead) without a window or a display: frame k shows the state at
+                k/fps seconds, computed from the file's own samples, the same way every time. The
+                original audio is muxed in. The kind of output follows OUT's extension: .mp4
+                (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm
+                (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
+                Videos need the ffmpeg program. OUT appears only when the render is complete.
+                """)
+
+        @Argument(help: ArgumentHelp("The audio file to render.", valueName: "file"))
+        var file: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write: OUT.mp4, .mov, .webm, .gif or a folder/.", valueName: "out"))
+        var output: String
+
+        @Option(name: .long, help: ArgumentHelp("Frames per second, 1 to 240.", valueName: "n"))
+        var fps = 30
+
+        @Option(name: .long, help: ArgumentHelp("Render only the first this many seconds.", valueName: "seconds"))
+        var duration: Double?
+
+        @OptionGroup var display: DisplayOptions
+
+        @OptionGroup var scrubber: ScrubberOptions
+
+        func validate() throws {
+            guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
+            if let duration, !(duration.isFinite && duration > 0) {
+                throw ValidationError("--duration must be a positive number of seconds")
+            }
+            if display.fullscreen { throw ValidationError("--fullscreen does not apply to render (there is no window)") }
+            if display.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
+            if display.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
+            guard RenderOutput.kind(of: output) != nil else {
+                throw ValidationError("-o \(output): unknown kind of output; use \(RenderOutput.supported)")
+            }
+            let trimmed = output.hasSuffix("/") ? String(output.dropLast()) : output
+            try DisplayOptions.checkWritable(trimmed, option: "-o")
+            if display.size.width % 2 != 0 || display.size.height % 2 != 0 {
+                throw ValidationError("--size must be even in both directions for video")
+            }
+        }
+
+        func run() throws {
+            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display,
+                              scrubber: scrubber).run()
+        }
+    }
+}
