@@ -1,0 +1,149 @@
+import DecibarCore
+import Foundation
+import Testing
+
+/// `decibar render`, offscreen with no display, checked with ffprobe and the frames themselves.
+@Suite("decibar render", .serialized)
+struct RenderCommandTests {
+    /// The test's environment without a display: render must not need one.
+    let headless = ["DISPLAY": "", "XDG_CACHE_HOME": NSTemporaryDirectory() + "decibar-render-test-cache"]
+
+    func ffmpeg(_ arguments: [String]) throws {
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments)
+        #expect(made.status == 0, "\(made.error)")
+    }
+
+    func render(_ arguments: [String]) throws -> (status: Int32, error: String) {
+        let result = try TestRig.run(TestRig.decibar, ["render"] + arguments, environment: headless)
+        return (result.status, result.error)
+    }
+
+    @Test("a 10 s file at 30 fps gives 300 frames, 10 s long, with its audio")
+    func lengthAndAudio() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.flac"
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=10", "-ac", "2", input])
+        let output = folder + "/out.mp4"
+        let result = try render([input, "-o", output, "--size", "320x180", "--fps", "30"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1 && result.error.contains("rendered 300 frames"))
+        let probe = try TestRig.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                                "stream=codec_type,nb_read_frames,duration", "-of", "csv=p=0", output])
+        let streams = String(decoding: probe.output, as: UTF8.self).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        let video = try #require(streams.first { $0.first == "video" })
+        let audio = streams.first { $0.first == "audio" }
+        #expect(abs((Int(video[2]) ?? 0) - 300) <= 1, "\(video)")
+        #expect(abs((Double(video[1]) ?? 0) - 10) < 0.05, "\(video)")
+        #expect(audio != nil, "no audio stream: \(streams)")
+        if let audio { #expect(abs((Double(audio[1]) ?? 0) - 10) < 0.05, "\(audio)") }
+    }
+
+    /// SHA-256 of every file in a folder of frames, in name order (by sha256sum).
+    func frameHashes(_ folder: String) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let result = try TestRig.run("sha256sum", names.map { folder + $0 })
+        return String(decoding: result.output, as: UTF8.self).split(separator: "\n").map { String($0.prefix(64)) }
+    }
+
+    @Test("rendering the same input twice gives identical frames, in PNG frames and in the video", arguments: ["bars", "spectrum", "meter"])
+    func deterministic(mode: String) throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/music.wav"
+        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+300*t)*t)*exp(-3*mod(t\\,0.5))|0.3*sin(2*PI*880*t):s=44100:d=3", input])
+        var hashes: [[String]] = []
+        var videoHashes: [String] = []
+        for run in 0 ..< 2 {
+            let frames = folder + "/frames\(run)/"
+            let result = try render([input, "-o", frames, "--size", "320x180", "--fps", "25", "--mode", mode, "--caps"])
+            #expect(result.status == 0, "\(result.error)")
+            hashes.append(try frameHashes(frames))
+            let video = folder + "/video\(run).mp4"
+            #expect(try render([input, "-o", video, "--size", "320x180", "--fps", "25", "--mode", mode]).status == 0)
+            let md5 = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:v", "-f", "framemd5", "-"])
+            videoHashes.append(String(decoding: md5.output, as: UTF8.self))
+        }
+        #expect(hashes[0].count == 75)
+        #expect(hashes[0] == hashes[1])
+        #expect(Set(hashes[0]).count > 10, "the frames should differ from each other")
+        #expect(!videoHashes[0].isEmpty && videoHashes[0] == videoHashes[1])
+    }
+
+    @Test("silence until exactly 2.000 s, then a tone: no frame before 2 s shows a bar above the floor, the next one does")
+    func frameExact() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/burst.wav"
+        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=if(gte(n\\,96000)\\,0.8*sin(2*PI*1000*t)\\,0):s=48000:d=3", "-ac", "2", "-c:a", "pcm_f32le", input])
+        let frames = folder + "/frames/"
+        let result = try render([input, "-o", frames, "--size", "320x180", "--fps", "30", "--bars", "16"])
+        #expect(result.status == 0, "\(result.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names.count == 90)
+        let layout = PlayLayout(width: 320, height: 180)
+        let bars = BarLayout().rects(for: [Float](repeating: 1, count: 16), width: 320, height: layout.barsHeight)
+        /// Tallest painted run in the bar columns of the visualizer area.
+        func tallestBar(_ name: String) throws -> Int {
+            let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", frames + name, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+            let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 320, height: 180, bottomUp: false)
+            return bars.map { rect in
+                (0 ..< layout.barsHeight).filter { !frame.isBackground(x: rect.x + rect.width / 2, y: $0, theme: .default) }.count
+            }.max() ?? 0
+        }
+        let floorHeight = BarLayout().minimumHeight
+        // Frame k shows t = k/30: frames 0...59 are before 2.000 s; frame 60 is 2.000 s itself.
+        for index in [0, 30, 58, 59, 60] {
+            #expect(try tallestBar(names[index]) <= floorHeight, "frame \(index) (t = \(Double(index) / 30) s) shows a bar")
+        }
+        #expect(try tallestBar(names[61]) > floorHeight + 4, "frame 61 (2.000 s + one frame) shows no bar")
+    }
+
+    @Test("a render stopped half-way leaves nothing at OUT")
+    func interrupted() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/long.flac"
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=330:sample_rate=48000:duration=120", "-ac", "2", input])
+        for (signal, name) in [(SIGTERM, "term"), (SIGKILL, "kill")] {
+            let output = folder + "/\(name).mp4"
+            let running = try RunningCommand(["render", input, "-o", output, "--size", "1280x720"], environment: headless)
+            // Let it get going: the temporary file appears once ffmpeg has frames.
+            let deadline = TestRig.now() + 20
+            func started() -> Bool {
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains(".partial-") }
+            }
+            while TestRig.now() < deadline && !started() {
+                usleep(50_000)
+            }
+            usleep(500_000)
+            kill(running.process.processIdentifier, signal)
+            let status = running.waitForExit(timeout: 20)
+            #expect(status != 0 && status != nil)
+            #expect(!FileManager.default.fileExists(atPath: output), "\(name): a file was left at OUT")
+            if signal == SIGTERM {
+                #expect(running.standardError.contains("interrupted"), "\(running.standardError)")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
+                #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
+            }
+        }
+    }
+
+    @Test("no ffmpeg, an unwritable OUT or an unknown extension: one line each")
+    func errors() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        let noFFmpeg = try TestRig.run(TestRig.decibar, ["render", input, "-o", folder + "/out.mp4"],
+                                       environment: headless.merging(["PATH": folder]) { $1 })
+        #expect(noFFmpeg.status == 1 && noFFmpeg.error.contains("ffmpeg") && noFFmpeg.error.split(separator: "\n").count == 1, "\(noFFmpeg.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
+        let unwritable = try render([input, "-o", "/no/such/folder/out.mp4"])
+        #expect(unwritable.status == 2 && unwritable.error.split(separator: "\n").count == 1, "\(unwritable.error)")
+        let unknown = try render([input, "-o", folder + "/out.xyz"])
+        #expect(unknown.status == 2 && unknown.error.contains("unknown kind of output") && unknown.error.split(separator: "\n").count == 1)
+        let missing = try render([folder + "/nothing.flac", "-o", folder + "/out.mp4"])
+        #expect(missing.status == 1 && missing.error.contains("no such file"))
+    }
+}
