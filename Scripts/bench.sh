@@ -36,3 +36,6 @@ section "CPU: decibar levels --mode spectrum against cava"
 
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"
+
+section "Render speed against ffmpeg encoding the same frames alone"
+"$here/bench-render.sh" "$root/.build-release/release/decibar"

@@ -56,6 +56,9 @@ final class RenderOutput {
         process.arguments = Self.ffmpegArguments(kind: kind, audio: audio, width: width, height: height, fps: fps,
                                                  transparent: transparent, output: temporaryPath)
         let frames = Pipe()
+        // A frame is megabytes; a 1 MB pipe (Linux's default maximum) instead of 64 KB cuts the
+        // wake-ups on both sides sixteenfold. F_SETPIPE_SZ is 1031; failure only costs speed.
+        _ = fcntl(frames.fileHandleForWriting.fileDescriptor, 1031, 1 << 20)
         process.standardInput = frames
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -111,11 +114,17 @@ final class RenderOutput {
             return
         }
         guard let input, ffmpeg?.isRunning == true else { throw failure("ffmpeg stopped") }
-        do {
-            try input.write(contentsOf: pixels)
-        } catch {
-            throw failure("ffmpeg stopped taking frames")
+        let written = pixels.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(input.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
         }
+        guard written else { throw failure("ffmpeg stopped taking frames") }
     }
 
     private func failure(_ what: String) -> CommandFailure {
