@@ -193,6 +193,17 @@ public final class Window {
     }
 
     /// The pixels of the frame being drawn (call before `swap()`), RGBA rows bottom to top.
+    /// Reads the bottom-left `width`×`height` pixels of the frame just drawn (RGBA, bottom row
+    /// first) into `pixels`, which must hold `width × height × 4` bytes.
+    public func readPixels(into pixels: inout [UInt8], width: Int, height: Int) {
+        precondition(pixels.count >= width * height * 4, "pixel buffer too small")
+        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glReadBuffer(GLenum(GL_BACK))
+        pixels.withUnsafeMutableBytes { bytes in
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+    }
+
     public func readPixels() -> (pixels: [UInt8], width: Int, height: Int) {
         let (width, height) = drawableSize
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

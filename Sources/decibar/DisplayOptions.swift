@@ -76,6 +76,14 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("When closing, save the last frame as a PNG here.", valueName: "path"))
     var screenshot: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Record what the window shows, with the audio being shown, to this .mp4 (or .mkv, .mov) when the window closes. Needs the ffmpeg program.",
+        valueName: "path"))
+    var record: String?
+
+    @Option(name: .long, help: ArgumentHelp("Frames per second of --record, steady whatever the window does.", valueName: "n"))
+    var recordFps = 30
+
     /// One line per frame (time after the swap, mean bar value), for the latency benchmarks.
     @Option(name: .customLong("frame-log"), help: .hidden)
     var frameLog: String?
@@ -112,6 +120,13 @@ struct DisplayOptions: ParsableArguments {
         }
         if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
         if let frameLog { try Self.checkWritable(frameLog, option: "--frame-log") }
+        if let record {
+            guard ["mp4", "mkv", "mov"].contains((record as NSString).pathExtension.lowercased()) else {
+                throw ValidationError("--record must name an .mp4, .mkv or .mov file")
+            }
+            try Self.checkWritable(record, option: "--record")
+        }
+        guard (1...120).contains(recordFps) else { throw ValidationError("--record-fps must be between 1 and 120") }
     }
 
     var smoothing: SmoothingTimes {

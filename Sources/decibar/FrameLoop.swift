@@ -48,11 +48,24 @@ struct FrameLoop {
 
     let window: Window
     let options: DisplayOptions
+    /// Set with --record: every drawn frame goes to it, and it is finished when the loop ends.
+    var recorder: Recorder?
 
     /// The longest a window at rest (nothing moving) sleeps without input or sound.
     static let restTimeout = 0.25
 
     func run(_ body: (inout Frame) throws -> Void) throws {
+        var lastFrame = MonotonicClock.now()
+        do {
+            try loop(body, lastFrame: &lastFrame)
+        } catch {
+            recorder?.abandon()
+            throw error
+        }
+        try recorder?.finish(at: lastFrame)
+    }
+
+    private func loop(_ body: (inout Frame) throws -> Void, lastFrame: inout Double) throws {
         let frameLog = try options.frameLog.map(Self.createLog)
         defer { try? frameLog?.close() }
         var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
@@ -79,7 +92,7 @@ struct FrameLoop {
             number += 1
             try body(&frame)
             let finished = frame.closes || timeUp
-            if frame.skipsDrawing && !finished {
+            if frame.skipsDrawing && !finished && recorder == nil {
                 // At rest: sleep until input, until the audio side wakes us (sound came back), or
                 // for at most `restTimeout` (status messages and --exit-after still need a look).
                 let untilExit = options.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
@@ -87,6 +100,8 @@ struct FrameLoop {
                 continue
             }
             if finished, let path = options.screenshot { try saveScreenshot(to: path) }
+            recorder?.frameDrawn(in: window, at: now)
+            lastFrame = now
             window.swap()
             // Stamped after the swap: the moment this frame is handed to the display.
             frameLog?.write(Data("\(MonotonicClock.now()) \(frame.loggedValue)\n".utf8))

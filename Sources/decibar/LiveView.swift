@@ -48,7 +48,10 @@ struct LiveView {
         var reporter = StatusReporter()
         var shownStatus: TapStatus?
 
-        try FrameLoop(window: window, options: display).run { frame in
+        let recorder = try display.record.map { path in
+            try Recorder(path: path, fps: display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height)
+        }
+        try FrameLoop(window: window, options: display, recorder: recorder).run { frame in
             let now = frame.now
             for case .key(let key) in frame.events { visualizer.handle(key) }
             let status = tap.status
@@ -61,12 +64,12 @@ struct LiveView {
 
             // The monitor hears audio before the speakers do, by the sink's latency: show it then.
             feed.delay = tap.sinkLatency + avOffset
-            let reading = feed.release(heardBy: now)
+            let reading = feed.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
             let (width, height) = window.drawableSize
             visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
             let message = overlay.message(at: now)
             // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
-            if visualizer.isAtRest && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
+            if visualizer.isAtRest && display.record == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
                 frame.skipsDrawing = true
                 pump.isResting = true
                 return

@@ -52,7 +52,10 @@ struct PlayView {
         var seekHandledAt: Double?
         let scrubber = ScrubberView(options: settings.scrubber, rects: rects, text: text)
 
-        try FrameLoop(window: window, options: settings.display).run { frame in
+        let recorder = try settings.display.record.map { path in
+            try Recorder(path: path, fps: settings.display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height)
+        }
+        try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
             let now = frame.now
             if frame.number == 1 {
                 session.open(from: 0)
@@ -105,7 +108,7 @@ struct PlayView {
             }
 
             // The visualizer: what is being heard now.
-            let reading = session.heard.release(heardBy: now)
+            let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
             visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
             frame.loggedValue = visualizer.meanValue
             BarRenderer.clear(to: visualizer.clearColour)

@@ -39,6 +39,7 @@ extension Decibar {
             }
             if display.fullscreen { throw ValidationError("--fullscreen does not apply to render (there is no window)") }
             if display.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
+            if display.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
             if display.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
             guard RenderOutput.kind(of: output) != nil else {
                 throw ValidationError("-o \(output): unknown kind of output; use \(RenderOutput.supported)")

@@ -94,6 +94,22 @@ final class RenderOutput {
         return arguments + [output]
     }
 
+    /// Runs a program to its end; its status and the last line it wrote to stderr.
+    static func runProgram(_ name: String, _ arguments: [String]) throws -> (status: Int32, lastLine: String) {
+        guard let program = findProgram(name) else { throw CommandFailure(message: "\(name) not found") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        while process.isRunning { usleep(5_000) }
+        return (process.terminationStatus, text.split(separator: "\n").last.map(String.init) ?? "")
+    }
+
     static func findProgram(_ name: String) -> String? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(folder)/\(name)"

@@ -43,11 +43,15 @@ public final class AudioFeed: Sendable {
 
     /// Processes every buffer heard by `now` and returns the levels of all of them since the last
     /// call (frameCount 0 when none were due).
-    public func release(heardBy now: Double) -> LevelReading {
+    ///
+    /// `observe` sees each released buffer with the time its last sample is heard (its stamp plus
+    /// `delay`), in order; a recorder keeps what was shown this way.
+    public func release(heardBy now: Double, observe: ((AudioBuffer, Double) -> Void)? = nil) -> LevelReading {
         state.withLock { state in
             let due = state.waiting.prefix { $0.captureTime + state.delay <= now }.count
             for index in 0 ..< due {
                 let buffer = state.waiting[index]
+                observe?(buffer, buffer.captureTime + state.delay)
                 if buffer.sampleRate != state.sampleRate || buffer.channelCount != state.channelCount {
                     // A new device or file: earlier audio says nothing about this one.
                     state.sampleRate = buffer.sampleRate

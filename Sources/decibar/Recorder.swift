@@ -1,0 +1,176 @@
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// `--record OUT.mp4`: what the window shows, at a steady frame rate, with the audio being shown.
+///
+/// Video: slot n of the recording is the window's latest frame drawn at or before start + n/fps,
+/// so a stutter repeats a frame and a fast display drops some; frames go to ffmpeg (H.264,
+/// ultrafast) as they come. Audio: every buffer the display releases, in the order heard, into a
+/// raw file, with silence filled in where nothing was heard. At the end the two are muxed with
+/// the audio placed by the time its first sample was heard, so sound and picture line up, and
+/// the result is renamed to OUT.
+final class Recorder {
+    let path: String
+    let fps: Int
+    let width: Int
+    let height: Int
+    private let video: Process
+    private let frames: FileHandle
+    private let videoPath: String
+    private let audioPath: String
+    private let audioFile: FileHandle
+    private let errors = Pipe()
+    private var pixels: [UInt8]
+    private var haveFrame = false
+    private var start: Double?
+    private var slotsWritten = 0
+    // Audio: its format, the heard time of its first sample, and where the next one should fall.
+    private var sampleRate = 0
+    private var audioStart: Double?
+    private var framesWritten: Int64 = 0
+    /// The stream position that would follow the last buffer: a buffer that starts there is
+    /// contiguous and goes straight on, whatever jitter its time stamp has.
+    private var nextStartFrame: Int64?
+    private var audioBytes: [UInt8] = []
+
+    static let channels = 2
+
+    init(path: String, fps: Int, width: Int, height: Int) throws {
+        guard let program = RenderOutput.findProgram("ffmpeg") else {
+            throw CommandFailure(message: "--record needs the ffmpeg program (apt-get install ffmpeg)")
+        }
+        self.path = path
+        self.fps = fps
+        self.width = width - width % 2
+        self.height = height - height % 2
+        pixels = Array(repeating: 0, count: self.width * self.height * 4)
+        let folder = (path as NSString).deletingLastPathComponent
+        let stem = "." + ((path as NSString).lastPathComponent as NSString).deletingPathExtension + ".partial-\(getpid())"
+        let base = ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent(stem)
+        videoPath = base + ".video.mkv"
+        audioPath = base + ".audio.raw"
+        guard FileManager.default.createFile(atPath: audioPath, contents: nil), let audioFile = FileHandle(forWritingAtPath: audioPath) else {
+            throw CommandFailure(message: "cannot write \(audioPath)")
+        }
+        self.audioFile = audioFile
+        video = Process()
+        video.executableURL = URL(fileURLWithPath: program)
+        video.arguments = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(self.width)x\(self.height)",
+                           "-framerate", "\(fps)", "-i", "pipe:0", "-vf", "vflip", "-c:v", "libx264", "-preset", "ultrafast",
+                           "-crf", "20", "-pix_fmt", "yuv420p", videoPath]
+        let pipe = Pipe()
+        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031, 1 << 20)
+        video.standardInput = pipe
+        video.standardOutput = FileHandle.nullDevice
+        video.standardError = errors
+        try video.run()
+        frames = pipe.fileHandleForWriting
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Call after drawing a frame, before it is shown; `now` is when the frame loop started it.
+    func frameDrawn(in window: Window, at now: Double) {
+        let start = self.start ?? now
+        self.start = start
+        // Slots that began before this frame take the previous one.
+        let due = Int(((now - start) * Double(fps)).rounded(.up))
+        if haveFrame { while slotsWritten < due { writeSlot() } } else { slotsWritten = due }
+        window.readPixels(into: &pixels, width: width, height: height)
+        haveFrame = true
+    }
+
+    private func writeSlot() {
+        pixels.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(frames.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                if count <= 0 { return }
+                offset += count
+            }
+        }
+        slotsWritten += 1
+    }
+
+    /// A buffer the display released, its last sample heard at `heardAt`.
+    func audio(_ buffer: AudioBuffer, heardAt end: Double) {
+        if sampleRate == 0 { sampleRate = buffer.sampleRate }
+        guard buffer.sampleRate == sampleRate else { return }
+        let heardAt = end - buffer.duration
+        let begin = audioStart ?? heardAt
+        audioStart = begin
+        // A jump in the stream (a seek, a pause, the server away): place it by the time it was
+        // heard, keeping time with silence. Contiguous audio just follows on.
+        let expected = Int64(((heardAt - begin) * Double(sampleRate)).rounded())
+        let gap = buffer.startFrame == nextStartFrame ? 0 : expected - framesWritten
+        nextStartFrame = buffer.startFrame + Int64(buffer.frameCount)
+        audioBytes.removeAll(keepingCapacity: true)
+        if gap > 0 {
+            audioBytes.append(contentsOf: repeatElement(0, count: Int(gap) * Self.channels * 4))
+            framesWritten += gap
+        }
+        buffer.withSamples { samples in
+            let sourceChannels = buffer.channelCount
+            for frame in 0 ..< buffer.frameCount {
+                for channel in 0 ..< Self.channels {
+                    let sample = samples[frame * sourceChannels + min(channel, sourceChannels - 1)]
+                    withUnsafeBytes(of: sample.bitPattern.littleEndian) { audioBytes.append(contentsOf: $0) }
+                }
+            }
+        }
+        framesWritten += Int64(buffer.frameCount)
+        audioFile.write(Data(audioBytes))
+    }
+
+    /// Fills the last slots up to `end`, closes both streams and muxes them into OUT.
+    func finish(at end: Double) throws {
+        if let start, haveFrame {
+            let due = Int(((end - start) * Double(fps)).rounded(.down)) + 1
+            while slotsWritten < due { writeSlot() }
+        }
+        try? frames.close()
+        try? audioFile.close()
+        while video.isRunning { usleep(10_000) }
+        defer {
+            try? FileManager.default.removeItem(atPath: videoPath)
+            try? FileManager.default.removeItem(atPath: audioPath)
+        }
+        guard video.terminationStatus == 0, slotsWritten > 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").last.map(String.init) ?? "nothing was recorded"
+            throw CommandFailure(message: "cannot record \(path): \(message)")
+        }
+        let temporary = videoPath.replacingOccurrences(of: ".video.mkv", with: "." + (path as NSString).pathExtension)
+        var arguments = ["-v", "error", "-nostdin", "-y", "-i", videoPath]
+        if let audioStart, let start, framesWritten > 0 {
+            // Audio heard at audioStart belongs at that moment of the video.
+            let offset = audioStart - start
+            arguments += offset >= 0 ? ["-itsoffset", String(format: "%.6f", offset)] : ["-ss", String(format: "%.6f", -offset)]
+            arguments += ["-f", "f32le", "-ar", "\(sampleRate)", "-ac", "\(Self.channels)", "-i", audioPath,
+                          "-map", "0:v:0", "-map", "1:a:0", "-c:a", "aac", "-b:a", "192k"]
+        }
+        arguments += ["-c:v", "copy", "-movflags", "+faststart", temporary]
+        let mux = try RenderOutput.runProgram("ffmpeg", arguments)
+        guard mux.status == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CommandFailure(message: "cannot record \(path): ffmpeg: \(mux.lastLine)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw CommandFailure(message: "cannot record \(path): \(reason)")
+        }
+        writeError("recorded \(slotsWritten) frames at \(fps) fps to \(path)")
+    }
+
+    /// Stops without keeping anything.
+    func abandon() {
+        try? frames.close()
+        try? audioFile.close()
+        if video.isRunning { video.terminate() }
+        while video.isRunning { usleep(10_000) }
+        try? FileManager.default.removeItem(atPath: videoPath)
+        try? FileManager.default.removeItem(atPath: audioPath)
+    }
+}

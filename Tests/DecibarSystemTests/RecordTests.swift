@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `live --record`: the window's frames at a steady rate with the audio shown, in sync.
+@Suite("Recording the live window", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+struct RecordTests {
+    @Test("a click played into the null sink shows in the recorded video within one frame of where it is in the recorded audio")
+    func clickInSync() throws {
+        let server = try PrivatePulseServer()
+        let click = server.directory + "/click.wav"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                              "aevalsrc=if(between(t\\,1.5\\,1.52)\\,0.9*sin(2*PI*1000*t)\\,0):s=48000:d=3.5",
+                                              "-ac", "2", click])
+        #expect(made.status == 0, "\(made.error)")
+        let video = server.directory + "/recording.mp4"
+        let live = try RunningCommand(["live", "--size", "320x180", "--bars", "8", "--exit-after", "5", "--record", video],
+                                      environment: server.environment)
+        usleep(800_000)
+        let player = try server.play(click)
+        defer { player.kill() }
+        #expect(live.waitForExit(timeout: 30) == 0, "\(live.standardError)")
+        #expect(live.standardError.contains("recorded"))
+
+        // The recording: about 5 s at 30 fps, with audio.
+        let probe = try TestRig.run("ffprobe", ["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames",
+                                                "-of", "csv=p=0", video])
+        let streams = String(decoding: probe.output, as: UTF8.self)
+        #expect(streams.contains("audio"), "\(streams)")
+
+        // Where the click is in the recorded audio...
+        let audio = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
+        let samples = audio.output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let clickSample = try #require(samples.firstIndex { abs($0) > 0.1 }, "no click in the recorded audio")
+        let audioTime = Double(clickSample) / 48000
+
+        // ...and the first frame whose bars rise above the rest.
+        let frames = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let size = 320 * 180
+        let frameCount = frames.output.count / size
+        #expect(abs(frameCount - 150) <= 3, "\(frameCount) frames for 5 s at 30 fps")
+        let brightness: [Double] = (0 ..< frameCount).map { index in
+            let start = index * size + 40 * 320
+            return frames.output[start ..< start + 60 * 320].reduce(0.0) { $0 + Double($1) } / Double(60 * 320)
+        }
+        let quiet = brightness[5 ..< min(30, frameCount)].min() ?? 0
+        let reacting = try #require((5 ..< frameCount).first { brightness[$0] > quiet + 0.5 }, "the bars never moved")
+        let videoTime = Double(reacting) / 30
+        // Within one frame, with 5 ms for the capture stamps (taken when a delivery reaches us) and
+        // the AAC encoder's rounding.
+        #expect(abs(videoTime - audioTime) <= 1.0 / 30 + 0.005, "video \(videoTime) s, audio \(audioTime) s")
+    }
+}
