@@ -12,6 +12,9 @@ struct CommandLineTests {
         ["live", "--fall", "0"], ["live", "--hold", "-1"], ["live", "--ballistics", "vu"], ["live", "--shader-dir", "/no/such/folder"],
         ["live", "--av-offset", "99999"], ["play", "x.wav", "--mode", "waves"],
         ["levels", "--mode", "waves"], ["levels", "--mode", "spectrum", "--bands", "0"],
+        ["render", "x.wav", "-o", "out.xyz"], ["render", "x.wav", "-o", "out.mp4", "--fps", "0"],
+        ["render", "x.wav", "-o", "out.mp4", "--size", "641x360"], ["render", "x.wav", "-o", "out.mp4", "--fullscreen"],
+        ["render", "x.wav"], ["live", "--record", "out.avi"], ["live", "--record-fps", "0"],
     ])
     func badValues(arguments: [String]) throws {
         let result = try TestRig.run(TestRig.decibar, arguments)
@@ -23,9 +26,11 @@ struct CommandLineTests {
     @Test("every command explains every option in --help", arguments: [
         ("live", ["--source", "--bars", "--size", "--fullscreen", "--exit-after", "--screenshot", "--mode", "--theme",
                   "--bar-width", "--bar-spacing", "--orientation", "--background", "--borderless", "--caps", "--hold",
-                  "--fall", "--ballistics", "--shader-dir", "--av-offset", "--lows-at-edges", "--spectrum-floor"]),
+                  "--fall", "--ballistics", "--shader-dir", "--av-offset", "--lows-at-edges", "--spectrum-floor",
+                  "--record", "--record-fps"]),
         ("play", ["--mode", "--theme", "--caps", "--loop", "--fill-indicator", "--decibels", "--noise-floor", "--scrubber-filter"]),
         ("levels", ["--source", "--file", "--rate", "--duration", "--mode", "--bands"]),
+        ("render", ["--output", "--fps", "--duration", "--size", "--mode", "--theme", "--background", "--scrubber-filter"]),
         ("devices", ["--json"]),
     ])
     func help(command: String, options: [String]) throws {

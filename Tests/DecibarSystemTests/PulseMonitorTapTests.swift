@@ -33,9 +33,9 @@ struct PulseMonitorTapTests {
     @Test("every buffer is exactly 256 frames at the device's rate and channel count, in order")
     func exactBuffers() async throws {
         try await withServer { server in
-            // Room for 20 s of buffers: other tests can keep this reader off the CPU for a while,
-            // and this test is about exact, contiguous buffers, not the drop policy.
-            let tap = try PulseMonitorTap(bufferLimit: 4096, server: server.serverAddress)
+            // Room for 85 s of buffers: other tests (renders, players) can keep this reader off the
+            // CPU for a while, and this test is about exact, contiguous buffers, not the drop policy.
+            let tap = try PulseMonitorTap(bufferLimit: 16384, server: server.serverAddress)
             tap.start()
             defer { tap.stop() }
             var received: [AudioBuffer] = []

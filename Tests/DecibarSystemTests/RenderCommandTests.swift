@@ -51,7 +51,7 @@ struct RenderCommandTests {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let input = folder + "/music.wav"
-        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+300*t)*t)*exp(-3*mod(t\\,0.5))|0.3*sin(2*PI*880*t):s=44100:d=3", input])
+        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+300*t)*t)*exp(-3*mod(t\\,0.5))|0.3*sin(2*PI*880*t):s=44100:d=2", input])
         var hashes: [[String]] = []
         var videoHashes: [String] = []
         for run in 0 ..< 2 {
@@ -59,15 +59,17 @@ struct RenderCommandTests {
             let result = try render([input, "-o", frames, "--size", "320x180", "--fps", "25", "--mode", mode, "--caps"])
             #expect(result.status == 0, "\(result.error)")
             hashes.append(try frameHashes(frames))
+            // The encoded video too, once (x264 is deterministic; one mode shows it).
+            guard mode == "spectrum" else { continue }
             let video = folder + "/video\(run).mp4"
             #expect(try render([input, "-o", video, "--size", "320x180", "--fps", "25", "--mode", mode]).status == 0)
             let md5 = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:v", "-f", "framemd5", "-"])
             videoHashes.append(String(decoding: md5.output, as: UTF8.self))
         }
-        #expect(hashes[0].count == 75)
+        #expect(hashes[0].count == 50)
         #expect(hashes[0] == hashes[1])
         #expect(Set(hashes[0]).count > 10, "the frames should differ from each other")
-        #expect(!videoHashes[0].isEmpty && videoHashes[0] == videoHashes[1])
+        if mode == "spectrum" { #expect(videoHashes.count == 2 && !videoHashes[0].isEmpty && videoHashes[0] == videoHashes[1]) }
     }
 
     @Test("silence until exactly 2.000 s, then a tone: no frame before 2 s shows a bar above the floor, the next one does")
