@@ -131,6 +131,23 @@ struct RenderCommandTests {
         }
     }
 
+    @Test("a transparent background keeps its alpha in .mov (ProRes 4444) and .webm (VP9); .gif works too")
+    func otherFormats() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        for (name, expected) in [("out.mov", "yuva444p"), ("out.webm", "alpha_mode=1"), ("out.gif", "codec_name=gif")] {
+            let output = folder + "/" + name
+            let result = try render([input, "-o", output, "--size", "160x90", "--background", "transparent"])
+            #expect(result.status == 0, "\(name): \(result.error)")
+            let probe = try TestRig.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,pix_fmt:stream_tags=alpha_mode",
+                                                    "-of", "compact", output])
+            let text = String(decoding: probe.output, as: UTF8.self)
+            #expect(text.contains(expected), "\(name): \(text)")
+        }
+    }
+
     @Test("no ffmpeg, an unwritable OUT or an unknown extension: one line each")
     func errors() throws {
         let folder = try TestRig.temporaryDirectory()
