@@ -48,6 +48,8 @@ public final class TextRenderer {
     /// Draws `text` with its top-left corner at (`x`, `y`) on a `width`×`height` canvas.
     public func draw(_ text: String, x: Int, y: Int, colour: Colour, canvasWidth: Int, canvasHeight: Int) {
         guard let label = label(for: text) else { return }
+        // The whole canvas: a renderer before this one may have left a smaller viewport.
+        glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glUseProgram(program.handle)

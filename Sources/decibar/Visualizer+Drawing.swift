@@ -64,9 +64,10 @@ extension Visualizer {
             for (side, position) in [positions.left, positions.right].enumerated() {
                 let rect = barRects[position]
                 let x = min(max(0, rect.x + rect.width / 2 - size.width / 2), width - size.width)
-                // Keep labels apart where bands are narrow.
+                // Keep labels apart where bands are narrow, also across the middle.
                 guard side == 1 ? x > lastRight[1] + 4 : (lastRight[0] == Int.min || x + size.width + 4 < lastRight[0]) else { continue }
                 labels.draw(text, x: x, y: y, colour: colour, canvasWidth: width, canvasHeight: windowHeight)
+                if side == 0 && lastRight[0] == Int.min && !options.lowsAtEdges { lastRight[1] = max(lastRight[1], x + size.width) }
                 lastRight[side] = side == 1 ? x + size.width : x
             }
         }
