@@ -62,8 +62,6 @@ struct OfflineRender {
         let out = try RenderOutput(path: output, audio: file, width: width, height: height, fps: fps,
                                    transparent: display.background == .transparent)
         _ = renderInterrupted.load(ordering: .relaxed)
-        // If ffmpeg dies, writing to it must fail with EPIPE (reported) rather than kill us.
-        signal(SIGPIPE, SIG_IGN)
         let previous = (signal(SIGINT) { _ in renderInterrupted.store(true, ordering: .relaxed) },
                         signal(SIGTERM) { _ in renderInterrupted.store(true, ordering: .relaxed) })
         defer {

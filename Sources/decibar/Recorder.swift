@@ -15,12 +15,10 @@ final class Recorder {
     let fps: Int
     let width: Int
     let height: Int
-    private let video: Process
-    private let frames: FileHandle
+    private let video: FFmpegPipe
     private let videoPath: String
     private let audioPath: String
     private let audioFile: FileHandle
-    private let errors = Pipe()
     private var pixels: [UInt8]
     private var haveFrame = false
     private var start: Double?
@@ -37,9 +35,6 @@ final class Recorder {
     static let channels = 2
 
     init(path: String, fps: Int, width: Int, height: Int) throws {
-        guard let program = RenderOutput.findProgram("ffmpeg") else {
-            throw CommandFailure(message: "--record needs the ffmpeg program (apt-get install ffmpeg)")
-        }
         self.path = path
         self.fps = fps
         self.width = width - width % 2
@@ -54,19 +49,11 @@ final class Recorder {
             throw CommandFailure(message: "cannot write \(audioPath)")
         }
         self.audioFile = audioFile
-        video = Process()
-        video.executableURL = URL(fileURLWithPath: program)
-        video.arguments = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(self.width)x\(self.height)",
-                           "-framerate", "\(fps)", "-i", "pipe:0", "-vf", "vflip", "-c:v", "libx264", "-preset", "ultrafast",
-                           "-crf", "20", "-pix_fmt", "yuv420p", videoPath]
-        let pipe = Pipe()
-        _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, 1031, 1 << 20)
-        video.standardInput = pipe
-        video.standardOutput = FileHandle.nullDevice
-        video.standardError = errors
-        try video.run()
-        frames = pipe.fileHandleForWriting
-        signal(SIGPIPE, SIG_IGN)
+        video = try FFmpegPipe(arguments: ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+                                           "-s", "\(self.width)x\(self.height)", "-framerate", "\(fps)", "-i", "pipe:0",
+                                           "-vf", "vflip", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "20",
+                                           "-pix_fmt", "yuv420p", videoPath],
+                               purpose: "--record")
     }
 
     /// Call after drawing a frame, before it is shown; `now` is when the frame loop started it.
@@ -81,15 +68,7 @@ final class Recorder {
     }
 
     private func writeSlot() {
-        pixels.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(frames.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { return }
-                offset += count
-            }
-        }
+        _ = video.write(pixels)
         slotsWritten += 1
     }
 
@@ -129,17 +108,14 @@ final class Recorder {
             let due = Int(((end - start) * Double(fps)).rounded(.down)) + 1
             while slotsWritten < due { writeSlot() }
         }
-        try? frames.close()
         try? audioFile.close()
-        while video.isRunning { usleep(10_000) }
+        let encoded = video.finish()
         defer {
             try? FileManager.default.removeItem(atPath: videoPath)
             try? FileManager.default.removeItem(atPath: audioPath)
         }
-        guard video.terminationStatus == 0, slotsWritten > 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: "\n").last.map(String.init) ?? "nothing was recorded"
-            throw CommandFailure(message: "cannot record \(path): \(message)")
+        guard encoded.status == 0, slotsWritten > 0 else {
+            throw CommandFailure(message: "cannot record \(path): \(encoded.lastLine.isEmpty ? "nothing was recorded" : encoded.lastLine)")
         }
         let temporary = videoPath.replacingOccurrences(of: ".video.mkv", with: "." + (path as NSString).pathExtension)
         var arguments = ["-v", "error", "-nostdin", "-y", "-i", videoPath]
@@ -151,7 +127,7 @@ final class Recorder {
                           "-map", "0:v:0", "-map", "1:a:0", "-c:a", "aac", "-b:a", "192k"]
         }
         arguments += ["-c:v", "copy", "-movflags", "+faststart", temporary]
-        let mux = try RenderOutput.runProgram("ffmpeg", arguments)
+        let mux = try FFmpegPipe.run("ffmpeg", arguments)
         guard mux.status == 0 else {
             try? FileManager.default.removeItem(atPath: temporary)
             throw CommandFailure(message: "cannot record \(path): ffmpeg: \(mux.lastLine)")
@@ -166,10 +142,8 @@ final class Recorder {
 
     /// Stops without keeping anything.
     func abandon() {
-        try? frames.close()
         try? audioFile.close()
-        if video.isRunning { video.terminate() }
-        while video.isRunning { usleep(10_000) }
+        video.stop()
         try? FileManager.default.removeItem(atPath: videoPath)
         try? FileManager.default.removeItem(atPath: audioPath)
     }

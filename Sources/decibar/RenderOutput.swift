@@ -12,9 +12,7 @@ final class RenderOutput {
     let path: String
     let kind: Kind
     let temporaryPath: String
-    private var ffmpeg: Process?
-    private var input: FileHandle?
-    private var errors = Pipe()
+    private var ffmpeg: FFmpegPipe?
     private var frameNumber = 0
     private let width: Int
     private let height: Int
@@ -48,23 +46,9 @@ final class RenderOutput {
             try FileManager.default.createDirectory(atPath: temporaryPath, withIntermediateDirectories: false)
             return
         }
-        guard let program = Self.findProgram("ffmpeg") else {
-            throw CommandFailure(message: "render needs the ffmpeg program to write \(kind.rawValue) (apt-get install ffmpeg)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = Self.ffmpegArguments(kind: kind, audio: audio, width: width, height: height, fps: fps,
-                                                 transparent: transparent, output: temporaryPath)
-        let frames = Pipe()
-        // A frame is megabytes; a 1 MB pipe (Linux's default maximum) instead of 64 KB cuts the
-        // wake-ups on both sides sixteenfold. F_SETPIPE_SZ is 1031; failure only costs speed.
-        _ = fcntl(frames.fileHandleForWriting.fileDescriptor, 1031, 1 << 20)
-        process.standardInput = frames
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        ffmpeg = process
-        input = frames.fileHandleForWriting
+        ffmpeg = try FFmpegPipe(arguments: Self.ffmpegArguments(kind: kind, audio: audio, width: width, height: height, fps: fps,
+                                                                 transparent: transparent, output: temporaryPath),
+                                purpose: "render to \(kind.rawValue)")
     }
 
     /// The ffmpeg command line for each kind of output. Frames arrive bottom row first (OpenGL's
@@ -94,29 +78,7 @@ final class RenderOutput {
         return arguments + [output]
     }
 
-    /// Runs a program to its end; its status and the last line it wrote to stderr.
-    static func runProgram(_ name: String, _ arguments: [String]) throws -> (status: Int32, lastLine: String) {
-        guard let program = findProgram(name) else { throw CommandFailure(message: "\(name) not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        while process.isRunning { usleep(5_000) }
-        return (process.terminationStatus, text.split(separator: "\n").last.map(String.init) ?? "")
-    }
-
-    static func findProgram(_ name: String) -> String? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func findProgram(_ name: String) -> String? { FFmpegPipe.findProgram(name) }
 
     /// Writes one frame (RGBA, bottom row first).
     func write(frame pixels: [UInt8]) throws {
@@ -129,36 +91,19 @@ final class RenderOutput {
             }
             return
         }
-        guard let input, ffmpeg?.isRunning == true else { throw failure("ffmpeg stopped") }
-        let written = pixels.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(input.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
+        guard let ffmpeg, ffmpeg.isRunning, ffmpeg.write(pixels) else {
+            let reason = ffmpeg?.finish().lastLine ?? ""
+            throw CommandFailure(message: "cannot write \(path): ffmpeg stopped" + (reason.isEmpty ? "" : ": \(reason)"))
         }
-        guard written else { throw failure("ffmpeg stopped taking frames") }
-    }
-
-    private func failure(_ what: String) -> CommandFailure {
-        let message = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
-            .split(separator: "\n").last.map(String.init) ?? ""
-        return CommandFailure(message: "cannot write \(path): \(what)" + (message.isEmpty ? "" : ": \(message)"))
     }
 
     /// Ends the stream, waits for ffmpeg, and moves the result to its name.
     func finish() throws {
-        if let ffmpeg, let input {
-            try? input.close()
-            while ffmpeg.isRunning { usleep(10_000) }
-            guard ffmpeg.terminationStatus == 0 else {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    .split(separator: "\n").last.map(String.init) ?? "status \(ffmpeg.terminationStatus)"
+        if let ffmpeg {
+            let result = ffmpeg.finish()
+            guard result.status == 0 else {
                 abandon()
-                throw CommandFailure(message: "cannot write \(path): ffmpeg: \(message)")
+                throw CommandFailure(message: "cannot write \(path): ffmpeg: \(result.lastLine.isEmpty ? "status \(result.status)" : result.lastLine)")
             }
         }
         if kind == .pngFolder, FileManager.default.fileExists(atPath: path) {
@@ -174,11 +119,7 @@ final class RenderOutput {
 
     /// Stops ffmpeg and removes the temporary output: nothing half-written is left.
     func abandon() {
-        try? input?.close()
-        if let ffmpeg, ffmpeg.isRunning {
-            ffmpeg.terminate()
-            while ffmpeg.isRunning { usleep(10_000) }
-        }
+        ffmpeg?.stop()
         try? FileManager.default.removeItem(atPath: temporaryPath)
     }
 }
