@@ -23,7 +23,8 @@ struct LiveView {
         }
         let tap: PulseMonitorTap
         do {
-            tap = try PulseMonitorTap(target: target, relaxesInSilence: true, measuresSinkLatency: true)
+            // A recording keeps 256-frame deliveries throughout: a sound after silence must not arrive late.
+            tap = try PulseMonitorTap(target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true)
         } catch {
             throw CommandFailure(message: error.description)
         }

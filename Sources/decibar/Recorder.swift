@@ -4,9 +4,9 @@ import Foundation
 
 /// `--record OUT.mp4`: what the window shows, at a steady frame rate, with the audio being shown.
 ///
-/// Video: slot n of the recording is the window's latest frame drawn at or before start + n/fps,
-/// so a stutter repeats a frame and a fast display drops some; frames go to ffmpeg (H.264,
-/// ultrafast) as they come. Audio: every buffer the display releases, in the order heard, into a
+/// Video: slot n of the recording is the first frame the window drew whose audio reaches start +
+/// n/fps (so it shows everything heard by that moment, whenever it was drawn); a stutter repeats
+/// a frame and a fast display drops some. Frames go to ffmpeg (H.264, ultrafast) as they come. Audio: every buffer the display releases, in the order heard, into a
 /// raw file, with silence filled in where nothing was heard. At the end the two are muxed with
 /// the audio placed by the time its first sample was heard, so sound and picture line up, and
 /// the result is renamed to OUT.
@@ -21,6 +21,8 @@ final class Recorder {
     private let audioFile: FileHandle
     private var pixels: [UInt8]
     private var haveFrame = false
+    /// When the newest audio shown so far ends (its last sample heard).
+    private var latestHeard = -Double.infinity
     private var start: Double?
     private var slotsWritten = 0
     // Audio: its format, the heard time of its first sample, and where the next one should fall.
@@ -60,11 +62,15 @@ final class Recorder {
     func frameDrawn(in window: Window, at now: Double) {
         let start = self.start ?? now
         self.start = start
-        // Slots that began before this frame take the previous one.
-        let due = Int(((now - start) * Double(fps)).rounded(.up))
-        if haveFrame { while slotsWritten < due { writeSlot() } } else { slotsWritten = due }
+        // The moment this frame's audio reaches; the clock when no audio flows (a pause, silence
+        // from a server that sends nothing).
+        let reaches = now - latestHeard < 0.2 ? latestHeard : now
+        // Every slot that begins by then and has no frame yet gets this one.
+        let due = Int(((reaches - start) * Double(fps)).rounded(.down)) + 1
+        guard slotsWritten < due else { return }
         window.readPixels(into: &pixels, width: width, height: height)
         haveFrame = true
+        while slotsWritten < due { writeSlot() }
     }
 
     private func writeSlot() {
@@ -77,6 +83,7 @@ final class Recorder {
         if sampleRate == 0 { sampleRate = buffer.sampleRate }
         guard buffer.sampleRate == sampleRate else { return }
         let heardAt = end - buffer.duration
+        latestHeard = max(latestHeard, end)
         let begin = audioStart ?? heardAt
         audioStart = begin
         // A jump in the stream (a seek, a pause, the server away): place it by the time it was

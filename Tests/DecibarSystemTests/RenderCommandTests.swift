@@ -94,10 +94,12 @@ struct RenderCommandTests {
             }.max() ?? 0
         }
         let floorHeight = BarLayout().minimumHeight
-        // Frame k shows t = k/30: frames 0...59 are before 2.000 s; frame 60 is 2.000 s itself.
-        for index in [0, 30, 58, 59, 60] {
+        // Frame k shows t = k/30: frames 0...59 are before 2.000 s; frame 60 is 2.000 s itself,
+        // when the tone's first sample is heard.
+        for index in [0, 30, 58, 59] {
             #expect(try tallestBar(names[index]) <= floorHeight, "frame \(index) (t = \(Double(index) / 30) s) shows a bar")
         }
+        #expect(try tallestBar(names[60]) > floorHeight, "frame 60 (2.000 s) does not show the tone starting")
         #expect(try tallestBar(names[61]) > floorHeight + 4, "frame 61 (2.000 s + one frame) shows no bar")
     }
 

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Where audio waits between its source and the display: buffers arrive stamped with when they are
-/// (or will be) heard, and each display frame releases those due into the analysis it reads
-/// from: levels since the last frame, the last 300 ms RMS, and the newest samples for a spectrum.
+/// Where audio waits between its source and the display: buffers arrive stamped with when their
+/// last sample is (or will be) heard, and each display frame releases those whose first sample is
+/// heard by then into the analysis it reads from: levels since the last frame, the last 300 ms
+/// RMS, and the newest samples for a spectrum.
 ///
 /// A player stamps what it writes ahead of time; a live tap's buffers are stamped on capture and
 /// shown `delay` seconds later (the sink's latency plus any A/V offset). At most `capacity`
@@ -48,7 +49,8 @@ public final class AudioFeed: Sendable {
     /// `delay`), in order; a recorder keeps what was shown this way.
     public func release(heardBy now: Double, observe: ((AudioBuffer, Double) -> Void)? = nil) -> LevelReading {
         state.withLock { state in
-            let due = state.waiting.prefix { $0.captureTime + state.delay <= now }.count
+            // A buffer is due once its first sample is heard: its stamp is its last sample's time.
+            let due = state.waiting.prefix { $0.captureTime - $0.duration + state.delay <= now }.count
             for index in 0 ..< due {
                 let buffer = state.waiting[index]
                 observe?(buffer, buffer.captureTime + state.delay)
