@@ -23,8 +23,19 @@ public final class Window {
         // Keep a desktop compositor running while we draw (SDL turns it off by default).
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
+        func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
+        if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
+            throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
+        }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
             throw RenderError("cannot open a window: \(Self.lastError) (is DISPLAY set?)")
+        }
+        // With no display at all SDL falls back to drawing nowhere; that is no window to a user.
+        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let requested = environment("SDL_VIDEODRIVER")
+        if ["offscreen", "dummy", "evdev"].contains(driver) && requested != driver {
+            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)
