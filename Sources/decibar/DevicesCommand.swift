@@ -7,7 +7,7 @@ extension Decibar {
         static let configuration = CommandConfiguration(
             abstract: "List the sound server's outputs (sinks) and inputs (sources).",
             discussion: """
-                Marks the default sink and its monitor: the source 'decibar live' listens to when no
+                Marks the default sink and its monitor: the source 'decibar live' listens to when no \
                 --source is given. Any name listed here can be passed to --source.
                 """)
 

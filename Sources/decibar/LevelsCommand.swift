@@ -9,13 +9,13 @@ extension Decibar {
             abstract: "Print RMS and peak levels as JSON lines, without a window.",
             discussion: """
                 One object per line: {"t": seconds, "channels": N, "rms_db": [..], "peak_db": [..]}.
-                Levels are dBFS per channel (floor -160); each line covers every sample since the
-                previous line. Live, t is seconds since start and a line is printed only when audio
+                Levels are dBFS per channel (floor -160); each line covers every sample since the \
+                previous line. Live, t is seconds since start and a line is printed only when audio \
                 arrived; status changes (device switched, server gone) are reported on stderr.
                 With --file, the file is analysed as fast as possible and t is the time in the file.
-                With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": ..,
-                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: the
-                newest 4096-sample window's band levels (dB, flat for pink noise), all of the first
+                With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
+                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: the \
+                newest 4096-sample window's band levels (dB, flat for pink noise), all of the first \
                 channel's bands low to high, then the second's (at most two channels).
                 """)
 

@@ -8,12 +8,12 @@ extension Decibar {
         static let configuration = CommandConfiguration(
             abstract: "Open a window of animated bars that follow what the computer is playing.",
             discussion: """
-                Listens to the monitor of the default output (or --source) and follows it when the
-                default output changes. If the audio server goes away, the window stays open, says
+                Listens to the monitor of the default output (or --source) and follows it when the \
+                default output changes. If the audio server goes away, the window stays open, says \
                 "waiting for audio server" and reconnects when it returns.
-                Bars are shown when the audio is heard: the output's latency is measured from the
+                Bars are shown when the audio is heard: the output's latency is measured from the \
                 server and applied; --av-offset adds to it.
-                Keys: m switches bars/spectrum/meter, s the next --shader-dir shader,
+                Keys: m switches bars/spectrum/meter, s the next --shader-dir shader, \
                 f toggles fullscreen, q or Esc quits.
                 """)
 

@@ -9,9 +9,9 @@ extension Decibar {
             commandName: "peaks",
             abstract: "Write a file's waveform overview in BBC audiowaveform's JSON or binary format.",
             discussion: """
-                One min/max pair per channel for every N samples (version 2 per-channel data, as
-                `audiowaveform --split-channels` writes), readable by peaks.js, wavesurfer and
-                audiowaveform itself. The format follows OUT's extension: .json or .dat.
+                One min/max pair per channel for every N samples (version 2 per-channel data, as \
+                `audiowaveform --split-channels` writes), readable by peaks.js, wavesurfer and \
+                audiowaveform itself. The format follows OUT's extension: .json or .dat. \
                 Values are samples scaled to 16 bits (round(x * 32767)); 8-bit data is that / 256.
                 """)
 

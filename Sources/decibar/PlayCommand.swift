@@ -7,11 +7,11 @@ extension Decibar {
         static let configuration = CommandConfiguration(
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
             discussion: """
-                Plays the files in order through the sound server. The bars follow what you hear
-                (delayed by the stream's latency, so they match the sound); below them, the whole
+                Plays the files in order through the sound server. The bars follow what you hear \
+                (delayed by the stream's latency, so they match the sound); below them, the whole \
                 track's waveform fills in while it plays. Click or drag on it to seek.
-                Keys: space play/pause, Left/Right -/+5 s, Home/End, n/p next/previous file,
-                d switches the scrubber between linear and dB, m bars/spectrum/meter, s the next
+                Keys: space play/pause, Left/Right -/+5 s, Home/End, n/p next/previous file, \
+                d switches the scrubber between linear and dB, m bars/spectrum/meter, s the next \
                 --shader-dir shader, f fullscreen, q or Esc quits.
                 A file that cannot be played is reported and skipped.
                 """)

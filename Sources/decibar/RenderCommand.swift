@@ -7,11 +7,11 @@ extension Decibar {
         static let configuration = CommandConfiguration(
             abstract: "Render the player's view of a file to a video, offline and frame-exact.",
             discussion: """
-                Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with
-                its moving playhead) without a window or a display: frame k shows the state at
-                k/fps seconds, computed from the file's own samples, the same way every time. The
-                original audio is muxed in. The kind of output follows OUT's extension: .mp4
-                (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm
+                Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with \
+                its moving playhead) without a window or a display: frame k shows the state at \
+                k/fps seconds, computed from the file's own samples, the same way every time. The \
+                original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
+                (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm \
                 (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
                 Videos need the ffmpeg program. OUT appears only when the render is complete.
                 """)
