@@ -95,11 +95,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// Disconnects, stops the client thread and finishes `buffers`. Safe to call twice.
     public func stop() {
         // Checked outside the mainloop lock: after the first stop the mainloop no longer exists.
-        let firstStop = stopRequested.withLock { requested in
-            defer { requested = true }
-            return !requested
-        }
-        guard firstStop else { return }
+        guard stopRequested.setForTheFirstTime() else { return }
         mainloop.locked {
             isStopped = true
             if let timer = retryTimer {

@@ -227,11 +227,7 @@ public final class PulsePlayer: @unchecked Sendable {
     }
 
     public func stop() {
-        let firstStop = stopRequested.withLock { requested in
-            defer { requested = true }
-            return !requested
-        }
-        guard firstStop else { return }
+        guard stopRequested.setForTheFirstTime() else { return }
         mainloop.locked {
             if let stream {
                 pa_stream_set_write_callback(stream, nil, nil)

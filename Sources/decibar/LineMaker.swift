@@ -14,7 +14,8 @@ enum LevelsMode: String, CaseIterable, ExpressibleByArgument {
 struct LineMaker: @unchecked Sendable {
     let mode: LevelsMode
     let bands: Int
-    private var history = SampleHistory(capacity: AudioFeed.historyLength, channelCount: 2)
+    /// Made with the analyzer, one analysis window long; none in levels mode.
+    private var history: SampleHistory?
     private var analyzer: SpectrumAnalyzer?
     private var format: (rate: Int, channels: Int) = (0, 0)
 
@@ -35,18 +36,17 @@ struct LineMaker: @unchecked Sendable {
             history = SampleHistory(capacity: analyzer?.bands.fftLength ?? AudioFeed.historyLength, channelCount: 2)
             if let analyzer { writeLine(SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount)) }
         }
-        history.append(buffer)
+        history?.append(buffer)
     }
 
     private var line: [UInt8] = []
 
     /// Writes the line for the audio since the last one to standard output.
     mutating func write(time: Double, reading: LevelReading) {
-        guard mode == .spectrum, let analyzer else {
+        guard mode == .spectrum, let analyzer, let history else {
             writeLine(LevelLine.json(time: time, reading: reading))
             return
         }
-        let history = self.history
         let levels = analyzer.analyse { channel, destination in history.copyLatest(channel: channel, into: destination) }
         line.removeAll(keepingCapacity: true)
         SpectrumLine.append(time: time, levels: levels, to: &line)

@@ -78,8 +78,6 @@ final class RenderOutput {
         return arguments + [output]
     }
 
-    static func findProgram(_ name: String) -> String? { FFmpegPipe.findProgram(name) }
-
     /// Writes one frame (RGBA, bottom row first).
     func write(frame pixels: [UInt8]) throws {
         frameNumber += 1

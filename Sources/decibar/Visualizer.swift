@@ -23,6 +23,9 @@ final class Visualizer {
     var caps: PeakCaps
     var meter = LevelMeter(channelCount: 2)
     var meterChannels = 2
+    /// The meter's inputs, reused every frame.
+    private var meterRMS: [Float] = []
+    private var meterPeaks: [Float] = []
     var analyzer: SpectrumAnalyzer?
     /// The band count asked of the analyzer in use (merging may give fewer), so a new request rebuilds it.
     private var analyzedBandRequest = 0
@@ -74,8 +77,9 @@ final class Visualizer {
     var meanValue: Float {
         switch mode {
         case .meter:
-            let readings = (0 ..< meterChannels).map { meter.reading(channel: $0) }
-            return readings.map { ($0.peakDB - Self.meterFloorDB) / -Self.meterFloorDB }.reduce(0, +) / Float(max(1, readings.count))
+            var sum: Float = 0
+            for channel in 0 ..< meterChannels { sum += (meter.reading(channel: channel).peakDB - Self.meterFloorDB) / -Self.meterFloorDB }
+            return sum / Float(max(1, meterChannels))
         case .bars, .spectrum:
             return smoother.values.reduce(0, +) / Float(max(1, smoother.values.count))
         }
@@ -137,11 +141,15 @@ final class Visualizer {
                 meter = Self.makeMeter(options: options, channels: channels)
             }
             let floor = Self.meterFloorDB
-            let rms = (0 ..< channels).map { hasAudio ? feed.windowRMSDB(channel: $0) : floor }
-            let peaks = (0 ..< channels).map { channel in
-                reading.frameCount > 0 && channel < reading.peakDB.count ? reading.peakDB[channel] : floor
+            if meterRMS.count != channels {
+                meterRMS = Array(repeating: floor, count: channels)
+                meterPeaks = meterRMS
             }
-            meter.advance(rmsDB: rms, peakDB: peaks, dt: dt)
+            for channel in 0 ..< channels {
+                meterRMS[channel] = hasAudio ? feed.windowRMSDB(channel: channel) : floor
+                meterPeaks[channel] = reading.frameCount > 0 && channel < reading.peakDB.count ? reading.peakDB[channel] : floor
+            }
+            meter.advance(rmsDB: meterRMS, peakDB: meterPeaks, dt: dt)
         }
     }
 

@@ -15,6 +15,8 @@ public struct LevelMeter: Sendable {
     private var holdCaps: PeakCaps
     private var lamps: [ClipLamp]
     private var floorDB: Float
+    /// Reused each frame, so advancing allocates nothing.
+    private var clampedPeaks: [Float]
 
     public static let defaultHoldFallRate: Float = 12
 
@@ -23,6 +25,7 @@ public struct LevelMeter: Sendable {
         self.channelCount = channelCount
         self.floorDB = floorDB
         rms = Array(repeating: floorDB, count: channelCount)
+        clampedPeaks = rms
         peakBars = PeakCaps(count: channelCount, holdTime: 0, fallRate: ballistics.fallRate, initial: floorDB)
         holdCaps = PeakCaps(count: channelCount, holdTime: holdTime, fallRate: holdFallRate, initial: floorDB)
         lamps = Array(repeating: ClipLamp(), count: channelCount)
@@ -34,8 +37,10 @@ public struct LevelMeter: Sendable {
         for channel in 0 ..< channelCount {
             rms[channel] = Swift.max(floorDB, channel < rmsDB.count ? rmsDB[channel] : floorDB)
         }
-        let peaks = (0 ..< channelCount).map { Swift.max(floorDB, $0 < peakDB.count ? peakDB[$0] : floorDB) }
-        peakBars.advance(toward: peaks, dt: dt)
+        for channel in 0 ..< channelCount {
+            clampedPeaks[channel] = Swift.max(floorDB, channel < peakDB.count ? peakDB[channel] : floorDB)
+        }
+        peakBars.advance(toward: clampedPeaks, dt: dt)
         holdCaps.advance(toward: peakBars.values, dt: dt)
         for channel in 0 ..< channelCount {
             lamps[channel].advance(peakDB: channel < peakDB.count ? peakDB[channel] : floorDB, dt: dt)
