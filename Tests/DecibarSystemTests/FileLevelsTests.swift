@@ -81,9 +81,9 @@ struct FileLevelsTests {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(FileManager.default.createFile(atPath: folder + "/empty.flac", contents: Data()))
-        var generator = SystemRandomNumberGenerator()
-        #expect(FileManager.default.createFile(atPath: folder + "/noise.mp3",
-                                       contents: Data((0 ..< 20000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })))
+        // Seeded bytes: truly random ones now and then look to FFmpeg like a container with no
+        // audio track, which is reported as such (also one line) but is not what this checks.
+        #expect(FileManager.default.createFile(atPath: folder + "/noise.mp3", contents: Data(pseudoRandomBytes(count: 20000, seed: 5))))
         for (name, reason) in [("absent.wav", "no such file"), ("empty.flac", "file is empty"),
                                ("noise.mp3", "not an audio file")] {
             let result = try TestRig.run(TestRig.decibar, ["levels", "--file", folder + "/" + name])
