@@ -47,12 +47,20 @@ public final class FFTWTransform {
     /// Transforms `samples` (exactly `length` of them, already windowed) and writes `|X[k]|²`
     /// for every bin into `power` (`binCount` values).
     public func powerSpectrum(of samples: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
-        precondition(samples.count == length && power.count == binCount, "buffer sizes do not match the plan")
-        input.update(from: samples.baseAddress!, count: length)
+        precondition(samples.count == length, "buffer sizes do not match the plan")
+        powerSpectrum(into: power) { input in input.update(fromContentsOf: samples) }
+    }
+
+    /// Lets `fill` write the `length` input samples straight into FFTW's own aligned buffer
+    /// (saving a copy per transform), then writes `scale·|X[k]|²` for every bin into `power`.
+    public func powerSpectrum(into power: UnsafeMutableBufferPointer<Float>, scale: Float = 1,
+                              fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
+        precondition(power.count == binCount, "buffer sizes do not match the plan")
+        fill(UnsafeMutableBufferPointer(start: input, count: length))
         fftwf_execute(plan)
         for bin in 0 ..< binCount {
             let (real, imaginary) = output[bin]
-            power[bin] = real * real + imaginary * imaginary
+            power[bin] = (real * real + imaginary * imaginary) * scale
         }
     }
 }

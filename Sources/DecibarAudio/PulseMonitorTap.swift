@@ -1,5 +1,6 @@
 import CPulse
 import DecibarCore
+import Dispatch
 import Synchronization
 
 /// Captures a PulseAudio source (by default the monitor of the default sink) as 256-frame buffers.
@@ -24,6 +25,8 @@ public final class PulseMonitorTap: @unchecked Sendable {
     let continuation: AsyncStream<AudioBuffer>.Continuation
     let mainloop: PulseMainloop
     private let statusBox = Mutex<TapStatus>(.connecting)
+    /// Signalled at every change of status, so a watcher can sleep until one instead of polling.
+    private let statusChanged = DispatchSemaphore(value: 0)
     private let droppedBuffers = Atomic<Int>(0)
     private let deliveredBuffers = Atomic<Int>(0)
     let sinkLatencyMicroseconds = Atomic<UInt64>(0)
@@ -109,8 +112,26 @@ public final class PulseMonitorTap: @unchecked Sendable {
         continuation.finish()
     }
 
+    /// Blocks until the status is no longer `last` or `deadline` (monotonic seconds) passes, and
+    /// returns the status then. For one watcher at a time (a headless reader's main thread); a
+    /// window reads `status` once a frame instead.
+    public func waitForStatus(otherThan last: TapStatus, until deadline: Double) -> TapStatus {
+        while true {
+            let current = status
+            let remaining = deadline - HostClock.now()
+            guard current == last, remaining > 0 else { return current }
+            // Capped so an infinite deadline stays representable; a spurious wake just looks again.
+            let nanoseconds = Int(min(remaining, 3600) * 1e9)
+            _ = statusChanged.wait(timeout: .now() + .nanoseconds(nanoseconds))
+        }
+    }
+
     func setStatus(_ status: TapStatus) {
-        statusBox.withLock { $0 = status }
+        let changed = statusBox.withLock { current in
+            defer { current = status }
+            return current != status
+        }
+        if changed { statusChanged.signal() }
     }
 
     func deliver(_ buffer: AudioBuffer) {

@@ -8,7 +8,6 @@ public final class SpectrumAnalyzer {
     public let channelCount: Int
     private let transform: FFTWTransform
     private let window: HannWindow
-    private var block: [Float]
     private var power: [Float]
     /// `levels[channel][band]` in dB after the last `analyse`.
     public private(set) var levels: [[Float]]
@@ -26,7 +25,6 @@ public final class SpectrumAnalyzer {
         self.channelCount = Swift.max(1, Swift.min(2, channelCount))
         self.transform = transform
         window = HannWindow(length: bands.fftLength)
-        block = Array(repeating: 0, count: bands.fftLength)
         power = Array(repeating: 0, count: transform.binCount)
         levels = Array(repeating: Array(repeating: SpectrumBands.floorDB, count: bands.count), count: self.channelCount)
     }
@@ -35,17 +33,13 @@ public final class SpectrumAnalyzer {
     @discardableResult
     public func analyse(fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) -> [[Float]] {
         for channel in 0 ..< channelCount {
-            block.withUnsafeMutableBufferPointer { block in
-                fill(channel, block)
-                window.coefficients.withUnsafeBufferPointer { coefficients in
-                    for index in 0 ..< block.count { block[index] *= coefficients[index] }
-                }
-            }
-            block.withUnsafeBufferPointer { block in
-                power.withUnsafeMutableBufferPointer { power in
-                    transform.powerSpectrum(of: block, into: power)
-                    let scale = window.powerScale
-                    for bin in 0 ..< power.count { power[bin] *= scale }
+            power.withUnsafeMutableBufferPointer { power in
+                // The samples land in the transform's input and are windowed there: no extra block copy.
+                transform.powerSpectrum(into: power, scale: window.powerScale) { input in
+                    fill(channel, input)
+                    window.coefficients.withUnsafeBufferPointer { coefficients in
+                        for index in 0 ..< input.count { input[index] *= coefficients[index] }
+                    }
                 }
             }
             power.withUnsafeBufferPointer { power in

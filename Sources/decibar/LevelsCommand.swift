@@ -84,17 +84,20 @@ struct FileLevels {
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: decoder.sampleRate)
         var processor = LevelProcessor(channelCount: decoder.channelCount)
         var framesDone: Int64 = 0
+        var framesSinceLine = 0
         var linesWritten = 0
         var nextLineFrame = Int64((sampleRate / rate).rounded())
 
         var lines = self.lines
         func consume(_ buffer: AudioBuffer) {
             guard framesDone < lastFrame else { return }
-            processor.process(buffer)
+            if lines.needsLevels { processor.process(buffer) }
             lines.add(buffer)
             framesDone += Int64(buffer.frameCount)
+            framesSinceLine += buffer.frameCount
             if framesDone >= nextLineFrame || framesDone >= lastFrame {
                 lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
+                framesSinceLine = 0
                 linesWritten += 1
                 nextLineFrame = Int64((Double(linesWritten + 1) * sampleRate / rate).rounded())
             }
@@ -106,7 +109,7 @@ struct FileLevels {
             throw CommandFailure(message: error.description)
         }
         rechunker.flush(emit: consume)
-        if processor.frameCount > 0 {
+        if framesSinceLine > 0 {
             lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
         }
     }
@@ -163,20 +166,24 @@ struct LiveLevels {
         tap.start()
         try waitForFirstDevice(tap)
 
-        // The main thread only watches the clock and the tap's status, ten times a second.
+        // The main thread sleeps until the tap's status changes (reported on stderr) or the
+        // duration ends: at rest it never wakes, which matters to a reader that costs < 1 % of a core.
         var reporter = StatusReporter()
         let end = duration.map { start + $0 } ?? .infinity
+        var status = tap.status
+        reporter.report(status)
         while MonotonicClock.now() < end {
-            reporter.report(tap.status)
-            MonotonicClock.sleep(seconds: min(0.1, end - MonotonicClock.now()))
+            status = tap.waitForStatus(otherThan: status, until: end)
+            reporter.report(status)
         }
     }
 
     /// At start, a missing server or a misspelt source is an error; later, both are waited out.
     private func waitForFirstDevice(_ tap: PulseMonitorTap) throws {
         let deadline = MonotonicClock.now() + 5
-        while MonotonicClock.now() < deadline {
-            switch tap.status {
+        var status = tap.status
+        while true {
+            switch status {
             case .capturing:
                 return
             case .waitingForServer(let reason):
@@ -184,10 +191,13 @@ struct LiveLevels {
             case .waitingForDevice(let reason) where target != .defaultSinkMonitor:
                 throw CommandFailure(message: reason)
             case .connecting, .waitingForDevice:
-                MonotonicClock.sleep(seconds: 0.01)
+                guard MonotonicClock.now() < deadline else {
+                    if case .waitingForDevice(let reason) = status { throw CommandFailure(message: reason) }
+                    throw CommandFailure(message: "the audio server did not answer within 5 s")
+                }
+                status = tap.waitForStatus(otherThan: status, until: deadline)
             }
         }
-        throw CommandFailure(message: "the audio server did not answer within 5 s")
     }
 }
 

@@ -41,10 +41,11 @@ struct LineMaker: @unchecked Sendable {
 
     private var line: [UInt8] = []
 
-    /// Writes the line for the audio since the last one to standard output.
-    mutating func write(time: Double, reading: LevelReading) {
+    /// Writes the line for the audio since the last one to standard output. `reading` is taken
+    /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
+    mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
         guard mode == .spectrum, let analyzer, let history else {
-            writeLine(LevelLine.json(time: time, reading: reading))
+            writeLine(LevelLine.json(time: time, reading: reading()))
             return
         }
         let levels = analyzer.analyse { channel, destination in history.copyLatest(channel: channel, into: destination) }

@@ -50,8 +50,23 @@ struct DecimalTextTests {
         for _ in 0 ..< 5000 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let value = (Double(state >> 11) / Double(1 << 53) - 0.5) * 400
-            for places in [0, 2, 3] { #expect(text(value, places) == LevelLine.fixed(value, places: places)) }
+            for places in [0, 1, 2, 3, 6] { #expect(text(value, places) == LevelLine.fixed(value, places: places)) }
         }
+    }
+
+    @Test("small values are padded with zeros after the point; whole numbers keep their sign")
+    func paddingAndIntegers() {
+        #expect(text(0.03, 2) == "0.03")
+        #expect(text(-0.007, 3) == "-0.007")
+        #expect(text(0.000001, 6) == "0.000001")
+        #expect(text(123456789.125, 3) == "123456789.125")
+        #expect(text(-1e20, 2) == "-1e15")
+        func integer(_ value: Int) -> String {
+            var bytes: [UInt8] = []
+            DecimalText.append(integer: value, to: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for value in [0, 7, -7, 10, -100, 65535, Int.max, Int.min] { #expect(integer(value) == String(value)) }
     }
 
     @Test("a spectrum line: time, then every channel's bands in order")

@@ -23,6 +23,30 @@ struct FFTWTransformTests {
         #expect(elsewhere < power[100] * 1e-8)
     }
 
+    @Test("filling the input in place gives the same spectrum as handing over a block, times the scale")
+    func fillInPlace() throws {
+        let length = 1024
+        let transform = try #require(FFTWTransform(length: length))
+        var state: UInt32 = 12345
+        let samples = (0 ..< length).map { _ -> Float in
+            state = state &* 1664525 &+ 1013904223
+            return Float(state >> 8) / Float(1 << 24) - 0.5
+        }
+        var copied = [Float](repeating: 0, count: transform.binCount)
+        var filled = [Float](repeating: 0, count: transform.binCount)
+        samples.withUnsafeBufferPointer { input in
+            copied.withUnsafeMutableBufferPointer { transform.powerSpectrum(of: input, into: $0) }
+        }
+        filled.withUnsafeMutableBufferPointer { power in
+            transform.powerSpectrum(into: power, scale: 0.25) { input in
+                #expect(input.count == length)
+                _ = input.update(fromContentsOf: samples)
+            }
+        }
+        for bin in 0 ..< transform.binCount { #expect(filled[bin] == copied[bin] * 0.25) }
+        #expect(copied.contains { $0 > 1 })
+    }
+
     @Test("odd or tiny lengths are refused")
     func badLengths() {
         #expect(FFTWTransform(length: 0) == nil)

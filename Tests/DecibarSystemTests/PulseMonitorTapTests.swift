@@ -51,4 +51,39 @@ struct PulseMonitorTapTests {
             #expect(tap.droppedBufferCount == 0)
         }
     }
+
+    @Test("a status watcher sleeps until the status changes, and no longer than its deadline")
+    func statusWait() async throws {
+        try await withServer { server in
+            let tap = try PulseMonitorTap(server: server.serverAddress)
+            defer { tap.stop() }
+            // Nothing starts the tap: the status stays put, so the wait ends at its deadline.
+            let before = HostClock.now()
+            #expect(tap.waitForStatus(otherThan: .connecting, until: before + 0.3) == .connecting)
+            let waited = HostClock.now() - before
+            #expect(waited >= 0.29 && waited < 1.5)
+
+            // Started, it leaves `connecting` for `capturing` and the watcher returns with it.
+            tap.start()
+            var status = TapStatus.connecting
+            let deadline = HostClock.now() + 5
+            while HostClock.now() < deadline {
+                status = tap.waitForStatus(otherThan: status, until: deadline)
+                if case .capturing = status { break }
+            }
+            guard case .capturing(let device) = status else {
+                Issue.record("tap is \(status)")
+                return
+            }
+            #expect(device.name == "viz.monitor")
+            #expect(HostClock.now() < deadline)
+
+            // The server goes away: the change wakes the watcher well before its deadline.
+            let stopped = HostClock.now()
+            server.stop()
+            let next = tap.waitForStatus(otherThan: status, until: stopped + 10)
+            #expect(next != status)
+            #expect(HostClock.now() - stopped < 5)
+        }
+    }
 }
