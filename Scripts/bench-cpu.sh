@@ -10,12 +10,16 @@
 # With MODE spectrum, decibar prints 64 band levels per channel at 60 lines/s
 # (`levels --mode spectrum --bands 64 --rate 60`), against the same cava.
 #
-# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS] [MODE]   (defaults: .build-release, 20 s, levels)
+# Decibar's own CPU is also split by thread: the PulseAudio client thread (capture callback and
+# the stream's yields), the executor threads that run the line writer, and the rest (the main
+# thread, which sleeps until the tap's status changes).
+#
+# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS] [MODE]   (defaults: .build-release, 60 s, levels)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 decibar=${1:-$root/.build-release/release/decibar}
-window=${2:-20}
+window=${2:-60}
 mode=${3:-levels}
 case "$mode" in
   levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60" ;;
@@ -84,9 +88,14 @@ done
 clients=$(pactl list short source-outputs | wc -l)
 [ "$clients" -eq 2 ] || { echo "bench-cpu: expected 2 clients on the monitor, found $clients" >&2; exit 1; }
 
+# Per thread: "comm nanoseconds" lines, one for each thread of the process.
+thread_ticks() { for task in /proc/"$1"/task/*; do printf '%s %s\n' "$(tr ' ' _ < "$task/comm")" "$(cut -d' ' -f1 "$task/schedstat")"; done 2>/dev/null; }
+
 c0=$(cpu_ticks "$cava_pid"); d0=$(cpu_ticks "$decibar_pid"); p0=$(cpu_ticks "$pulse_pid"); t0=$(now)
+thread_ticks "$decibar_pid" > "$dir/threads0"
 sleep "$window"
 c1=$(cpu_ticks "$cava_pid"); d1=$(cpu_ticks "$decibar_pid"); p1=$(cpu_ticks "$pulse_pid"); t1=$(now)
+thread_ticks "$decibar_pid" > "$dir/threads1"
 elapsed=$(python3 -c "print($t1 - $t0)")
 
 cava_pct=$(percent "$c0" "$c1" "$elapsed")
@@ -99,3 +108,16 @@ python3 -c "
 d, c = $decibar_pct, $cava_pct
 print(f'  ratio decibar / cava:            {d / c:.2f}  (goal <= 0.5)' if c > 0 else '  ratio decibar / cava:            n/a (cava used no measurable CPU)')"
 echo "  pulseaudio during the window:    $pulse_pct % (player + both capture clients; player alone: $pulse_alone %)"
+python3 - "$dir/threads0" "$dir/threads1" "$elapsed" <<'PY'
+import sys
+def load(path):
+    totals = {}
+    for line in open(path):
+        name, ns = line.split()
+        group = "PulseAudio client thread" if name.endswith("-pulse") else "executor (line writer)" if "qos" in name else "main and other threads"
+        totals[group] = totals.get(group, 0) + int(ns)
+    return totals
+before, after, seconds = load(sys.argv[1]), load(sys.argv[2]), float(sys.argv[3])
+print("  decibar by thread:               " + ", ".join(
+    f"{group} {100 * (after[group] - before.get(group, 0)) / 1e9 / seconds:.2f} %" for group in sorted(after)))
+PY

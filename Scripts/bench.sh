@@ -32,7 +32,7 @@ section "Player: overview against ffmpeg -f null, peak memory, first frame, seek
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
 
 section "CPU: decibar levels --mode spectrum against cava"
-"$here/bench-cpu.sh" "$root/.build-release/release/decibar" 20 spectrum
+"$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum
 
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"

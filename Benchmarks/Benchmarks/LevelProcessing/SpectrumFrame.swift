@@ -32,4 +32,20 @@ func spectrumBenchmarks() {
         benchmark.stopMeasurement()
         blackHole(smoother.values)
     }
+
+    // What `levels --mode spectrum --bands 64` writes per line on top of the analysis.
+    Benchmark("Spectrum line: 2 × 64 band levels as JSON", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let levels: [[Float]] = (0 ..< 2).map { channel in
+            (0 ..< 64).map { band in -70 + Float((band * 37 + channel * 11) % 700) / 10 }
+        }
+        var line: [UInt8] = []
+        line.reserveCapacity(1024)
+        benchmark.startMeasurement()
+        for iteration in benchmark.scaledIterations {
+            line.removeAll(keepingCapacity: true)
+            SpectrumLine.append(time: Double(iteration) / 60, levels: levels, to: &line)
+        }
+        benchmark.stopMeasurement()
+        blackHole(line)
+    }
 }
