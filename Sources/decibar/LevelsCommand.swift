@@ -214,7 +214,10 @@ struct StatusReporter {
     private var last: TapStatus?
 
     mutating func report(_ status: TapStatus) {
-        guard status != last else { return }
+        // Retries pass through `connecting` each time and may give another reason ("terminated",
+        // then "refused"): one line per outage is enough.
+        if case .waitingForServer = status, case .waitingForServer = last { return }
+        guard status != .connecting, status != last else { return }
         last = status
         switch status {
         case .connecting: break
