@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // Pure Swift: levels, smoothing, layouts, formats. No C, no devices, no clocks.
@@ -41,6 +42,7 @@ let package = Package(
         .executableTarget(name: "decibar", dependencies: [
             "DecibarCore", "DecibarAudio", "DecibarRender",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
         .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),

@@ -1,11 +1,12 @@
 import CFFmpeg
+import DecibarCore
 import Glibc
 
 /// Why a file could not be read, in one line a user understands (no FFmpeg jargon beyond the reason).
 public struct AudioFileError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path.escapingControlCharacters): \(reason)" }
 
     public init(path: String, reason: String) {
         self.path = path
@@ -18,7 +19,11 @@ public struct AudioFileError: Error, CustomStringConvertible, Sendable {
 ///
 /// This is the only Swift code that talks to FFmpeg's libraries. It reads the file packet by packet,
 /// so memory use does not depend on the file's length: one packet, one frame and one output buffer
-/// are reused for the whole file.
+/// are reused for the whole file, and nothing is sized by what a header claims.
+///
+/// FFmpeg reads through `AudioFileInput` (a regular file opened and checked here, or bytes in memory),
+/// never by opening names itself: a path is always just a file, and a file cannot make FFmpeg open
+/// others (playlists, references), so what is decoded is exactly the bytes named.
 ///
 /// The decoder honours the stream's start padding (AAC priming in MP4/M4A, the MP3 encoder delay from
 /// the LAME tag, Opus pre-skip), so a file decodes to the length of its source. libavcodec trims those
@@ -27,75 +32,69 @@ public struct AudioFileError: Error, CustomStringConvertible, Sendable {
 ///
 /// Channel counts above `maxChannels` are down-mixed by swresample with its default matrix, without
 /// normalisation: levels of the dominant channels are kept, so a loud down-mix can exceed ±1.0.
+/// Channels with no names (more than FFmpeg has standard layouts for, such as 32) are folded
+/// instead: channel i goes to output channel i mod `maxChannels`, averaged with the others there.
 ///
 /// Not thread-safe: use one instance from one thread at a time.
-/// FFmpeg's functions, once loaded (see CFFmpeg.h for why they are not linked directly).
-private struct FFmpegLibraries: @unchecked Sendable {
-    /// Written once by the loader, read-only after.
-    let table: DecibarFFmpeg?
-    let failure: String?
-
-    static let shared: FFmpegLibraries = {
-        var message = [CChar](repeating: 0, count: 256)
-        if let table = decibar_ffmpeg_load(&message, Int32(message.count)) {
-            return FFmpegLibraries(table: table.pointee, failure: nil)
-        }
-        return FFmpegLibraries(table: nil, failure: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }()
-}
-
-/// The loaded functions; only reached after `loadLibraries()` succeeded.
-private var ff: DecibarFFmpeg { FFmpegLibraries.shared.table! }
-
 public final class AudioFileDecoder {
     public let path: String
     public let sampleRate: Int
     /// `min(file channels, maxChannels)`; more channels are down-mixed by swresample.
     public let channelCount: Int
+    /// Where each output channel belongs, in order.
+    public let speakerPositions: [SpeakerPosition]
     /// From the stream's or container's duration; `nil` if unknown. Exact for most lossless and
-    /// MP4/Ogg files, an estimate (from the bit rate or frame count) for MP3 and raw AAC.
+    /// MP4/Ogg files, an estimate (from the bit rate or frame count) for MP3 and raw AAC, and only a
+    /// claim: a damaged or hostile header can say anything.
     public let estimatedFrameCount: Int64?
+    /// The size of the file (or bytes) in bytes.
+    public let byteCount: Int64
     public let codecName: String
     /// Frames delivered so far.
     public private(set) var framePosition: Int64 = 0
 
-    private let state: DecoderState
+    let state: DecoderState
 
     /// Opens `path` and prepares its best audio track for decoding.
     /// - Parameter maxChannels: files with more channels are down-mixed to this many (at least 1).
-    public init(path: String, maxChannels: Int = 8) throws(AudioFileError) {
-        precondition(maxChannels >= 1, "maxChannels must be at least 1")
+    public convenience init(path: String, maxChannels: Int = 8) throws(AudioFileError) {
         if let failure = Self.loadLibraries() { throw AudioFileError(path: path, reason: failure) }
-        AudioFileDecoder.silenceLibraryLogging
+        try self.init(input: try AudioFileInput(path: path), name: path, maxChannels: maxChannels)
+    }
+
+    /// Decodes audio held in memory; `name` stands for the path in errors and in format probing
+    /// (its extension is a hint, as a file's is).
+    public convenience init(bytes: [UInt8], name: String, maxChannels: Int = 8) throws(AudioFileError) {
+        if let failure = Self.loadLibraries() { throw AudioFileError(path: name, reason: failure) }
+        guard !bytes.isEmpty else { throw AudioFileError(path: name, reason: "file is empty") }
+        try self.init(input: AudioFileInput(bytes: bytes), name: name, maxChannels: maxChannels)
+    }
+
+    private init(input: AudioFileInput, name path: String, maxChannels: Int) throws(AudioFileError) {
+        precondition(maxChannels >= 1, "maxChannels must be at least 1")
         self.path = path
-
-        // Check the file ourselves first: FFmpeg reports an empty file as "invalid data", which
-        // would hide the real reason.
-        var info = stat()
-        if stat(path, &info) != 0 {
-            throw AudioFileError(path: path, reason: Self.reason(forErrno: errno))
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw AudioFileError(path: path, reason: "is a directory")
-        }
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size == 0 {
-            throw AudioFileError(path: path, reason: "file is empty")
-        }
-
         // Everything FFmpeg allocates goes into `state` at once, so an error thrown half-way
         // through still frees it (the state's deinit runs when it goes out of scope).
-        let state = DecoderState()
+        let state = DecoderState(input: input)
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
 
-        var format: UnsafeMutablePointer<AVFormatContext>?
+        guard let io = input.makeIOContext(), let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
+        state.io = io
+        allocated.pointee.pb = io
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // A file's own bytes only: demuxers that would open other files or URLs named inside it
+        // (playlists, references) are refused.
+        allocated.pointee.io_open = { _, _, _, _, _ in decibar_averror(EPERM) }
+        var format: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure FFmpeg frees the context (but not our I/O context, which the state owns).
         let openResult = ff.avformat_open_input!(&format, path, nil, nil)
         guard openResult >= 0, let format else {
             switch openResult {
-            case -ENOENT, -EACCES, -EPERM, -EISDIR, -ELOOP, -ENOTDIR:
-                throw fail(Self.reason(forErrno: -openResult))
             case decibar_averror_eof():
                 // The header promised more than the file holds.
                 throw fail("file is truncated or not an audio file")
+            case decibar_averror(EIO), decibar_averror(EACCES), decibar_averror(ENOENT):
+                throw fail("read error: \(Self.errorText(openResult))")
             default:
                 throw fail("not an audio file or unsupported format")
             }
@@ -181,9 +180,20 @@ public final class AudioFileDecoder {
 
         self.sampleRate = rate
         self.channelCount = Int(state.outputLayout.nb_channels)
+        self.speakerPositions = Self.speakerPositions(of: &state.outputLayout)
         self.codecName = name
         self.estimatedFrameCount = Self.frameCount(of: stream, in: format, sampleRate: rate)
+        self.byteCount = input.size
         self.state = state
+    }
+
+    /// The estimated frame count, bounded by what the file's size could plausibly hold, for sizing
+    /// memory ahead: a header that claims billions of frames in a few kilobytes must not decide
+    /// how much is reserved. (64 frames a byte is well above any codec's rate for real audio; a
+    /// file that beats it only costs some growth later.)
+    public var frameCountForReservation: Int64 {
+        let bound = byteCount.multipliedReportingOverflow(by: 64)
+        return min(estimatedFrameCount ?? 0, bound.overflow ? Int64.max : bound.partialValue)
     }
 
     /// Decodes the next chunk and passes its interleaved samples (a whole number of frames) to `body`.
@@ -289,6 +299,7 @@ public final class AudioFileDecoder {
         s.finished = false
         s.startTimestamp = start
         s.discardBefore = goal
+        s.hasSought = true
         framePosition = goal
     }
 
@@ -303,14 +314,18 @@ public final class AudioFileDecoder {
     /// Called once the decoder is drained: a normal end, unless nothing could be decoded at all.
     private func finish() throws(AudioFileError) -> Bool {
         if let failure = state.pendingFailure { throw failure }
-        if framePosition == 0, let error = state.lastError {
-            throw AudioFileError(path: path, reason: "decoding failed: \(Self.errorText(error))")
+        if framePosition == 0 && !state.hasSought {
+            // A header and nothing playable after it (damaged, or cut right after the header).
+            if let error = state.lastError {
+                throw AudioFileError(path: path, reason: "decoding failed: \(Self.errorText(error))")
+            }
+            throw AudioFileError(path: path, reason: "no audio could be decoded (the file is damaged or holds no audio)")
         }
         return false
     }
 
     /// An error after which nothing more can be decoded: later reads return false.
-    private func fatal(_ reason: String) -> AudioFileError {
+    func fatal(_ reason: String) -> AudioFileError {
         state.finished = true
         return AudioFileError(path: path, reason: reason)
     }
@@ -336,108 +351,6 @@ public final class AudioFileDecoder {
         }
         s.lastDemuxErrorPosition = position
         return true
-    }
-
-    /// Converts a decoded frame into `state.output`; returns the number of frames written.
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(AudioFileError) -> Int {
-        let s = state
-        var inputFrames = Int(frame.pointee.nb_samples)
-        guard inputFrames > 0 else { return 0 }
-
-        // Trim the encoder padding past the container's end (MOV/MP4 only, see init).
-        let timestamp = frame.pointee.pts != Self.noTimestamp ? frame.pointee.pts : frame.pointee.best_effort_timestamp
-        if let end = s.endTimestamp, timestamp != Self.noTimestamp, frame.pointee.sample_rate > 0 {
-            let remaining = ff.av_rescale_q!(end - timestamp, s.timeBase,
-                                         AVRational(num: 1, den: frame.pointee.sample_rate))
-            inputFrames = Int(max(0, min(Int64(inputFrames), remaining)))
-            if inputFrames == 0 { return 0 }
-        }
-
-        // After a seek: place this frame by its timestamp and drop what lies before the target.
-        var skip = 0
-        if let goal = s.discardBefore {
-            if timestamp != Self.noTimestamp, frame.pointee.sample_rate > 0 {
-                let position = ff.av_rescale_q!(timestamp - s.startTimestamp, s.timeBase,
-                                            AVRational(num: 1, den: frame.pointee.sample_rate))
-                if position + Int64(inputFrames) <= goal { return 0 }
-                skip = Int(max(0, goal - position))
-            }
-            s.discardBefore = nil
-        }
-
-        var written = 0
-        if s.needsNewResampler(for: frame) {
-            // The stream changed format mid-file (or this is the first frame): keep what the old
-            // resampler still holds, then build one for the new input.
-            written = try flushResampler(at: 0)
-            try makeResampler(for: frame)
-        }
-        let capacity = written + Int(ff.swr_get_out_samples!(s.resampler, Int32(inputFrames)))
-        s.reserve(frames: capacity, channels: channelCount, keeping: written)
-
-        // One data pointer per channel for planar formats, one in all for interleaved ones.
-        let planes = max(1, Int(frame.pointee.ch_layout.nb_channels))
-        let converted = frame.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: planes) { input in
-            var outputPlane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(s.output! + written * channelCount)
-                .assumingMemoryBound(to: UInt8.self)
-            return ff.swr_convert!(s.resampler, &outputPlane, Int32(capacity - written), input, Int32(inputFrames))
-        }
-        if converted < 0 {
-            throw fatal("decoding failed: cannot convert samples (\(Self.errorText(converted)))")
-        }
-        let total = written + Int(converted)
-        // The output rate is the file's own, so input and output frames line up one to one.
-        let dropped = min(skip, total)
-        if dropped > 0, let output = s.output {
-            output.update(from: output + dropped * channelCount, count: (total - dropped) * channelCount)
-        }
-        return total - dropped
-    }
-
-    /// Writes the samples the resampler still holds at frame `offset` of `state.output`.
-    private func flushResampler(at offset: Int) throws(AudioFileError) -> Int {
-        let s = state
-        guard let resampler = s.resampler else { return 0 }
-        let pending = Int(ff.swr_get_out_samples!(resampler, 0))
-        guard pending > 0 else { return 0 }
-        s.reserve(frames: offset + pending, channels: channelCount, keeping: offset)
-        var outputPlane: UnsafeMutablePointer<UInt8>? = UnsafeMutableRawPointer(s.output! + offset * channelCount)
-            .assumingMemoryBound(to: UInt8.self)
-        let flushed = ff.swr_convert!(resampler, &outputPlane, Int32(pending), nil, 0)
-        if flushed < 0 {
-            throw fatal("decoding failed: cannot convert samples (\(Self.errorText(flushed)))")
-        }
-        return Int(flushed)
-    }
-
-    private func makeResampler(for frame: UnsafeMutablePointer<AVFrame>) throws(AudioFileError) {
-        let s = state
-        ff.swr_free!(&s.resampler)
-        var inputLayout = AVChannelLayout()
-        defer { ff.av_channel_layout_uninit!(&inputLayout) }
-        if Self.isMixable(frame.pointee.ch_layout) {
-            _ = ff.av_channel_layout_copy!(&inputLayout, &frame.pointee.ch_layout)
-        } else {
-            // Unknown channel order (e.g. WAV without a channel mask): assume the standard one.
-            ff.av_channel_layout_default!(&inputLayout, frame.pointee.ch_layout.nb_channels)
-        }
-        let inputFormat = AVSampleFormat(rawValue: frame.pointee.format)
-        var result = ff.swr_alloc_set_opts2!(&s.resampler, &s.outputLayout, AV_SAMPLE_FMT_FLT, s.outputRate,
-                                         &inputLayout, inputFormat, frame.pointee.sample_rate, 0, nil)
-        if result >= 0 { result = ff.swr_init!(s.resampler) }
-        if result < 0 {
-            ff.swr_free!(&s.resampler)
-            throw fatal("decoding failed: cannot convert samples (\(Self.errorText(result)))")
-        }
-        ff.av_channel_layout_uninit!(&s.inputLayout)
-        _ = ff.av_channel_layout_copy!(&s.inputLayout, &frame.pointee.ch_layout)
-        s.inputFormat = frame.pointee.format
-        s.inputRate = frame.pointee.sample_rate
-    }
-
-    /// swresample can only mix layouts whose channels it knows by name.
-    private static func isMixable(_ layout: AVChannelLayout) -> Bool {
-        layout.nb_channels > 0 && (layout.order == AV_CHANNEL_ORDER_NATIVE || layout.order == AV_CHANNEL_ORDER_CUSTOM)
     }
 
     private static func frameCount(of stream: UnsafeMutablePointer<AVStream>,
@@ -466,93 +379,7 @@ public final class AudioFileDecoder {
         FFmpegLibraries.shared.failure
     }
 
-    /// `AV_NOPTS_VALUE` is a cast macro that does not import.
-    private static let noTimestamp = Int64.min
+    static let noTimestamp = FFmpegLibraries.noTimestamp
 
-    /// FFmpeg logs to stderr by default (for example "Could not update timestamps for skipped
-    /// samples", or one line per corrupt packet). Failures reach callers as `AudioFileError`, so the
-    /// library stays quiet. The level is process-wide; a `static let` sets it once, thread-safely.
-    private static let silenceLibraryLogging: Void = ff.av_log_set_level!(AV_LOG_QUIET)
-
-    private static func errorText(_ code: Int32) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 128) { buffer in
-            if ff.av_strerror!(code, buffer.baseAddress, buffer.count) < 0 { return "error \(code)" }
-            return String(cString: buffer.baseAddress!)
-        }
-    }
-
-    private static func reason(forErrno code: Int32) -> String {
-        switch code {
-        case ENOENT, ENOTDIR: return "no such file"
-        case EACCES, EPERM: return "permission denied"
-        case EISDIR: return "is a directory"
-        case ELOOP: return "too many symbolic links"
-        default: return String(cString: strerror(code))
-        }
-    }
-}
-
-/// Owns every FFmpeg object of one decoder and frees them in its deinit, including when
-/// `AudioFileDecoder.init` throws half-way.
-private final class DecoderState {
-    var format: UnsafeMutablePointer<AVFormatContext>?
-    var codec: UnsafeMutablePointer<AVCodecContext>?
-    var packet: UnsafeMutablePointer<AVPacket>?
-    var frame: UnsafeMutablePointer<AVFrame>?
-    var resampler: OpaquePointer?
-    var streamIndex: Int32 = -1
-    var timeBase = AVRational(num: 1, den: 1)
-    var endTimestamp: Int64?
-
-    var outputLayout = AVChannelLayout()
-    var outputRate: Int32 = 0
-    // What the resampler was built for.
-    var inputLayout = AVChannelLayout()
-    var inputFormat: Int32 = -1
-    var inputRate: Int32 = 0
-
-    /// Interleaved output, grown only when a frame is larger than any before.
-    var output: UnsafeMutablePointer<Float>?
-    var outputCapacity = 0   // in samples
-
-    /// After a seek: output before this frame is dropped (nil when not seeking).
-    var discardBefore: Int64?
-    var startTimestamp: Int64 = 0
-
-    var packetPending = false
-    var inputEnded = false
-    var finished = false
-    var lastError: Int32?
-    var pendingFailure: AudioFileError?
-    var demuxErrors = 0
-    var lastDemuxErrorPosition: Int64 = -1
-
-    func needsNewResampler(for frame: UnsafeMutablePointer<AVFrame>) -> Bool {
-        resampler == nil
-            || frame.pointee.format != inputFormat
-            || frame.pointee.sample_rate != inputRate
-            || ff.av_channel_layout_compare!(&frame.pointee.ch_layout, &inputLayout) != 0
-    }
-
-    /// Makes room for `frames` frames, keeping the first `kept` frames already written.
-    func reserve(frames: Int, channels: Int, keeping kept: Int = 0) {
-        let needed = frames * channels
-        guard needed > outputCapacity else { return }
-        let grown = UnsafeMutablePointer<Float>.allocate(capacity: needed)
-        if let output, kept > 0 { grown.initialize(from: output, count: kept * channels) }
-        output?.deallocate()
-        output = grown
-        outputCapacity = needed
-    }
-
-    deinit {
-        output?.deallocate()
-        ff.swr_free!(&resampler)
-        ff.av_frame_free!(&frame)
-        ff.av_packet_free!(&packet)
-        ff.avcodec_free_context!(&codec)
-        ff.avformat_close_input!(&format)
-        ff.av_channel_layout_uninit!(&outputLayout)
-        ff.av_channel_layout_uninit!(&inputLayout)
-    }
+    static func errorText(_ code: Int32) -> String { FFmpegLibraries.errorText(code) }
 }

@@ -48,7 +48,7 @@ public final class FFTWTransform {
     /// for every bin into `power` (`binCount` values).
     public func powerSpectrum(of samples: UnsafeBufferPointer<Float>, into power: UnsafeMutableBufferPointer<Float>) {
         precondition(samples.count == length, "buffer sizes do not match the plan")
-        powerSpectrum(into: power) { input in input.update(fromContentsOf: samples) }
+        powerSpectrum(into: power) { input in _ = input.update(fromContentsOf: samples) }
     }
 
     /// Lets `fill` write the `length` input samples straight into FFTW's own aligned buffer

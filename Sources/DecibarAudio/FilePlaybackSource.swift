@@ -1,3 +1,6 @@
+import DecibarCore
+import Synchronization
+
 /// Plays a file: decodes on demand into exactly the frames the server asks for.
 ///
 /// Decoded chunks rarely match a request, so the rest of a chunk waits in a small buffer that is
@@ -6,13 +9,19 @@ public final class FilePlaybackSource: PlaybackSource {
     public let decoder: AudioFileDecoder
     public var sampleRate: Int { decoder.sampleRate }
     public var channelCount: Int { decoder.channelCount }
+    public var speakerPositions: [SpeakerPosition] { decoder.speakerPositions }
     private var leftover: [Float] = []
     private var leftoverStart = 0
-    /// The last decoding problem, if any (the file then ends early).
-    public private(set) var failure: AudioFileError?
+    /// The last decoding problem, if any (the file then ends early). Set on the audio server's
+    /// thread, read by the player's owner.
+    public var failure: AudioFileError? { failureBox.withLock { $0 } }
+    private let failureBox = Mutex<AudioFileError?>(nil)
 
+    /// Opens the file and decodes its first chunk, so that a file with a header but no playable
+    /// audio fails here, before anything is said to be playing.
     public init(path: String) throws(AudioFileError) {
         decoder = try AudioFileDecoder(path: path)
+        _ = try decoder.read { leftover.append(contentsOf: $0) }
     }
 
     public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
@@ -34,7 +43,7 @@ public final class FilePlaybackSource: PlaybackSource {
             do {
                 guard try decoder.read({ leftover.append(contentsOf: $0) }) else { break }
             } catch {
-                failure = error
+                failureBox.withLock { $0 = error }
                 break
             }
         }
@@ -47,7 +56,7 @@ public final class FilePlaybackSource: PlaybackSource {
         do {
             try decoder.seek(toFrame: frame)
         } catch {
-            failure = error
+            failureBox.withLock { $0 = error }
         }
     }
 }

@@ -65,6 +65,7 @@ extension TapDevice {
                   description: info.description.map { String(cString: $0) } ?? String(cString: info.name),
                   sampleRate: Int(info.sample_spec.rate),
                   channelCount: Int(info.sample_spec.channels))
+        channelPositions = PulseChannelMap.positions(of: info.channel_map)
     }
 
     init(monitorOf sink: pa_sink_info) {
@@ -73,5 +74,6 @@ extension TapDevice {
                   description: "Monitor of \(sinkDescription)",
                   sampleRate: Int(sink.sample_spec.rate),
                   channelCount: Int(sink.sample_spec.channels))
+        channelPositions = PulseChannelMap.positions(of: sink.channel_map)
     }
 }

@@ -11,12 +11,23 @@ extension PulseMonitorTap {
         if stream != nil, streamDevice?.name == device.name { return }
         closeStream()
 
-        let channelCount = min(max(device.channelCount, 1), AudioBuffer.maxChannels)
+        // The device's own layout when a buffer can carry it (libpulse has no default map beyond
+        // six channels, so 7.1 needs it); a wider device is down-mixed to stereo by the server.
+        let deviceMap = device.channelCount <= AudioBuffer.maxChannels ? PulseChannelMap.make(rawPositions: device.channelPositions) : nil
+        var map = pa_channel_map()
+        if let deviceMap, Int(deviceMap.channels) == device.channelCount {
+            map = deviceMap
+        } else if device.channelCount >= 1 && device.channelCount <= AudioBuffer.maxChannels {
+            pa_channel_map_init_extend(&map, UInt32(device.channelCount), PA_CHANNEL_MAP_DEFAULT)
+        } else {
+            pa_channel_map_init_stereo(&map)
+        }
+        let channelCount = Int(map.channels)
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(device.sampleRate),
                                   channels: UInt8(channelCount))
         guard pa_sample_spec_valid(&spec) != 0,
-              let stream = pa_stream_new(context, "Level tap", &spec, nil) else {
-            setStatus(.waitingForDevice(reason: "cannot open \(device.name): unsupported format"))
+              let stream = pa_stream_new(context, "Level tap", &spec, &map) else {
+            setStatus(.waitingForDevice(reason: "cannot open \(device.name): unsupported format (\(device.sampleRate) Hz, \(device.channelCount) channels)"))
             return
         }
         self.stream = stream

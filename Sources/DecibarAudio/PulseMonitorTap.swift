@@ -49,7 +49,10 @@ public final class PulseMonitorTap: @unchecked Sendable {
     static let maximumRetryDelay = 0.8
 
     /// - Parameters:
-    ///   - bufferLimit: buffers kept for a reader that falls behind (the oldest go first).
+    ///   - bufferLimit: buffers kept for a reader that falls behind (the oldest go first). The default
+    ///     holds over a second at 192 kHz: a server that stalls (or a device that renders in large
+    ///     blocks) hands over its backlog at once, and that must not cost samples. Memory is only
+    ///     used while a backlog waits.
     ///   - fragmentDuration: how much audio the server batches per delivery. The window wants 256
     ///     frames (nil) for latency; a headless reader that reports 30 times a second can take more
     ///     and wake far less often. Every sample is delivered either way.
@@ -58,7 +61,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     ///     The first sound after silence then arrives up to 100 ms late; a window at rest wants this.
     ///   - measuresSinkLatency: have the server keep the sink's latency up to date (`sinkLatency`),
     ///     for a display that shows audio when it is heard.
-    public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 64,
+    public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024,
                 fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
                 server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }

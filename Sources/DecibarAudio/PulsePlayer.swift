@@ -6,6 +6,8 @@ import Synchronization
 public protocol PlaybackSource: AnyObject {
     var sampleRate: Int { get }
     var channelCount: Int { get }
+    /// Where each channel belongs (as many as `channelCount`).
+    var speakerPositions: [SpeakerPosition] { get }
     /// Writes up to `frames` frames into `buffer`; returns how many. 0 means the end of the audio.
     func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int
     /// Moves to `frame`; the next `render` starts exactly there.
@@ -89,7 +91,15 @@ public final class PulsePlayer: @unchecked Sendable {
             if let failure { return "no audio server: \(failure)" }
 
             var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channelCount))
-            guard pa_sample_spec_valid(&spec) != 0, let stream = pa_stream_new(context, name, &spec, nil) else {
+            // libpulse has no default map beyond six channels: name every channel's speaker.
+            var map = pa_channel_map()
+            if let named = PulseChannelMap.make(Array(source.speakerPositions.prefix(channelCount))), named.channels == channelCount {
+                map = named
+            } else {
+                pa_channel_map_init_extend(&map, UInt32(channelCount), PA_CHANNEL_MAP_DEFAULT)
+            }
+            guard pa_sample_spec_valid(&spec) != 0, map.channels == UInt8(channelCount),
+                  let stream = pa_stream_new(context, name, &spec, &map) else {
                 return "cannot play \(sampleRate) Hz \(channelCount)-channel audio"
             }
             self.stream = stream

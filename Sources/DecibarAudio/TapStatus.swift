@@ -6,6 +6,8 @@ public struct TapDevice: Sendable, Equatable {
     public var description: String
     public var sampleRate: Int
     public var channelCount: Int
+    /// The device's own channel map (PulseAudio positions), used to open a stream on it.
+    var channelPositions: [Int32] = []
 
     public init(name: String, description: String, sampleRate: Int, channelCount: Int) {
         self.name = name

@@ -1,7 +1,11 @@
 import CGL
 import CSDL2
 import DecibarCore
+import Glibc
 import Synchronization
+
+/// Set by `Window.whenDisplayIsLost`, run by Xlib's I/O error handler.
+private let displayLostAction = Mutex<(@Sendable () -> Void)?>(nil)
 
 /// An SDL2 window with an OpenGL 3.3 core context. Create, use and destroy it on one thread:
 /// the thread that owns the event loop (the process main thread in `decibar`).
@@ -26,6 +30,12 @@ public final class Window {
         func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
         if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
+        }
+        if !environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
+            // X only: otherwise SDL goes on to try Wayland and prints that library's complaint,
+            // then reports "no display" for a DISPLAY that is set but unreachable.
+            try Self.checkXDisplay(environment("DISPLAY"))
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
             throw RenderError("cannot open a window: \(Self.lastError) (is DISPLAY set?)")
@@ -67,6 +77,34 @@ public final class Window {
         }
         self.isFullscreen = fullscreen
         requestedVSync = SDL_GL_SetSwapInterval(1) == 0
+    }
+
+    /// Tries the X display named by DISPLAY, so that an unreachable one is reported as such.
+    private static func checkXDisplay(_ name: String) throws(RenderError) {
+        // Xlib writes its own complaints (such as missing authorization) to stderr; the reason goes
+        // into our one line instead. Nothing else runs on other threads this early.
+        let savedError = dup(STDERR_FILENO)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        if savedError >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
+        let display = XOpenDisplay(nil)
+        if savedError >= 0 && null >= 0 { dup2(savedError, STDERR_FILENO) }
+        if savedError >= 0 { close(savedError) }
+        if null >= 0 { close(null) }
+        guard let display else {
+            throw RenderError("cannot open a window: cannot connect to the X display \(name) (no X server there, or access refused)")
+        }
+        XCloseDisplay(display)
+    }
+
+    /// What to do when the connection to the X server breaks (the server ended or crashed), just
+    /// before the process ends with status 1: say so in one line and tidy up. Xlib cannot go on after
+    /// such an error; without this it prints its own message.
+    public static func whenDisplayIsLost(_ action: @escaping @Sendable () -> Void) {
+        displayLostAction.withLock { $0 = action }
+        XSetIOErrorHandler { _ in
+            if let action = displayLostAction.withLock({ $0 }) { action() }
+            exit(1)
+        }
     }
 
     deinit {

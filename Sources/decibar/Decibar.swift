@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecibarCore
 import Foundation
 
 /// `decibar`: a real-time audio level visualizer.
@@ -19,6 +20,8 @@ struct Decibar: ParsableCommand {
 enum Main {
     static func main() {
         unblockTerminationSignals()
+        // Past a file-size limit, a write should fail with an error we report, not kill us.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try Decibar.parseAsRoot()
             try command.run()
@@ -62,9 +65,19 @@ struct CommandFailure: Error {
     var status: Int32 = 1
 }
 
-/// Writes `decibar: message` to stderr.
+/// Writes `decibar: message` to stderr, as one line whatever the message holds (a path with a
+/// newline in it, say).
 func writeError(_ message: String) {
-    FileHandle.standardError.write(Data("decibar: \(message)\n".utf8))
+    var line = "decibar: \(message.escapingControlCharacters)\n"
+    line.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
 }
 
 /// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
@@ -83,8 +96,14 @@ func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
     while offset < bytes.count {
         let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 && errno == EINTR { continue }
-        // A closed pipe (reader gone): stop quietly, like other filters do.
-        if written <= 0 { exit(0) }
+        if written <= 0 {
+            let code = written < 0 ? errno : EIO
+            // A closed pipe (reader gone, as with `| head`): stop quietly, like other filters do.
+            if code == EPIPE { exit(0) }
+            // Anything else (a full disk, /dev/full) loses output: say so.
+            writeError("cannot write to standard output: \(String(cString: strerror(code)))")
+            exit(1)
+        }
         offset += written
     }
 }

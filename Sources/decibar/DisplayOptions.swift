@@ -104,7 +104,7 @@ struct DisplayOptions: ParsableArguments {
         if let shaderDir {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: shaderDir, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--shader-dir: no such folder: \(shaderDir)")
+                throw ValidationError("--shader-dir: no such folder: \(shaderDir.escapingControlCharacters)")
             }
         }
         if let exitAfter, !(exitAfter.isFinite && exitAfter > 0) {
@@ -118,13 +118,13 @@ struct DisplayOptions: ParsableArguments {
         guard floor.isFinite, floor < -1, floor >= -160 else {
             throw ValidationError("--floor must be between -160 and -1 dBFS")
         }
-        if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
-        if let frameLog { try Self.checkWritable(frameLog, option: "--frame-log") }
+        if let screenshot { try OutputPath.check(screenshot, option: "--screenshot", kind: .file) }
+        if let frameLog { try OutputPath.check(frameLog, option: "--frame-log", kind: .file) }
         if let record {
-            guard ["mp4", "mkv", "mov"].contains((record as NSString).pathExtension.lowercased()) else {
+            guard ["mp4", "mkv", "mov"].contains(OutputPath.fileExtension(of: record)) else {
                 throw ValidationError("--record must name an .mp4, .mkv or .mov file")
             }
-            try Self.checkWritable(record, option: "--record")
+            try OutputPath.check(record, option: "--record", kind: .file)
         }
         guard (1...120).contains(recordFps) else { throw ValidationError("--record-fps must be between 1 and 120") }
     }
@@ -144,18 +144,5 @@ struct DisplayOptions: ParsableArguments {
         layout.orientation = orientation
         if let barWidth { layout.fixedWidth = (barWidth, barSpacing ?? Swift.max(1, barWidth / 3)) }
         return layout
-    }
-
-    /// Fails early on a path that cannot be written, instead of after the window closes.
-    static func checkWritable(_ path: String, option: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        let folder = directory.isEmpty ? "." : directory
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(option): no such folder: \(folder)")
-        }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            throw ValidationError("\(option): cannot write in \(folder)")
-        }
     }
 }

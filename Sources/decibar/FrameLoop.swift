@@ -33,6 +33,12 @@ struct FrameLoop {
             window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
                                 fullscreen: options.fullscreen, borderless: options.borderless,
                                 transparent: options.background == .transparent)
+            // When the X server goes away, Xlib ends the process; leave no partial file behind.
+            let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+            Window.whenDisplayIsLost {
+                PartialOutput.discardAllInProgress()
+                writeError("lost the connection to the display \(display); nothing more can be drawn")
+            }
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -100,7 +106,7 @@ struct FrameLoop {
                 continue
             }
             if finished, let path = options.screenshot { try saveScreenshot(to: path) }
-            recorder?.frameDrawn(in: window, at: now)
+            try recorder?.frameDrawn(in: window, at: now)
             lastFrame = now
             window.swap()
             // Stamped after the swap: the moment this frame is handed to the display.
@@ -113,9 +119,9 @@ struct FrameLoop {
     private func saveScreenshot(to path: String) throws {
         let frame = window.readPixels()
         let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
-            throw CommandFailure(message: "cannot write the screenshot to \(path)")
-        }
+        let out = try PartialOutput(destination: path)
+        try out.write(png)
+        try out.commit()
     }
 
     private static func createLog(_ path: String) throws -> FileHandle {

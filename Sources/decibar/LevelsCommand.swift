@@ -43,8 +43,8 @@ extension Decibar {
                 throw ValidationError("--source and --file cannot be used together")
             }
             guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
-            guard rate.isFinite, rate > 0, rate <= 1000 else {
-                throw ValidationError("--rate must be between 0 and 1000 lines per second")
+            guard rate.isFinite, rate >= 0.001, rate <= 1000 else {
+                throw ValidationError("--rate must be between 0.001 and 1000 lines per second")
             }
             if let duration, !(duration.isFinite && duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds")
@@ -80,13 +80,13 @@ struct FileLevels {
             throw CommandFailure(message: error.description)
         }
         let sampleRate = Double(decoder.sampleRate)
-        let lastFrame = duration.map { Int64(($0 * sampleRate).rounded()) } ?? Int64.max
+        let lastFrame = duration.map { Int64(saturating: ($0 * sampleRate).rounded()) } ?? Int64.max
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: decoder.sampleRate)
         var processor = LevelProcessor(channelCount: decoder.channelCount)
         var framesDone: Int64 = 0
         var framesSinceLine = 0
         var linesWritten = 0
-        var nextLineFrame = Int64((sampleRate / rate).rounded())
+        var nextLineFrame = Int64(saturating: (sampleRate / rate).rounded())
 
         var lines = self.lines
         func consume(_ buffer: AudioBuffer) {
@@ -99,7 +99,7 @@ struct FileLevels {
                 lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
                 framesSinceLine = 0
                 linesWritten += 1
-                nextLineFrame = Int64((Double(linesWritten + 1) * sampleRate / rate).rounded())
+                nextLineFrame = Int64(saturating: (Double(linesWritten + 1) * sampleRate / rate).rounded())
             }
         }
 
@@ -144,6 +144,7 @@ struct LiveLevels {
             var processor = LevelProcessor(channelCount: 2)
             var frames = 0.0
             var lineEnd: Double?
+            var lastTime = 0.0
             for await buffer in buffers {
                 if lines.needsLevels { processor.process(buffer) }
                 lines.add(buffer)
@@ -153,7 +154,10 @@ struct LiveLevels {
                 // 1/rate of audio, so the line rate does not drift.
                 if frames >= lineEnd ?? framesPerLine {
                     let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
-                    lines.write(time: max(0, captured - start), reading: processor.takeReading())
+                    // After a stall the server hands over a backlog whose capture times are worked
+                    // back from its arrival; t never goes back for it.
+                    lastTime = max(lastTime, captured - start)
+                    lines.write(time: lastTime, reading: processor.takeReading())
                     lineEnd = max((lineEnd ?? framesPerLine) + framesPerLine, frames)
                 }
             }

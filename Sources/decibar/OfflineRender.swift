@@ -19,19 +19,18 @@ struct OfflineRender {
     let scrubber: ScrubberOptions
 
     func run() throws {
-        let width = display.size.width, height = display.size.height
-        // The overview first (it gives the exact length too); cached like the player's.
-        let peaks: Peaks
-        if let cached = PeaksCache.load(for: file), cached.samplesPerPixel == 256 {
-            peaks = cached
-        } else {
-            do {
-                peaks = try PeaksAnalysis.analyse(path: file, samplesPerPixel: 256)
-            } catch {
-                throw CommandFailure(message: error.description)
-            }
-            PeaksCache.store(peaks, for: file)
+        // Ctrl-C or `kill` at any point (the overview included) ends the render with nothing left.
+        renderInterrupted.store(false, ordering: .relaxed)
+        let previous = (signal(SIGINT) { _ in renderInterrupted.store(true, ordering: .relaxed) },
+                        signal(SIGTERM) { _ in renderInterrupted.store(true, ordering: .relaxed) })
+        defer {
+            signal(SIGINT, previous.0)
+            signal(SIGTERM, previous.1)
         }
+        let isInterrupted = { renderInterrupted.load(ordering: .relaxed) }
+        let interruption = CommandFailure(message: "interrupted; nothing was written to \(output.escapingControlCharacters)", status: 130)
+
+        let width = display.size.width, height = display.size.height
         let decoder: AudioFileDecoder
         do {
             decoder = try AudioFileDecoder(path: file)
@@ -39,10 +38,32 @@ struct OfflineRender {
             throw CommandFailure(message: error.description)
         }
         let sampleRate = decoder.sampleRate
-        let fileFrames = decoder.estimatedFrameCount ?? Int64(peaks.length * peaks.samplesPerPixel)
-        let fileSeconds = Double(fileFrames) / Double(sampleRate)
-        let seconds = min(fileSeconds, duration ?? .infinity)
-        let frameCount = max(1, Int((seconds * Double(fps)).rounded(.up)))
+
+        // The overview first: it gives the exact length too. With --duration only that much is
+        // analysed (a minute of a ten-hour file takes a minute's work), and the scrubber then spans
+        // the part rendered. The whole file's overview is cached like the player's.
+        let peaks: Peaks
+        let frames: Int64
+        if duration == nil, let cached = PeaksCache.load(for: file, audio: PeaksCache.Audio(decoder), samplesPerPixel: 256) {
+            peaks = cached
+            let covered = Int64(cached.length) * 256
+            frames = min(max(decoder.estimatedFrameCount ?? covered, covered - 255), covered)
+        } else {
+            let limit = duration.map { Int64(saturating: ($0 * Double(sampleRate)).rounded(.up)) } ?? .max
+            let result: PeaksAnalysis.Result
+            do {
+                result = try PeaksAnalysis.analyze(path: file, samplesPerPixel: 256, maximumFrames: limit) { _, _, _ in !isInterrupted() }
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
+            if isInterrupted() { throw interruption }
+            if result.reachedEnd && duration == nil { PeaksCache.store(result.peaks, for: file) }
+            // As stored in the cache (16 bits), so a render draws the same whether the cache was used or not.
+            peaks = (try? AudiowaveformFormat.peaks(fromBinary: AudiowaveformFormat.binary(result.peaks, bits: .sixteen))) ?? result.peaks
+            frames = result.frameCount
+        }
+        let seconds = Double(frames) / Double(sampleRate)
+        let frameCount = max(1, Int(saturating: (seconds * Double(fps)).rounded(.up)))
 
         let canvas: OffscreenCanvas
         let visualizer: Visualizer
@@ -59,15 +80,9 @@ struct OfflineRender {
             throw CommandFailure(message: error.description)
         }
 
+        if isInterrupted() { throw interruption }
         let out = try RenderOutput(path: output, audio: file, width: width, height: height, fps: fps,
-                                   transparent: display.background == .transparent)
-        _ = renderInterrupted.load(ordering: .relaxed)
-        let previous = (signal(SIGINT) { _ in renderInterrupted.store(true, ordering: .relaxed) },
-                        signal(SIGTERM) { _ in renderInterrupted.store(true, ordering: .relaxed) })
-        defer {
-            signal(SIGINT, previous.0)
-            signal(SIGTERM, previous.1)
-        }
+                                   transparent: display.background == .transparent, isInterrupted: isInterrupted)
 
         let feed = AudioFeed(capacity: 4096)
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: sampleRate)
@@ -81,15 +96,13 @@ struct OfflineRender {
             feed.add(stamped)
             decodedFrames = buffer.startFrame + Int64(buffer.frameCount)
         }
-        let title = (file as NSString).lastPathComponent
+        let title = OutputPath.name(of: file)
         var progress = ProgressBar(total: frameCount)
         let layout = PlayLayout(width: width, height: height)
 
         do {
             for index in 0 ..< frameCount {
-                if renderInterrupted.load(ordering: .relaxed) {
-                    throw CommandFailure(message: "interrupted; nothing was written to \(out.path)", status: 130)
-                }
+                if isInterrupted() { throw interruption }
                 let time = Double(index) / Double(fps)
                 // Decode until every sample heard by `time` is in the feed.
                 while !decoderDone && Double(decodedFrames) / Double(sampleRate) < time + Double(AudioBuffer.frameCapacity) / Double(sampleRate) {
@@ -103,7 +116,7 @@ struct OfflineRender {
                 visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
                 BarRenderer.clear(to: visualizer.clearColour)
                 visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: time)
-                view.draw(ScrubberView.State(peaks: peaks, peaksKey: "render", duration: fileSeconds, playhead: time, title: title,
+                view.draw(ScrubberView.State(peaks: peaks, peaksKey: "render", duration: seconds, playhead: time, title: title,
                                              decibels: scrubber.decibels), layout: layout)
                 try out.write(frame: canvas.readPixels())
                 progress.update(done: index + 1)

@@ -16,10 +16,10 @@ final class PeaksJob: Sendable {
     }
 
     private let state = Mutex(Snapshot())
-    private let cancelled = Mutex(false)
+    private let cancelled = Atomic<Bool>(false)
 
-    init(path: String, samplesPerPixel: Int = 256) {
-        if let cached = PeaksCache.load(for: path), cached.samplesPerPixel == samplesPerPixel {
+    init(path: String, audio: PeaksCache.Audio, samplesPerPixel: Int = 256) {
+        if let cached = PeaksCache.load(for: path, audio: audio, samplesPerPixel: samplesPerPixel) {
             state.withLock { $0 = Snapshot(peaks: cached, progress: 1, isDone: true, version: 1) }
             return
         }
@@ -30,30 +30,25 @@ final class PeaksJob: Sendable {
 
     var snapshot: Snapshot { state.withLock { $0 } }
 
-    func cancel() { cancelled.withLock { $0 = true } }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     private func run(path: String, samplesPerPixel: Int) {
         var lastPublished = HostClock.now()
-        var expectedFrames: Int64 = 0
         do {
-            let decoder = try AudioFileDecoder(path: path)
-            expectedFrames = max(1, decoder.estimatedFrameCount ?? 1)
-            var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
-                                       samplesPerPixel: samplesPerPixel)
-            builder.reserveCapacity(forFrames: expectedFrames + expectedFrames / 100)
-            while try decoder.read({ builder.process(interleaved: $0, frames: $0.count / decoder.channelCount) }) {
-                if cancelled.withLock({ $0 }) { return }
+            let result = try PeaksAnalysis.analyze(path: path, samplesPerPixel: samplesPerPixel) { done, estimate, peaksSoFar in
+                if cancelled.load(ordering: .relaxed) { return false }
                 let now = HostClock.now()
                 if now - lastPublished > 0.1 {
                     lastPublished = now
-                    let partial = builder.peaks
-                    let progress = min(1, Double(builder.frameCount) / Double(expectedFrames))
+                    let partial = peaksSoFar()
+                    let progress = min(1, Double(done) / Double(max(1, estimate ?? 1)))
                     state.withLock { $0 = Snapshot(peaks: partial, progress: progress, isDone: false, version: $0.version + 1) }
                 }
+                return true
             }
-            let finished = builder.finish()
-            state.withLock { $0 = Snapshot(peaks: finished, progress: 1, isDone: true, version: $0.version + 1) }
-            PeaksCache.store(finished, for: path)
+            guard result.reachedEnd else { return }
+            state.withLock { $0 = Snapshot(peaks: result.peaks, progress: 1, isDone: true, version: $0.version + 1) }
+            PeaksCache.store(result.peaks, for: path)
         } catch {
             state.withLock { $0.isDone = true }
         }

@@ -32,7 +32,10 @@ extension Decibar {
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to play") }
-            if let seekLog { try DisplayOptions.checkWritable(seekLog, option: "--seek-log") }
+            if let seekLog { try OutputPath.check(seekLog, option: "--seek-log", kind: .file, inputs: files) }
+            // What play writes must never replace what it plays.
+            if let record = display.record { try OutputPath.check(record, option: "--record", kind: .file, inputs: files) }
+            if let screenshot = display.screenshot { try OutputPath.check(screenshot, option: "--screenshot", kind: .file, inputs: files) }
         }
 
         func run() throws {

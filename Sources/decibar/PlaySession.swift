@@ -16,13 +16,17 @@ final class PlaySession {
     private var pump: Task<Void, Never>?
     /// Set when the list has ended (without --loop) or nothing could be played.
     private(set) var isOver = false
+    /// Files that played (to their end, or until the user moved on) without a problem.
+    private(set) var cleanFileCount = 0
+    /// Files that could not be opened or broke while playing (each reported in one line).
+    private(set) var failureCount = 0
 
     init(files: [String], loops: Bool) {
         self.files = files
         self.loops = loops
     }
 
-    var currentName: String { files.indices.contains(index) ? (files[index] as NSString).lastPathComponent : "" }
+    var currentName: String { files.indices.contains(index) ? OutputPath.name(of: files[index]) : "" }
     var sampleRate: Int { player?.sampleRate ?? 48000 }
 
     /// Opens the file at `start` or the next playable one after it, in `direction`.
@@ -49,7 +53,7 @@ final class PlaySession {
             self.player = player
             self.source = source
             duration = Double(source.decoder.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-            peaks = PeaksJob(path: path)
+            peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source.decoder))
             let heard = self.heard
             let buffers = player.buffers
             pump = Task.detached(priority: .high) {
@@ -61,14 +65,22 @@ final class PlaySession {
         } catch let error as AudioFileError {
             writeError(error.description)
         } catch {
-            writeError("\(path): \(error)")
+            writeError("\(path.escapingControlCharacters): \(error)")
         }
+        failureCount += 1
         return false
     }
 
     func close() {
         // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
-        if let failure = source?.failure { writeError(failure.description) }
+        if let source {
+            if let failure = source.failure {
+                writeError(failure.description)
+                failureCount += 1
+            } else {
+                cleanFileCount += 1
+            }
+        }
         source = nil
         peaks?.cancel()
         pump?.cancel()

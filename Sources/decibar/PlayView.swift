@@ -1,5 +1,6 @@
 import DecibarAudio
 import DecibarCore
+import ArgumentParser
 import DecibarRender
 import Foundation
 
@@ -33,7 +34,6 @@ struct PlayView {
             throw CommandFailure(message: error.description)
         }
         let session = PlaySession(files: settings.files, loops: settings.loops)
-        defer { session.close() }
         // The window shows at once; the first file opens after the first frame. Opening it loads
         // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
         // driver's first draw waits on the same dynamic loader lock.
@@ -46,20 +46,32 @@ struct PlayView {
         }
         defer { try? seekLog?.close() }
 
+        let recorder = try settings.display.record.map { path in
+            try Recorder(path: path, fps: settings.display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height,
+                         protecting: settings.files)
+        }
+        do {
+            try loop(window: window, session: session, visualizer: visualizer, scrubber: ScrubberView(options: settings.scrubber, rects: rects, text: text),
+                     recorder: recorder, seekLog: seekLog)
+        } catch {
+            session.close()
+            throw error
+        }
+        session.close()
+        // Every file was reported as it failed; the status says that nothing played.
+        if session.cleanFileCount == 0 && session.failureCount > 0 { throw ExitCode.failure }
+    }
+
+    private func loop(window: Window, session: PlaySession, visualizer: Visualizer, scrubber: ScrubberView, recorder: Recorder?,
+                      seekLog: FileHandle?) throws {
         var interaction = ScrubberInteraction()
         var decibels = settings.scrubber.decibels
         var hoverX: Double?
         var seekHandledAt: Double?
-        let scrubber = ScrubberView(options: settings.scrubber, rects: rects, text: text)
-
-        let recorder = try settings.display.record.map { path in
-            try Recorder(path: path, fps: settings.display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height)
-        }
         try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
             let now = frame.now
             if frame.number == 1 {
                 session.open(from: 0)
-                if session.isOver { throw CommandFailure(message: "none of the files could be played") }
             }
             let (width, height) = window.drawableSize
             let layout = PlayLayout(width: width, height: height)
@@ -115,7 +127,7 @@ struct PlayView {
             visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
 
             let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
-            var title = (frame.number == 0 ? "opening " + (settings.files[0] as NSString).lastPathComponent : session.currentName)
+            var title = (frame.number == 0 ? "opening " + OutputPath.name(of: settings.files[0]) : session.currentName)
                 + (session.player?.isPaused == true ? "  (paused)" : "")
             if session.peaks != nil && !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
             scrubber.draw(ScrubberView.State(

@@ -13,7 +13,9 @@ extension Decibar {
                 original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
                 (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm \
                 (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
-                Videos need the ffmpeg program. OUT appears only when the render is complete.
+                Videos need the ffmpeg program. OUT appears only when the render is complete; an \
+                existing file at OUT is replaced then, but never the input, and a folder must be \
+                new or empty (nothing in an existing folder is replaced).
                 """)
 
         @Argument(help: ArgumentHelp("The audio file to render.", valueName: "file"))
@@ -25,7 +27,7 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Frames per second, 1 to 240.", valueName: "n"))
         var fps = 30
 
-        @Option(name: .long, help: ArgumentHelp("Render only the first this many seconds.", valueName: "seconds"))
+        @Option(name: .long, help: ArgumentHelp("Render only the first this many seconds; the scrubber then spans just that part (and only it is analyzed).", valueName: "seconds"))
         var duration: Double?
 
         @OptionGroup var display: DisplayOptions
@@ -41,11 +43,10 @@ extension Decibar {
             if display.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
             if display.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
             if display.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
-            guard RenderOutput.kind(of: output) != nil else {
-                throw ValidationError("-o \(output): unknown kind of output; use \(RenderOutput.supported)")
+            guard let kind = RenderOutput.kind(of: output) else {
+                throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
             }
-            let trimmed = output.hasSuffix("/") ? String(output.dropLast()) : output
-            try DisplayOptions.checkWritable(trimmed, option: "-o")
+            try OutputPath.check(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             if display.size.width % 2 != 0 || display.size.height % 2 != 0 {
                 throw ValidationError("--size must be even in both directions for video")
             }

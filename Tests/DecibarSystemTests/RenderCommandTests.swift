@@ -115,7 +115,7 @@ struct RenderCommandTests {
             // Let it get going: the temporary file appears once ffmpeg has frames.
             let deadline = TestRig.now() + 20
             func started() -> Bool {
-                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains(".partial-") }
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.contains(".partial") }
             }
             while TestRig.now() < deadline && !started() {
                 usleep(50_000)
@@ -127,7 +127,7 @@ struct RenderCommandTests {
             #expect(!FileManager.default.fileExists(atPath: output), "\(name): a file was left at OUT")
             if signal == SIGTERM {
                 #expect(running.standardError.contains("interrupted"), "\(running.standardError)")
-                let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial") }
                 #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
             }
         }

@@ -17,21 +17,25 @@
 // Function-like macros do not import into Swift.
 static inline int decibar_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int decibar_averror_eof(void) { return AVERROR_EOF; }
+static inline int decibar_averror(int code) { return AVERROR(code); }
 
 #define DECIBAR_FFMPEG_FUNCTIONS(X) \
     X(avutil, av_channel_layout_compare) X(avutil, av_channel_layout_copy) \
     X(avutil, av_channel_layout_default) X(avutil, av_channel_layout_uninit) \
+    X(avutil, av_channel_layout_channel_from_index) \
     X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_unref) \
     X(avutil, av_log_set_level) X(avutil, av_rescale_q) X(avutil, av_strerror) \
+    X(avutil, av_malloc) X(avutil, av_free) X(avutil, av_max_alloc) \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_flush_buffers) \
     X(avcodec, avcodec_free_context) X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2) \
     X(avcodec, avcodec_parameters_to_context) X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_send_packet) \
     X(avformat, av_find_best_stream) X(avformat, av_read_frame) X(avformat, av_seek_frame) \
     X(avformat, avformat_close_input) X(avformat, avformat_find_stream_info) X(avformat, avformat_open_input) \
-    X(avformat, avio_seek) \
+    X(avformat, avio_seek) X(avformat, avformat_alloc_context) X(avformat, avio_alloc_context) \
+    X(avformat, avio_context_free) \
     X(swresample, swr_alloc_set_opts2) X(swresample, swr_convert) X(swresample, swr_free) \
-    X(swresample, swr_get_out_samples) X(swresample, swr_init)
+    X(swresample, swr_get_out_samples) X(swresample, swr_init) X(swresample, swr_set_matrix)
 
 // One member per function, named as the function, of exactly its type.
 typedef struct {

@@ -138,8 +138,33 @@ public enum AudiowaveformFormat {
         }
     }
 
-    /// Reads a `.dat` file's bytes back into peaks (values scaled back to -1...1).
-    public static func peaks(fromBinary bytes: [UInt8]) throws(ReadError) -> Peaks {
+    /// The fixed part of a `.dat` file: enough to know how long the whole file must be before
+    /// reading any more of it.
+    public struct BinaryHeader: Equatable, Sendable {
+        public var version: Int
+        public var bits: Bits
+        public var sampleRate: Int
+        public var samplesPerPixel: Int
+        /// Pairs per channel.
+        public var length: Int
+        public var channelCount: Int
+
+        /// Bytes before the data: 20 for version 1, 24 for version 2.
+        public var size: Int { version == 1 ? 20 : 24 }
+
+        /// The exact size of a file with this header.
+        public var fileSize: Int64 {
+            Int64(size) + Int64(length) * Int64(channelCount) * 2 * Int64(bits == .eight ? 1 : 2)
+        }
+
+        /// The most bytes a header needs to be read.
+        public static let maximumSize = 24
+    }
+
+    /// Reads the header from the first bytes of a `.dat` file (at least `BinaryHeader.maximumSize`
+    /// of them, or the whole file if shorter).
+    public static func binaryHeader(_ bytes: some RandomAccessCollection<UInt8>) throws(ReadError) -> BinaryHeader {
+        let bytes = Array(bytes.prefix(BinaryHeader.maximumSize))
         func int32(at offset: Int) throws(ReadError) -> Int {
             guard offset + 4 <= bytes.count else { throw ReadError(description: "waveform data is truncated") }
             var word: UInt32 = 0
@@ -148,33 +173,43 @@ public enum AudiowaveformFormat {
         }
         let version = try int32(at: 0)
         guard version == 1 || version == 2 else { throw ReadError(description: "unknown waveform data version \(version)") }
-        let isEightBit = try int32(at: 4) & 1 == 1
-        let sampleRate = try int32(at: 8)
-        let samplesPerPixel = try int32(at: 12)
-        let length = try int32(at: 16)
-        let channels = version == 2 ? try int32(at: 20) : 1
-        let headerSize = version == 2 ? 24 : 20
-        guard sampleRate >= 1, samplesPerPixel >= 2, (1...24).contains(channels), length >= 0 else {
+        let flags = try int32(at: 4)
+        let header = BinaryHeader(version: version, bits: flags & 1 == 1 ? .eight : .sixteen, sampleRate: try int32(at: 8),
+                                  samplesPerPixel: try int32(at: 12), length: try int32(at: 16),
+                                  channelCount: version == 2 ? try int32(at: 20) : 1)
+        guard header.sampleRate >= 1, header.samplesPerPixel >= 2, (1 ... maximumChannels).contains(header.channelCount),
+              header.length >= 0 else {
             throw ReadError(description: "invalid waveform data header")
         }
+        return header
+    }
+
+    /// The most channels a waveform file may hold (audiowaveform's own limit).
+    public static let maximumChannels = 24
+
+    /// Reads a `.dat` file's bytes back into peaks (values scaled back to -1...1). Trailing bytes
+    /// after the data are ignored, as audiowaveform does.
+    public static func peaks(fromBinary bytes: [UInt8]) throws(ReadError) -> Peaks {
+        let header = try binaryHeader(bytes)
+        guard Int64(bytes.count) >= header.fileSize else { throw ReadError(description: "waveform data is truncated") }
+        let isEightBit = header.bits == .eight
         let valueSize = isEightBit ? 1 : 2
-        guard bytes.count >= headerSize + length * channels * 2 * valueSize else {
-            throw ReadError(description: "waveform data is truncated")
-        }
         let scale: Float = isEightBit ? 256.0 / 32767 : 1.0 / 32767
-        var pairs = Array(repeating: [PeakPair](), count: channels)
-        var offset = headerSize
+        var pairs = Array(repeating: [PeakPair](), count: header.channelCount)
+        for channel in pairs.indices { pairs[channel].reserveCapacity(header.length) }
+        var offset = header.size
         func next() -> Float {
             defer { offset += valueSize }
             if isEightBit { return Float(Int8(bitPattern: bytes[offset])) * scale }
             return Float(Int16(bitPattern: UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8)) * scale
         }
-        for _ in 0 ..< length {
-            for channel in 0 ..< channels {
+        for _ in 0 ..< header.length {
+            for channel in 0 ..< header.channelCount {
                 let low = next()
                 pairs[channel].append(PeakPair(min: low, max: next()))
             }
         }
-        return Peaks(sampleRate: sampleRate, samplesPerPixel: samplesPerPixel, channelCount: channels, pairs: pairs)
+        return Peaks(sampleRate: header.sampleRate, samplesPerPixel: header.samplesPerPixel,
+                     channelCount: header.channelCount, pairs: pairs)
     }
 }

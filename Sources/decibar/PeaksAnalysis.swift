@@ -1,0 +1,43 @@
+import DecibarAudio
+import DecibarCore
+
+/// Decodes a file (or its beginning) into peaks, streaming: memory holds the peaks, never the audio,
+/// and is reserved by what the file's size allows, never by what its header claims.
+enum PeaksAnalysis {
+    struct Result {
+        var peaks: Peaks
+        /// Frames analysed.
+        var frameCount: Int64
+        /// True when the whole file was analysed (not stopped, not cut at `maximumFrames`).
+        var reachedEnd: Bool
+    }
+
+    /// - Parameters:
+    ///   - maximumFrames: analyse at most this many frames from the start.
+    ///   - progress: called after each decoded chunk with the frames done, the decoder's estimate of
+    ///     the total and a way to take the peaks so far; returning false stops the analysis.
+    static func analyze(path: String, samplesPerPixel: Int, maximumFrames: Int64 = .max,
+                        progress: (_ framesDone: Int64, _ estimatedFrames: Int64?, _ peaksSoFar: () -> Peaks) -> Bool = { _, _, _ in true })
+        throws(AudioFileError) -> Result {
+        let decoder = try AudioFileDecoder(path: path)
+        var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
+                                   samplesPerPixel: samplesPerPixel)
+        let reservation = min(decoder.frameCountForReservation, maximumFrames)
+        builder.reserveCapacity(forFrames: reservation + reservation / 100)
+        var stopped = false
+        while builder.frameCount < maximumFrames, try decoder.read({ samples in
+            let frames = min(Int64(samples.count / decoder.channelCount), maximumFrames - builder.frameCount)
+            builder.process(interleaved: samples, frames: Int(frames))
+        }) {
+            if !progress(builder.frameCount, decoder.estimatedFrameCount, { builder.peaks }) {
+                stopped = true
+                break
+            }
+        }
+        // Cut at `maximumFrames` exactly: the end counts as reached only if nothing follows.
+        var reachedEnd = !stopped
+        if reachedEnd && builder.frameCount >= maximumFrames { reachedEnd = !(try decoder.read { _ in }) }
+        let frames = builder.frameCount
+        return Result(peaks: builder.finish(), frameCount: frames, reachedEnd: reachedEnd)
+    }
+}
