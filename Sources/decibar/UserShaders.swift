@@ -44,7 +44,7 @@ final class UserShaders {
             error = "no *.frag files in \(directory)"
             return
         }
-        let path = (directory as NSString).appendingPathComponent(name)
+        let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
               let modified = attributes[.modificationDate] as? Date else {
             scan()
