@@ -45,9 +45,8 @@ struct OfflineRender {
         let peaks: Peaks
         let frames: Int64
         if duration == nil, let cached = PeaksCache.load(for: file, audio: PeaksCache.Audio(decoder), samplesPerPixel: 256) {
-            peaks = cached
-            let covered = Int64(cached.length) * 256
-            frames = min(max(decoder.estimatedFrameCount ?? covered, covered - 255), covered)
+            peaks = cached.peaks
+            frames = cached.frameCount
         } else {
             let limit = duration.map { Int64(saturating: ($0 * Double(sampleRate)).rounded(.up)) } ?? .max
             let result: PeaksAnalysis.Result
@@ -57,7 +56,7 @@ struct OfflineRender {
                 throw CommandFailure(message: error.description)
             }
             if isInterrupted() { throw interruption }
-            if result.reachedEnd && duration == nil { PeaksCache.store(result.peaks, for: file) }
+            if result.reachedEnd && duration == nil { PeaksCache.store(result.peaks, frameCount: result.frameCount, for: file) }
             // As stored in the cache (16 bits), so a render draws the same whether the cache was used or not.
             peaks = (try? AudiowaveformFormat.peaks(fromBinary: AudiowaveformFormat.binary(result.peaks, bits: .sixteen))) ?? result.peaks
             frames = result.frameCount

@@ -2,8 +2,9 @@ import DecibarAudio
 import DecibarCore
 import Foundation
 
-/// Waveform overviews kept between runs in `$XDG_CACHE_HOME/decibar/` (or `~/.cache/decibar/`) as
-/// audiowaveform `.dat` files, keyed by the audio file's path, size and modification time.
+/// Waveform overviews kept between runs in `$XDG_CACHE_HOME/decibar/` (or `~/.cache/decibar/`),
+/// keyed by the audio file's path, size and modification time: an audiowaveform `.dat` followed by
+/// the exact number of frames it covers (8 bytes, little-endian), which the pairs alone round up.
 ///
 /// A cache file is only a hint: it is used when its size is exactly what its header says, its rate
 /// and channels are the audio's, and its length agrees with the audio's (when the file states its
@@ -47,35 +48,49 @@ enum PeaksCache {
         return directory + "/" + String(StableHash.fnv1a(key), radix: 16) + ".dat"
     }
 
+    /// A cached overview and the exact number of frames it covers.
+    struct Entry {
+        var peaks: Peaks
+        var frameCount: Int64
+    }
+
     /// The cached overview of `path`, if there is one that fits `audio`; a misfit is removed.
-    static func load(for path: String, audio: Audio, samplesPerPixel: Int) -> Peaks? {
+    static func load(for path: String, audio: Audio, samplesPerPixel: Int) -> Entry? {
         guard let location = location(for: path),
               let handle = try? BoundedFile.Handle(path: location, followsLinks: false) else { return nil }
         guard let headerBytes = try? handle.read(count: AudiowaveformFormat.BinaryHeader.maximumSize, at: 0),
               let header = try? AudiowaveformFormat.binaryHeader(headerBytes),
-              handle.size <= maximumFileSize, header.fileSize == handle.size,
-              fits(header, audio: audio, samplesPerPixel: samplesPerPixel),
-              let bytes = try? handle.read(count: Int(handle.size), at: 0),
+              handle.size <= maximumFileSize, header.fileSize + 8 == handle.size,
+              let trailer = try? handle.read(count: 8, at: header.fileSize), trailer.count == 8 else {
+            unlink(location)
+            return nil
+        }
+        let frames = trailer.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard fits(header, frameCount: frames, audio: audio, samplesPerPixel: samplesPerPixel),
+              let bytes = try? handle.read(count: Int(header.fileSize), at: 0),
               let peaks = try? AudiowaveformFormat.peaks(fromBinary: bytes) else {
             unlink(location)
             return nil
         }
-        return peaks
+        return Entry(peaks: peaks, frameCount: frames)
     }
 
-    /// Whether a cached header can be the overview of `audio`.
-    static func fits(_ header: AudiowaveformFormat.BinaryHeader, audio: Audio, samplesPerPixel: Int) -> Bool {
+    /// Whether a cached header and frame count can be the overview of `audio`.
+    static func fits(_ header: AudiowaveformFormat.BinaryHeader, frameCount: Int64, audio: Audio, samplesPerPixel: Int) -> Bool {
         guard header.bits == .sixteen, header.sampleRate == audio.sampleRate, header.channelCount == audio.channelCount,
               header.samplesPerPixel == samplesPerPixel, header.length >= 1 else { return false }
-        guard let estimate = audio.estimatedFrameCount, estimate > 0 else { return true }
-        // The overview covers every frame decoded; a stated length may be off a little (MP3).
+        // The pairs cover the frames, the last one partly.
         let covered = Int64(header.length) * Int64(samplesPerPixel)
+        guard frameCount > covered - Int64(samplesPerPixel), frameCount <= covered else { return false }
+        guard let estimate = audio.estimatedFrameCount, estimate > 0 else { return true }
+        // A length the file states may be off a little (MP3), never by much.
         let tolerance = max(2 * Int64(samplesPerPixel), estimate / 20)
-        return abs(covered - estimate) <= tolerance
+        return abs(frameCount - estimate) <= tolerance
     }
 
-    /// Stores peaks; a failure only costs the next run the analysis, so it is silent.
-    static func store(_ peaks: Peaks, for path: String) {
+    /// Stores peaks covering `frameCount` frames; a failure only costs the next run the analysis,
+    /// so it is silent.
+    static func store(_ peaks: Peaks, frameCount: Int64, for path: String) {
         guard let directory, let location = location(for: path) else { return }
         // Private: the cache names the files a user plays.
         if !FileManager.default.fileExists(atPath: directory) {
@@ -84,7 +99,8 @@ enum PeaksCache {
         }
         guard let out = try? PartialOutput(destination: location) else { return }
         do {
-            try out.write(AudiowaveformFormat.binary(peaks, bits: .sixteen))
+            try out.write(AudiowaveformFormat.binary(peaks, bits: .sixteen)
+                + (0 ..< 8).map { UInt8(truncatingIfNeeded: frameCount >> (8 * $0)) })
             try out.commit()
         } catch {
             out.discard()

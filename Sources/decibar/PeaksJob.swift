@@ -11,6 +11,8 @@ final class PeaksJob: Sendable {
         /// 0...1, how much of the file is analysed.
         var progress: Double = 0
         var isDone = false
+        /// The exact frames of the file, once the whole of it is analysed.
+        var frameCount: Int64?
         /// Bumped whenever `peaks` changes, so the view recomputes columns only then.
         var version = 0
     }
@@ -20,7 +22,7 @@ final class PeaksJob: Sendable {
 
     init(path: String, audio: PeaksCache.Audio, samplesPerPixel: Int = 256) {
         if let cached = PeaksCache.load(for: path, audio: audio, samplesPerPixel: samplesPerPixel) {
-            state.withLock { $0 = Snapshot(peaks: cached, progress: 1, isDone: true, version: 1) }
+            state.withLock { $0 = Snapshot(peaks: cached.peaks, progress: 1, isDone: true, frameCount: cached.frameCount, version: 1) }
             return
         }
         let thread = Thread { [self] in run(path: path, samplesPerPixel: samplesPerPixel) }
@@ -47,8 +49,10 @@ final class PeaksJob: Sendable {
                 return true
             }
             guard result.reachedEnd else { return }
-            state.withLock { $0 = Snapshot(peaks: result.peaks, progress: 1, isDone: true, version: $0.version + 1) }
-            PeaksCache.store(result.peaks, for: path)
+            state.withLock {
+                $0 = Snapshot(peaks: result.peaks, progress: 1, isDone: true, frameCount: result.frameCount, version: $0.version + 1)
+            }
+            PeaksCache.store(result.peaks, frameCount: result.frameCount, for: path)
         } catch {
             state.withLock { $0.isDone = true }
         }

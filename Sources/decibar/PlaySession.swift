@@ -89,10 +89,10 @@ final class PlaySession {
         heard.discardWaiting()
     }
 
-    /// The overview's length once known is the exact duration.
+    /// The overview's frame count, once known, is the exact duration.
     func refreshDuration() {
-        if let snapshot = peaks?.snapshot, snapshot.isDone, let done = snapshot.peaks, done.length > 0 {
-            duration = Double(done.length * done.samplesPerPixel) / Double(done.sampleRate)
+        if let snapshot = peaks?.snapshot, snapshot.isDone, let frames = snapshot.frameCount, frames > 0, let done = snapshot.peaks {
+            duration = Double(frames) / Double(done.sampleRate)
         }
     }
 

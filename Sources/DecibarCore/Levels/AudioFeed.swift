@@ -21,8 +21,8 @@ public final class AudioFeed: Sendable {
 
     private let state: Mutex<State>
     public let capacity: Int
-    /// Samples kept per channel for spectra: enough for the longest FFT (8192 at 96 kHz).
-    public static let historyLength = 16384
+    /// Samples kept per channel for spectra: enough for the longest FFT.
+    public static let historyLength = SpectrumBands.maximumFFTLength
 
     public init(capacity: Int = 1024) {
         self.capacity = capacity

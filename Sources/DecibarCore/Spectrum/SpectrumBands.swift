@@ -31,12 +31,18 @@ public struct SpectrumBands: Sendable, Equatable {
     public var count: Int { bins.count }
     public var binWidth: Double { Double(sampleRate) / Double(fftLength) }
 
-    /// The FFT length for `sampleRate`: 4096 at 48 kHz, scaled with the rate to a power of two.
+    /// The FFT length for `sampleRate`: 4096 at 48 kHz, scaled with the rate to a power of two,
+    /// from 256 up to `maximumFFTLength`.
     public static func fftLength(forSampleRate sampleRate: Int) -> Int {
-        let exact = 4096 * Double(sampleRate) / 48_000
-        let exponent = Swift.max(8, Swift.min(16, Int((Double.log2(exact)).rounded())))
+        let exact = 4096 * Double(Swift.max(1, sampleRate)) / 48_000
+        let exponent = Swift.max(8, Swift.min(maximumFFTExponent, Int((Double.log2(exact)).rounded())))
         return 1 << exponent
     }
+
+    /// The longest FFT: 8192 serves 96 kHz; 192 kHz and above get a shorter window in time rather
+    /// than a history (and a transform) that grows without end.
+    public static let maximumFFTLength = 1 << maximumFFTExponent
+    private static let maximumFFTExponent = 14
 
     /// The highest band edge at `sampleRate`: 16 kHz, or 0.45 × the rate when that is lower.
     public static func highEdge(forSampleRate sampleRate: Int, requested: Double = defaultHighHz) -> Double {
