@@ -52,4 +52,40 @@ struct AudiowaveformFormatTests {
         #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.peaks(fromBinary: [7, 0, 0, 0]) }
         #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.peaks(fromBinary: []) }
     }
+
+    @Test("the header alone gives the exact size of the file, before any data is read")
+    func header() throws {
+        let header = try AudiowaveformFormat.binaryHeader(AudiowaveformFormat.binary(stereo, bits: .sixteen).prefix(24))
+        #expect(header == AudiowaveformFormat.BinaryHeader(version: 2, bits: .sixteen, sampleRate: 48000, samplesPerPixel: 512,
+                                                          length: 2, channelCount: 2))
+        #expect(header.size == 24 && header.fileSize == 24 + 2 * 2 * 2 * 2)
+        // A header claiming 2^31-1 pairs of 24 channels: a size to compare with the file's, nothing allocated.
+        let claim: [UInt8] = [2, 0, 0, 0, 0, 0, 0, 0, 0x44, 0xAC, 0, 0, 0, 1, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F, 24, 0, 0, 0]
+        #expect(try AudiowaveformFormat.binaryHeader(claim).fileSize == 24 + Int64(Int32.max) * 24 * 4)
+        #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.peaks(fromBinary: claim) }
+        let negative: [UInt8] = [2, 0, 0, 0, 0, 0, 0, 0, 0x44, 0xAC, 0, 0, 0, 1, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 2, 0, 0, 0]
+        #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.binaryHeader(negative) }
+    }
+
+    @Test("JSON reads back, version 1 and 2, at 8 and 16 bits", arguments: [AudiowaveformFormat.Bits.eight, .sixteen])
+    func jsonRoundTrip(bits: AudiowaveformFormat.Bits) throws {
+        let read = try AudiowaveformFormat.peaks(fromJSON: Array(AudiowaveformFormat.json(stereo, bits: bits).utf8))
+        #expect(read.channelCount == 2 && read.sampleRate == 48000 && read.samplesPerPixel == 512 && read.length == 2)
+        #expect(AudiowaveformFormat.values(of: read, bits: bits) == AudiowaveformFormat.values(of: stereo, bits: bits))
+        let version1 = #"{"version":1,"sample_rate":44100,"samples_per_pixel":256,"bits":16,"length":1,"data":[-32767,16384]}"#
+        let mono = try AudiowaveformFormat.peaks(fromJSON: Array(version1.utf8))
+        #expect(mono.channelCount == 1 && AudiowaveformFormat.values(of: mono, bits: .sixteen) == [-32767, 16384])
+    }
+
+    @Test("JSON that is malformed, inconsistent or out of range is refused with a reason", arguments: [
+        "", "{", "[]", #"{"version":2}"#, #"{"version":3,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":0,"data":[]}"#,
+        #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":2,"data":[1,2]}"#,
+        #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":1,"data":[1,200]}"#,
+        #"{"version":2,"channels":0,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":0,"data":[]}"#,
+        #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":12,"length":0,"data":[]}"#,
+        #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":1,"data":["a","b"]}"#,
+    ])
+    func badJSON(text: String) {
+        #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.peaks(fromJSON: Array(text.utf8)) }
+    }
 }

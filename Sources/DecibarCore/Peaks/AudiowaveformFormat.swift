@@ -149,6 +149,15 @@ public enum AudiowaveformFormat {
         public var length: Int
         public var channelCount: Int
 
+        public init(version: Int, bits: Bits, sampleRate: Int, samplesPerPixel: Int, length: Int, channelCount: Int) {
+            self.version = version
+            self.bits = bits
+            self.sampleRate = sampleRate
+            self.samplesPerPixel = samplesPerPixel
+            self.length = length
+            self.channelCount = channelCount
+        }
+
         /// Bytes before the data: 20 for version 1, 24 for version 2.
         public var size: Int { version == 1 ? 20 : 24 }
 
