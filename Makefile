@@ -1,7 +1,7 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test bench clean
+.PHONY: all deps build release run test asan fuzz bench clean
 
 all: build
 
@@ -23,9 +23,17 @@ test: deps
 	swift build --build-tests
 	Scripts/with-test-env.sh swift test --skip-build
 
+# The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
+asan: deps
+	Scripts/sanitized-tests.sh address
+
+# libFuzzer targets (Fuzz/): the overview readers and decoding from bytes, FUZZ_SECONDS each (600).
+fuzz: deps
+	Scripts/fuzz.sh $(FUZZ_SECONDS)
+
 bench:
 	Scripts/install-deps.sh --bench
 	Scripts/bench.sh
 
 clean:
-	rm -rf .build .build-release Benchmarks/.build out
+	rm -rf .build .build-release .build-address Benchmarks/.build Fuzz/.build out

@@ -50,3 +50,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets, built only by `make fuzz` (Scripts/fuzz.sh sets DECIBAR_FUZZ=1): their entry point
+// is libFuzzer's own main, which an ordinary build does not have.
+if Context.environment["DECIBAR_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(name: "FuzzOverviewReader", dependencies: ["DecibarCore"], path: "Fuzz/OverviewReader"),
+        .executableTarget(name: "FuzzDecoder", dependencies: ["DecibarAudio"], path: "Fuzz/Decoder"),
+    ]
+}

@@ -85,8 +85,16 @@ struct InterruptionTests {
         let cache = folder + "/cache"
         let running = try RunningCommand(["render", folder + "/long.flac", "-o", folder + "/out.mp4"],
                                          environment: headless.merging(["XDG_CACHE_HOME": cache]) { $1 })
-        usleep(300_000)
-        kill(running.process.processIdentifier, SIGINT)
+        // The overview is under way once the file is open.
+        let pid = running.process.processIdentifier
+        func hasInputOpen() -> Bool {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            return descriptors.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)"))?.hasSuffix("long.flac") == true }
+        }
+        let deadline = TestRig.now() + 20
+        while !hasInputOpen() && TestRig.now() < deadline { usleep(10_000) }
+        #expect(hasInputOpen(), "the render never opened its input")
+        kill(pid, SIGINT)
         let status = running.waitForExit(timeout: 10)
         #expect(status == 130, "\(String(describing: status)): \(running.standardError)")
         #expect(running.process.terminationReason == .exit)

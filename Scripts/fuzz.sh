@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for SECONDS (default 600):
+# FuzzOverviewReader (audiowaveform .dat and JSON readers) and FuzzDecoder (opening and decoding a
+# file from its bytes). Seeds are made here: overviews written by decibar itself, and a short file
+# in every format the decoder reads. Corpora and crash reproducers stay in .build-fuzz/work.
+# Usage: fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}
+work=.build-fuzz/work
+mkdir -p "$work"
+
+swift build --product decibar
+for target in FuzzOverviewReader FuzzDecoder; do
+  DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --product "$target"
+done
+
+# Seeds.
+seeds=$(mktemp -d /tmp/decibar-fuzz-seeds.XXXXXX)
+trap 'rm -rf "$seeds"' EXIT
+mkdir -p "$seeds/overview" "$seeds/decoder" "$work/overview" "$work/decoder"
+ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=0.5" -ac 2 "$seeds/stereo.wav"
+ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=8000:duration=0.5" "$seeds/mono.wav"
+for input in stereo mono; do
+  for bits in 8 16; do
+    for format in dat json; do
+      .build/debug/decibar peaks "$seeds/$input.wav" -o "$seeds/overview/$input-$bits.$format" --bits "$bits" --samples-per-pixel 512
+    done
+  done
+done
+# The decoder's first byte picks the name's extension, in the order of Fuzz/Decoder/main.swift.
+index=0
+for extension in wav flac mp3 ogg opus m4a aac aiff caf mp4 mkv wv; do
+  case "$extension" in
+    aac) options=(-c:a aac -f adts) ;;
+    ogg) options=(-c:a libvorbis) ;;
+    mp4) options=(-c:a aac) ;;
+    mkv) options=(-c:a flac) ;;
+    *) options=() ;;
+  esac
+  if ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=0.2" -ac 2 "${options[@]}" \
+       "$seeds/seed.$extension" 2>/dev/null; then
+    { printf "\\$(printf '%03o' "$index")"; cat "$seeds/seed.$extension"; } > "$seeds/decoder/$extension"
+  fi
+  index=$((index + 1))
+done
+
+status=0
+run() {
+  local target=$1 corpus=$2 seedDir=$3; shift 3
+  echo "fuzz: $target for $seconds s"
+  local log="$work/$target.log"
+  if ! ".build-fuzz/debug/$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
+       -artifact_prefix="$work/$target-" "$@" "$corpus" "$seedDir" > "$log" 2>&1; then
+    status=1
+    echo "fuzz: $target FAILED; reproducers: $(ls "$work/$target-"* 2>/dev/null | tr '\n' ' ')"
+    grep -m 20 -E "ERROR|SUMMARY|Fatal|panic|==[0-9]+==" "$log" || tail -20 "$log"
+  fi
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | sed "s/^/  $target /"
+  echo "  $target corpus: $(ls "$corpus" | wc -l) inputs"
+}
+run FuzzOverviewReader "$work/overview" "$seeds/overview" -dict=Fuzz/overview.dict
+run FuzzDecoder "$work/decoder" "$seeds/decoder"
+exit "$status"
