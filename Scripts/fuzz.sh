@@ -3,10 +3,13 @@
 # FuzzOverviewReader (audiowaveform .dat and JSON readers) and FuzzDecoder (opening and decoding a
 # file from its bytes). Seeds are made here: overviews written by decibar itself, and a short file
 # in every format the decoder reads. Corpora and crash reproducers stay in .build-fuzz/work.
-# Usage: fuzz.sh [SECONDS]
+# Usage: fuzz.sh [SECONDS [TARGET...]]   (all targets by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
+shift || true
+targets=("${@:-FuzzOverviewReader FuzzDecoder}")
+targets=(${targets[*]})
 work=.build-fuzz/work
 mkdir -p "$work"
 
@@ -59,6 +62,11 @@ run() {
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | sed "s/^/  $target /"
   echo "  $target corpus: $(ls "$corpus" | wc -l) inputs"
 }
-run FuzzOverviewReader "$work/overview" "$seeds/overview" -dict=Fuzz/overview.dict
-run FuzzDecoder "$work/decoder" "$seeds/decoder"
+for target in "${targets[@]}"; do
+  case "$target" in
+    FuzzOverviewReader) run FuzzOverviewReader "$work/overview" "$seeds/overview" -dict=Fuzz/overview.dict ;;
+    FuzzDecoder) run FuzzDecoder "$work/decoder" "$seeds/decoder" ;;
+    *) echo "fuzz: no target $target" >&2; status=2 ;;
+  esac
+done
 exit "$status"

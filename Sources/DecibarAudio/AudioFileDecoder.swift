@@ -78,8 +78,9 @@ public final class AudioFileDecoder {
         let state = DecoderState(input: input)
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
 
-        guard let io = input.makeIOContext(), let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
+        guard let io = input.makeIOContext() else { throw fail("out of memory") }
         state.io = io
+        guard let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
         allocated.pointee.pb = io
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         // A file's own bytes only: demuxers that would open other files or URLs named inside it

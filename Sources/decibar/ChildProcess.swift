@@ -37,6 +37,9 @@ final class ChildProcess {
     init(_ name: String, arguments: [String], feedsInput: Bool, writeTimeout: Double = 10,
          isInterrupted: @escaping () -> Bool = { false }, missing: String) throws(CommandFailure) {
         guard let program = Self.findProgram(name) else { throw CommandFailure(message: missing) }
+        // A child that dies makes our next write fail with EPIPE, which is reported; the signal
+        // would end Decibar without a word.
+        signal(SIGPIPE, SIG_IGN)
         self.program = program
         self.writeTimeout = writeTimeout
         self.isInterrupted = isInterrupted

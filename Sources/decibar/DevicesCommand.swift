@@ -21,7 +21,8 @@ extension Decibar {
             } catch {
                 throw CommandFailure(message: error.description)
             }
-            print(json ? Self.json(list) : Self.table(list), terminator: "")
+            // Through the checked writer: a full disk or /dev/full is an error, not a silent success.
+            writeBytes(Array((json ? Self.json(list) : Self.table(list)).utf8))
         }
 
         static func table(_ list: AudioDeviceList) -> String {

@@ -72,8 +72,7 @@ struct FrameLoop {
     }
 
     private func loop(_ body: (inout Frame) throws -> Void, lastFrame: inout Double) throws {
-        let frameLog = try options.frameLog.map(Self.createLog)
-        defer { try? frameLog?.close() }
+        let frameLog = try options.frameLog.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "frame log") }
         var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
         let start = MonotonicClock.now()
         var previous = start
@@ -110,7 +109,7 @@ struct FrameLoop {
             lastFrame = now
             window.swap()
             // Stamped after the swap: the moment this frame is handed to the display.
-            frameLog?.write(Data("\(MonotonicClock.now()) \(frame.loggedValue)\n".utf8))
+            frameLog?.write("\(MonotonicClock.now()) \(frame.loggedValue)")
             if finished { return }
             MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }
@@ -122,12 +121,5 @@ struct FrameLoop {
         let out = try PartialOutput(destination: path)
         try out.write(png)
         try out.commit()
-    }
-
-    private static func createLog(_ path: String) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CommandFailure(message: "cannot write the frame log to \(path)")
-        }
-        return handle
     }
 }

@@ -56,7 +56,7 @@ struct OfflineRender {
                 throw CommandFailure(message: error.description)
             }
             if isInterrupted() { throw interruption }
-            if result.reachedEnd && duration == nil { PeaksCache.store(result.peaks, frameCount: result.frameCount, for: file) }
+            if result.reachedEnd { PeaksCache.store(result.peaks, frameCount: result.frameCount, for: file) }
             // As stored in the cache (16 bits), so a render draws the same whether the cache was used or not.
             peaks = (try? AudiowaveformFormat.peaks(fromBinary: AudiowaveformFormat.binary(result.peaks, bits: .sixteen))) ?? result.peaks
             frames = result.frameCount

@@ -97,6 +97,7 @@ enum PeaksCache {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
         }
+        PartialOutput.removeStale(for: location)
         guard let out = try? PartialOutput(destination: location) else { return }
         do {
             try out.write(AudiowaveformFormat.binary(peaks, bits: .sixteen)

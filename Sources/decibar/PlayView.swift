@@ -38,13 +38,7 @@ struct PlayView {
         // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
         // driver's first draw waits on the same dynamic loader lock.
 
-        let seekLog = try settings.seekLogPath.map { path in
-            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-                throw CommandFailure(message: "cannot write the seek log to \(path)")
-            }
-            return handle
-        }
-        defer { try? seekLog?.close() }
+        let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
 
         let recorder = try settings.display.record.map { path in
             try Recorder(path: path, fps: settings.display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height,
@@ -63,7 +57,7 @@ struct PlayView {
     }
 
     private func loop(window: Window, session: PlaySession, visualizer: Visualizer, scrubber: ScrubberView, recorder: Recorder?,
-                      seekLog: FileHandle?) throws {
+                      seekLog: LineLog?) throws {
         var interaction = ScrubberInteraction()
         var decibels = settings.scrubber.decibels
         var hoverX: Double?
@@ -110,7 +104,7 @@ struct PlayView {
                 }
             }
             if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
-                seekLog?.write(Data("\(handled) \(written)\n".utf8))
+                seekLog?.write("\(handled) \(written)")
                 seekHandledAt = nil
             }
             if session.player?.isFinished == true { session.next() }

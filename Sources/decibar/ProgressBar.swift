@@ -26,10 +26,16 @@ struct ProgressBar {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let line = String(format: "\r[%@] %3d%%  %d/%d frames  %.1f fps  ETA %@ ", bar, Int(fraction * 100), done, total, rate,
                           TimeLabel.text(seconds: left.rounded(.up)))
-        FileHandle.standardError.write(Data(line.utf8))
+        Self.show(line)
     }
 
     func finish() {
-        if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if isTerminal { Self.show("\n") }
+    }
+
+    /// Straight to the terminal; a terminal that has gone away only loses the bar.
+    private static func show(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 }

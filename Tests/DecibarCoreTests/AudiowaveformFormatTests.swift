@@ -84,6 +84,8 @@ struct AudiowaveformFormatTests {
         #"{"version":2,"channels":0,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":0,"data":[]}"#,
         #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":12,"length":0,"data":[]}"#,
         #"{"version":2,"channels":1,"sample_rate":1,"samples_per_pixel":2,"bits":8,"length":1,"data":["a","b"]}"#,
+        // Found by the fuzzer: a rate the binary format cannot hold (it was written truncated).
+        #"{"version":2,"channels":1,"sample_rate":8009999999990,"samples_per_pixel":512,"bits":16,"length":1,"data":[-4095,4095]}"#,
     ])
     func badJSON(text: String) {
         #expect(throws: AudiowaveformFormat.ReadError.self) { try AudiowaveformFormat.peaks(fromJSON: Array(text.utf8)) }

@@ -98,6 +98,9 @@ struct ErrorMessageTests {
         #expect(full.status == 1 && full.error == "decibar: cannot write to standard output: No space left on device\n", "\(full)")
         let closed = try TestRig.runBounded("sh", ["-c", "\(TestRig.decibar) levels --file \(folder)/tone.wav --rate 1000 | head -c 10 > /dev/null"])
         #expect(closed.status == 0 && closed.error.isEmpty, "\(closed)")
+        let server = try PrivatePulseServer()
+        let devices = try TestRig.runBounded("sh", ["-c", "exec \(TestRig.decibar) devices > /dev/full"], environment: server.environment)
+        #expect(devices.status == 1 && devices.errorLines.count == 1 && devices.error.contains("No space left"), "\(devices)")
     }
 
     @Test("numbers that pass range checks but overflow a conversion: no crash", arguments: [

@@ -77,6 +77,28 @@ struct InterruptionTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/out.mp4"))
     }
 
+    @Test("an ffmpeg that dies half-way: one line with its last message, status 1, nothing left")
+    func dyingFFmpeg() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/in.wav", amplitude: 0.5, seconds: 10)
+        let fake = folder + "/bin/ffmpeg"
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: false)
+        try """
+            #!/bin/sh
+            head -c 2000000 > /dev/null
+            echo >&2 "Conversion failed: the disk is on fire"
+            exit 1
+            """.write(toFile: fake, atomically: true, encoding: .utf8)
+        chmod(fake, 0o755)
+        let path = folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let outcome = try TestRig.decibar(["render", folder + "/in.wav", "-o", folder + "/out.mp4", "--size", "320x180"],
+                                          environment: headless.merging(["PATH": path]) { $1 })
+        #expect(outcome.status == 1 && !outcome.signaled && outcome.errorLines.count == 1, "\(outcome)")
+        #expect(outcome.error.contains("the disk is on fire"), "\(outcome)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["bin", "in.wav"])
+    }
+
     @Test("Ctrl-C while the overview is being analysed: the message, status 130, nothing written")
     func interruptedOverview() throws {
         let folder = try TestRig.temporaryDirectory()

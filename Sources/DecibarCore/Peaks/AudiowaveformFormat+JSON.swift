@@ -30,8 +30,11 @@ extension AudiowaveformFormat {
         guard document.version == 1 || document.version == 2 else {
             throw ReadError(description: "unknown waveform data version \(document.version)")
         }
+        // The binary format holds each of these in 32 bits; a JSON file must not hold more.
+        let field = 0 ... Int(Int32.max)
         guard document.bits == 8 || document.bits == 16, document.sampleRate >= 1, document.samplesPerPixel >= 2,
-              (1 ... maximumChannels).contains(channels), document.length >= 0 else {
+              field.contains(document.sampleRate), field.contains(document.samplesPerPixel), field.contains(document.length),
+              (1 ... maximumChannels).contains(channels) else {
             throw ReadError(description: "invalid waveform data header")
         }
         guard document.data.count == document.length * channels * 2 else {
