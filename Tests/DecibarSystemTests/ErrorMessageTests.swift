@@ -64,24 +64,12 @@ struct ErrorMessageTests {
     @Test("an X server that dies under a running window: one line of ours, status 1, no recording left behind")
     func dyingXServer() throws {
         let server = try PrivatePulseServer()
-        // An X server of the test's own, on the first free display it finds.
-        let announced = Pipe()
-        let xvfb = Process(tool: "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                           environment: [:], output: announced, errors: FileHandle.nullDevice)
-        try xvfb.run()
-        defer { xvfb.kill() }
-        var number = ""
-        let deadline = TestRig.now() + 10
-        while !number.hasSuffix("\n") && TestRig.now() < deadline {
-            number += String(decoding: announced.fileHandleForReading.availableData, as: UTF8.self)
-        }
-        let display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(display.count > 1, "Xvfb did not start")
+        let screen = try PrivateDisplay(size: "640x480x24")
         let output = server.directory + "/rec.mp4"
         let running = try RunningCommand(["live", "--size", "320x200", "--record", output],
-                                         environment: server.environment.merging(["DISPLAY": display]) { $1 })
+                                         environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
         usleep(1_500_000)
-        kill(xvfb.processIdentifier, SIGKILL)
+        kill(screen.process.processIdentifier, SIGKILL)
         let status = running.waitForExit(timeout: 10)
         #expect(status == 1, "\(String(describing: status)): \(running.standardError)")
         let lines = running.standardError.split(separator: "\n").filter { !$0.contains("listening to") && !$0.contains("waiting for audio") }

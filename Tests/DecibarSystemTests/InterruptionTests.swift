@@ -20,6 +20,14 @@ struct InterruptionTests {
         return nil
     }
 
+    /// A PATH whose `ffmpeg` is a shell script of the test's (`body`), ahead of the real one.
+    func fakeFFmpeg(in folder: String, _ body: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: false)
+        try ("#!/bin/sh\n" + body).write(toFile: folder + "/bin/ffmpeg", atomically: true, encoding: .utf8)
+        chmod(folder + "/bin/ffmpeg", 0o755)
+        return folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
     func isAlive(_ pid: pid_t) -> Bool {
         // A zombie still answers kill(0); look at its state.
         let status = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -59,18 +67,13 @@ struct InterruptionTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try TestRig.makeTone(at: folder + "/in.wav", amplitude: 0.5, seconds: 2)
         // Stands in for ffmpeg: 300 KB of messages first, then it reads all its input and writes OUT.
-        let fake = folder + "/bin/ffmpeg"
-        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: false)
-        try """
-            #!/bin/sh
+        let path = try fakeFFmpeg(in: folder, """
             head -c 300000 /dev/zero | tr '\\0' 'x' >&2
             echo >&2 "the last line"
             cat > /dev/null
             for last; do :; done
             echo video > "${last#file:}"
-            """.write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
-        let path = folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            """)
         let outcome = try TestRig.decibar(["render", folder + "/in.wav", "-o", folder + "/out.mp4", "--size", "320x180"],
                                           environment: headless.merging(["PATH": path]) { $1 }, timeout: 30)
         #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome)")
@@ -82,16 +85,11 @@ struct InterruptionTests {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try TestRig.makeTone(at: folder + "/in.wav", amplitude: 0.5, seconds: 10)
-        let fake = folder + "/bin/ffmpeg"
-        try FileManager.default.createDirectory(atPath: folder + "/bin", withIntermediateDirectories: false)
-        try """
-            #!/bin/sh
+        let path = try fakeFFmpeg(in: folder, """
             head -c 2000000 > /dev/null
             echo >&2 "Conversion failed: the disk is on fire"
             exit 1
-            """.write(toFile: fake, atomically: true, encoding: .utf8)
-        chmod(fake, 0o755)
-        let path = folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            """)
         let outcome = try TestRig.decibar(["render", folder + "/in.wav", "-o", folder + "/out.mp4", "--size", "320x180"],
                                           environment: headless.merging(["PATH": path]) { $1 })
         #expect(outcome.status == 1 && !outcome.signaled && outcome.errorLines.count == 1, "\(outcome)")

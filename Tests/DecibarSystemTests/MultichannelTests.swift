@@ -43,12 +43,8 @@ struct MultichannelTests {
         let file = server.directory + "/surround.flac"
         try tone(file, layout: layout, channels: channels)
         let recording = server.directory + "/heard.raw"
-        let recorder = Process(tool: "parec", arguments: ["-d", "surround.monitor", "--format=float32le", "--rate=48000",
-                                                          "--channels=8", "--channel-map=surround-71", "--raw", recording],
-                               environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try recorder.run()
+        let recorder = try server.record(from: "surround.monitor", channels: 8, channelMap: "surround-71", to: recording)
         defer { recorder.kill() }
-        usleep(300_000)
         let outcome = try TestRig.decibar(["play", file, "--size", "160x100"], environment: server.environment, timeout: 20)
         #expect(outcome.status == 0 && outcome.errorLines.isEmpty, "\(outcome)")
         usleep(300_000)

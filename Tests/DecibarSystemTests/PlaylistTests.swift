@@ -27,12 +27,8 @@ struct PlaylistTests {
         _ = FileManager.default.createFile(atPath: noise, contents: Data(pseudoRandomBytes(count: 64_000, seed: 11)))
 
         let recording = folder + "/recorded.raw"
-        let recorder = Process(tool: "parec", arguments: ["-d", "viz.monitor", "--format=float32le", "--rate=48000",
-                                                          "--channels=2", "--raw", "--latency-msec=20", recording],
-                               environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try recorder.run()
+        let recorder = try server.record(to: recording)
         defer { recorder.kill() }
-        usleep(300_000)
 
         let player = try RunningCommand(["play", empty, first, truncated, noise, last, "--size", "480x270"],
                                         environment: server.environment)

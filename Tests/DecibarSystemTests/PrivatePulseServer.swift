@@ -82,6 +82,20 @@ final class PrivatePulseServer: @unchecked Sendable {
         try pactl("move-sink-input", index, sink)
     }
 
+    /// Records `source` (raw float32 at 48 kHz) into `path` with parec, from a moment after the
+    /// call; kill the returned process to stop.
+    func record(from source: String = "viz.monitor", channels: Int = 2, channelMap: String? = nil,
+                to path: String) throws -> Process {
+        var arguments = ["-d", source, "--format=float32le", "--rate=48000", "--channels=\(channels)", "--raw", "--latency-msec=20"]
+        if let channelMap { arguments.append("--channel-map=\(channelMap)") }
+        let recorder = Process(tool: "parec", arguments: arguments + [path], environment: environment,
+                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+        try recorder.run()
+        // parec needs a moment before it records.
+        usleep(300_000)
+        return recorder
+    }
+
     /// Starts playing `file` into `sink` with paplay; the returned process ends when the file does.
     func play(_ file: String, sink: String = "viz") throws -> Process {
         let process = Process(tool: "paplay", arguments: ["--device=\(sink)", file], environment: environment,

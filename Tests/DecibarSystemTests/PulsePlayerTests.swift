@@ -21,12 +21,7 @@ struct PulsePlayerTests {
     }
 
     func record(_ server: PrivatePulseServer, to path: String) throws -> Process {
-        let recorder = Process(tool: "parec", arguments: ["-d", "viz.monitor", "--format=float32le", "--rate=48000",
-                                                          "--channels=2", "--raw", "--latency-msec=20", path],
-                               environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try recorder.run()
-        usleep(300_000)
-        return recorder
+        try server.record(to: path)
     }
 
     func samples(at path: String) throws -> [Float] {

@@ -11,29 +11,6 @@ struct ScrubberDragTests {
     let height = 450
 
     /// An X server of this test's own: other tests' windows cannot catch its input events.
-    final class PrivateDisplay {
-        let process: Process
-        let display: String
-
-        init() throws {
-            // Started directly, with output to /dev/null: a server left holding a pipe would keep
-            // a reader waiting forever.
-            let number = 100 + Int(getpid() % 500)
-            display = ":\(number)"
-            process = Process(tool: "Xvfb", arguments: [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-                              environment: [:], output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-            try process.run()
-            let deadline = TestRig.now() + 10
-            while !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-                guard TestRig.now() < deadline, process.isRunning else { throw RigError("Xvfb did not start on \(display)") }
-                usleep(20_000)
-            }
-            usleep(100_000)
-        }
-
-        deinit { process.kill() }
-    }
-
     func xdotool(_ arguments: [String], display: String) throws -> String {
         let result = try TestRig.run("xdotool", arguments, environment: ["DISPLAY": display])
         return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -76,10 +53,7 @@ struct ScrubberDragTests {
         while try decoder.read({ decoded.append(contentsOf: $0) }) {}
 
         let recording = server.directory + "/recorded.raw"
-        let recorder = Process(tool: "parec", arguments: ["-d", "viz.monitor", "--format=float32le", "--rate=48000",
-                                                          "--channels=2", "--raw", "--latency-msec=20", recording],
-                               environment: server.environment, output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try recorder.run()
+        let recorder = try server.record(to: recording)
         defer { recorder.kill() }
         let screen = try PrivateDisplay()
         let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
