@@ -6,17 +6,9 @@ import DecibarCore
 enum PulseChannelMap {
     /// The map for `positions` (at most `PA_CHANNELS_MAX`), or nil if PulseAudio would not accept it.
     static func make(_ positions: [SpeakerPosition]) -> pa_channel_map? {
-        guard !positions.isEmpty, positions.count <= Int(PA_CHANNELS_MAX) else { return nil }
-        var map = pa_channel_map()
-        pa_channel_map_init(&map)
-        map.channels = UInt8(positions.count)
-        withUnsafeMutableBytes(of: &map.map) { raw in
-            let slots = raw.bindMemory(to: pa_channel_position_t.self)
-            for (index, position) in positions.enumerated() {
-                slots[index] = positions.count == 1 && position == .frontCenter ? PA_CHANNEL_POSITION_MONO : pulsePosition(position)
-            }
-        }
-        return pa_channel_map_valid(&map) != 0 ? map : nil
+        make(rawPositions: positions.map {
+            positions.count == 1 && $0 == .frontCenter ? PA_CHANNEL_POSITION_MONO.rawValue : pulsePosition($0).rawValue
+        })
     }
 
     /// A device's own map as raw positions, to rebuild it when opening a stream on the device.
