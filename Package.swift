@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DecibarCore", targets: ["DecibarCore"]),
         .library(name: "DecibarAudio", targets: ["DecibarAudio"]),
         .library(name: "DecibarRender", targets: ["DecibarRender"]),
+        .library(name: "DecibarApp", targets: ["DecibarApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,14 +40,21 @@ let package = Package(
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL"]),
 
-        .executableTarget(name: "decibar", dependencies: [
+        // The application: views, sessions, jobs, writers and pipelines the commands run. No
+        // ArgumentParser: commands turn their options into the settings structs it takes.
+        .target(name: "DecibarApp", dependencies: [
             "DecibarCore", "DecibarAudio", "DecibarRender",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
 
+        // The command line only: one file per command and the option groups.
+        .executableTarget(name: "decibar", dependencies: [
+            "DecibarApp", "DecibarCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
         .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),
-        .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "decibar"]),
+        .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "DecibarApp", "decibar"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DecibarCore
+import DecibarApp
 import Foundation
 
 /// `decibar`: a real-time audio level visualizer.
@@ -39,7 +39,7 @@ enum Main {
             Foundation.exit(0)
         }
         if let failure = error as? CommandFailure {
-            writeError(failure.message)
+            if !failure.message.isEmpty { writeError(failure.message) }
             Foundation.exit(failure.status)
         }
         if error is ExitCode { Foundation.exit(code.rawValue) }
@@ -57,53 +57,4 @@ private func unblockTerminationSignals() {
     sigemptyset(&signals)
     for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&signals, signal) }
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-}
-
-/// A failure that ends the program with a one-line message.
-struct CommandFailure: Error {
-    var message: String
-    var status: Int32 = 1
-}
-
-/// Writes `decibar: message` to stderr, as one line whatever the message holds (a path with a
-/// newline in it, say).
-func writeError(_ message: String) {
-    var line = "decibar: \(message.escapingControlCharacters)\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
-}
-
-/// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
-func writeLine(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { writeBytes($0) }
-}
-
-/// Writes bytes (ending in a newline) to standard output in full.
-func writeBytes(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { writeBytes($0) }
-}
-
-func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 {
-            let code = written < 0 ? errno : EIO
-            // A closed pipe (reader gone, as with `| head`): stop quietly, like other filters do.
-            if code == EPIPE { exit(0) }
-            // Anything else (a full disk, /dev/full) loses output: say so.
-            writeError("cannot write to standard output: \(String(cString: strerror(code)))")
-            exit(1)
-        }
-        offset += written
-    }
 }

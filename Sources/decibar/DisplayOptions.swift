@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecibarApp
 import DecibarCore
 import Foundation
 
@@ -118,31 +119,45 @@ struct DisplayOptions: ParsableArguments {
         guard floor.isFinite, floor < -1, floor >= -160 else {
             throw ValidationError("--floor must be between -160 and -1 dBFS")
         }
-        if let screenshot { try OutputPath.check(screenshot, option: "--screenshot", kind: .file) }
-        if let frameLog { try OutputPath.check(frameLog, option: "--frame-log", kind: .file) }
+        if let screenshot { try checkOutput(screenshot, option: "--screenshot", kind: .file) }
+        if let frameLog { try checkOutput(frameLog, option: "--frame-log", kind: .file) }
         if let record {
             guard ["mp4", "mkv", "mov"].contains(OutputPath.fileExtension(of: record)) else {
                 throw ValidationError("--record must name an .mp4, .mkv or .mov file")
             }
-            try OutputPath.check(record, option: "--record", kind: .file)
+            try checkOutput(record, option: "--record", kind: .file)
         }
         guard (1...120).contains(recordFps) else { throw ValidationError("--record-fps must be between 1 and 120") }
     }
 
-    var smoothing: SmoothingTimes {
-        SmoothingTimes(attack: attack.map { $0 / 1000 } ?? SmoothingTimes.seedTimeConstant,
-                       release: release.map { $0 / 1000 } ?? SmoothingTimes.seedTimeConstant)
-    }
-
-    var levelScale: LevelScale { LevelScale(floorDB: floor, ceilingDB: 0) }
-
-    var barTheme: BarTheme { BarTheme.preset(named: theme) ?? .default }
-
-    /// Bar geometry from --orientation, --bar-width and --bar-spacing.
-    var barLayout: BarLayout {
-        var layout = BarLayout()
-        layout.orientation = orientation
-        if let barWidth { layout.fixedWidth = (barWidth, barSpacing ?? Swift.max(1, barWidth / 3)) }
-        return layout
+    /// What the app takes: the values as read.
+    var settings: DisplaySettings {
+        var settings = DisplaySettings()
+        settings.mode = mode
+        settings.bars = bars
+        settings.theme = theme
+        settings.barWidth = barWidth
+        settings.barSpacing = barSpacing
+        settings.orientation = orientation
+        settings.background = background
+        settings.borderless = borderless
+        settings.caps = caps
+        settings.hold = hold
+        settings.fall = fall
+        settings.ballistics = ballistics
+        settings.spectrumFloor = spectrumFloor
+        settings.lowsAtEdges = lowsAtEdges
+        settings.shaderDirectory = shaderDir
+        settings.size = size
+        settings.fullscreen = fullscreen
+        settings.attack = attack
+        settings.release = release
+        settings.floor = floor
+        settings.exitAfter = exitAfter
+        settings.screenshot = screenshot
+        settings.record = record
+        settings.recordFPS = recordFps
+        settings.frameLog = frameLog
+        return settings
     }
 }

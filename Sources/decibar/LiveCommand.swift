@@ -1,7 +1,5 @@
 import ArgumentParser
-import DecibarAudio
-import DecibarCore
-import Foundation
+import DecibarApp
 
 extension Decibar {
     struct Live: ParsableCommand {
@@ -36,7 +34,7 @@ extension Decibar {
         }
 
         func run() throws {
-            try LiveView(target: source.source.map(TapTarget.named) ?? .defaultSinkMonitor, display: display,
+            try LiveView(source: source.source, display: display.settings,
                          avOffset: avOffset / 1000).run()
         }
     }

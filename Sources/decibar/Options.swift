@@ -1,24 +1,17 @@
 import ArgumentParser
+import DecibarApp
+import DecibarCore
 
-/// `WxH` in pixels, e.g. `1280x720`.
-struct WindowSize: ExpressibleByArgument, Sendable, Equatable {
-    var width: Int
-    var height: Int
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    init?(argument: String) {
-        let parts = argument.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (16...16384).contains(width), (16...16384).contains(height) else { return nil }
-        self.init(width: width, height: height)
-    }
-
-    var defaultValueDescription: String { "\(width)x\(height)" }
+extension WindowSize: ExpressibleByArgument {
+    public init?(argument: String) { self.init(text: argument) }
+    public var defaultValueDescription: String { text }
 }
+
+extension VisualMode: ExpressibleByArgument {}
+extension BackgroundStyle: ExpressibleByArgument {}
+extension LevelsMode: ExpressibleByArgument {}
+extension BarOrientation: ExpressibleByArgument {}
+extension MeterBallistics: ExpressibleByArgument {}
 
 /// Options shared by the commands that tap a live source.
 struct SourceOption: ParsableArguments {
@@ -27,4 +20,13 @@ struct SourceOption: ParsableArguments {
         discussion: "Without it, Decibar follows the monitor of the default output and moves with it.",
         valueName: "name"))
     var source: String?
+}
+
+/// An output path checked as the command line is read: a bad one is a usage error (status 2).
+func checkOutput(_ path: String, option: String, kind: OutputPath.Kind, inputs: [String] = []) throws {
+    do {
+        try OutputPath.check(path, option: option, kind: kind, inputs: inputs)
+    } catch {
+        throw ValidationError(error.description)
+    }
 }

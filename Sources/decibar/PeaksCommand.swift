@@ -1,7 +1,5 @@
 import ArgumentParser
-import DecibarAudio
-import DecibarCore
-import Foundation
+import DecibarApp
 
 extension Decibar {
     struct PeaksExport: ParsableCommand {
@@ -34,53 +32,12 @@ extension Decibar {
                 throw ValidationError("--samples-per-pixel must be between 2 and 16777216")
             }
             guard bits == 8 || bits == 16 else { throw ValidationError("--bits must be 8 or 16") }
-            guard format != nil else { throw ValidationError("-o must end in .json or .dat") }
-            try OutputPath.check(output, option: "-o", kind: .file, inputs: [file])
-        }
-
-        private var format: String? {
-            let lowered = output.lowercased()
-            return lowered.hasSuffix(".json") ? "json" : lowered.hasSuffix(".dat") ? "dat" : nil
+            guard OverviewExport.format(of: output) != nil else { throw ValidationError("-o must end in .json or .dat") }
+            try checkOutput(output, option: "-o", kind: .file, inputs: [file])
         }
 
         func run() throws {
-            let peaks: Peaks
-            let input = OutputPath.fileExtension(of: file)
-            if input == "dat" || input == "json" {
-                // Already an overview (audiowaveform's own files): convert it, as audiowaveform does.
-                peaks = try Self.readOverview(file, isJSON: input == "json")
-            } else {
-                do {
-                    peaks = try PeaksAnalysis.analyze(path: file, samplesPerPixel: samplesPerPixel).peaks
-                } catch {
-                    throw CommandFailure(message: error.description)
-                }
-            }
-            let depth: AudiowaveformFormat.Bits = bits == 8 ? .eight : .sixteen
-            PartialOutput.removeStale(for: output)
-            let out = try PartialOutput(destination: output, protecting: [file])
-            let write = { (piece: UnsafeBufferPointer<UInt8>) throws(CommandFailure) in try out.write(UnsafeRawBufferPointer(piece)) }
-            if format == "json" {
-                try AudiowaveformFormat.encodeJSON(peaks, bits: depth, write)
-            } else {
-                try AudiowaveformFormat.encodeBinary(peaks, bits: depth, write)
-            }
-            try out.commit()
-        }
-
-        /// Reads an audiowaveform `.dat` or JSON file (at most 1 GiB).
-        private static func readOverview(_ path: String, isJSON: Bool) throws -> Peaks {
-            let bytes: [UInt8]
-            do {
-                bytes = try BoundedFile.read(path, limit: 1 << 30)
-            } catch {
-                throw CommandFailure(message: "\(path.escapingControlCharacters): \(error.reason)")
-            }
-            do {
-                return isJSON ? try AudiowaveformFormat.peaks(fromJSON: bytes) : try AudiowaveformFormat.peaks(fromBinary: bytes)
-            } catch {
-                throw CommandFailure(message: "\(path.escapingControlCharacters): \(error.description)")
-            }
+            try OverviewExport(file: file, output: output, samplesPerPixel: samplesPerPixel, bits: bits).run()
         }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
-import DecibarCore
-import Foundation
+import DecibarApp
 
 extension Decibar {
     struct Play: ParsableCommand {
@@ -32,15 +31,15 @@ extension Decibar {
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to play") }
-            if let seekLog { try OutputPath.check(seekLog, option: "--seek-log", kind: .file, inputs: files) }
+            if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
             // What play writes must never replace what it plays.
-            if let record = display.record { try OutputPath.check(record, option: "--record", kind: .file, inputs: files) }
-            if let screenshot = display.screenshot { try OutputPath.check(screenshot, option: "--screenshot", kind: .file, inputs: files) }
+            if let record = display.record { try checkOutput(record, option: "--record", kind: .file, inputs: files) }
+            if let screenshot = display.screenshot { try checkOutput(screenshot, option: "--screenshot", kind: .file, inputs: files) }
         }
 
         func run() throws {
             try PlayView(settings: PlayView.Settings(
-                files: files, loops: loop, display: display, scrubber: scrubber, seekLogPath: seekLog)).run()
+                files: files, loops: loop, display: display.settings, scrubber: scrubber.settings, seekLogPath: seekLog)).run()
         }
     }
 }

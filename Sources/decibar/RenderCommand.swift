@@ -1,6 +1,6 @@
 import ArgumentParser
+import DecibarApp
 import DecibarCore
-import Foundation
 
 extension Decibar {
     struct Render: ParsableCommand {
@@ -46,15 +46,15 @@ extension Decibar {
             guard let kind = RenderOutput.kind(of: output) else {
                 throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
             }
-            try OutputPath.check(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
+            try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             if display.size.width % 2 != 0 || display.size.height % 2 != 0 {
                 throw ValidationError("--size must be even in both directions for video")
             }
         }
 
         func run() throws {
-            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display,
-                              scrubber: scrubber).run()
+            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display.settings,
+                              scrubber: scrubber.settings).run()
         }
     }
 }

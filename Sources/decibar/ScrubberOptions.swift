@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecibarApp
 import DecibarCore
 
 /// How the waveform scrubber looks: shared by `play` and `render`.
@@ -28,5 +29,15 @@ struct ScrubberOptions: ParsableArguments {
         guard ScrubberScale.noiseFloors.contains(noiseFloor) else { throw ValidationError("--noise-floor must be -50, -70 or -90") }
     }
 
-    var filter: ScrubberFilter { ScrubberFilter(rawValue: scrubberFilter) ?? .max }
+    /// What the app takes.
+    var settings: ScrubberSettings {
+        var settings = ScrubberSettings()
+        settings.barWidth = scrubberBarWidth
+        settings.barSpacing = scrubberBarSpacing
+        settings.filter = ScrubberFilter(rawValue: scrubberFilter) ?? .max
+        settings.decibels = decibels
+        settings.noiseFloor = noiseFloor
+        settings.fillIndicator = fillIndicator
+        return settings
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// truncations at many offsets, random bytes under every extension, headers that lie, odd rates
 /// and channel counts, huge tags, and paths that are not files at all.
 struct MalformedCorpus {
-    struct Item: CustomStringConvertible {
+    struct Item: CustomStringConvertible, Sendable {
         var label: String
         var path: String
         var description: String { label }

@@ -4,8 +4,8 @@ import Foundation
 /// Where `decibar render` writes, chosen by the output's extension: a video through the ffmpeg
 /// program (frames on its standard input, the original audio muxed in), or a folder of PNGs.
 /// Everything goes to a partial next to OUT (see `PartialOutput`), renamed only once complete.
-final class RenderOutput {
-    enum Kind: String, CaseIterable {
+public final class RenderOutput {
+    public enum Kind: String, CaseIterable, Sendable {
         case mp4, mov, webm, gif, pngFolder = "folder"
     }
 
@@ -19,10 +19,10 @@ final class RenderOutput {
     private let height: Int
     private let isInterrupted: () -> Bool
 
-    static let supported = ".mp4, .mov, .webm, .gif, or a folder (a path ending in /, or an empty folder) for PNG frames"
+    public static let supported = ".mp4, .mov, .webm, .gif, or a folder (a path ending in /, or an empty folder) for PNG frames"
 
     /// The kind of output a path asks for, or nil for an unknown extension.
-    static func kind(of path: String) -> Kind? {
+    public static func kind(of path: String) -> Kind? {
         var info = stat()
         if path.hasSuffix("/") || (stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR) {
             return .pngFolder

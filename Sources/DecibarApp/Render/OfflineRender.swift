@@ -10,15 +10,24 @@ private let renderInterrupted = Atomic<Bool>(false)
 /// `decibar render`: the player's view, frame by frame on a virtual clock. Frame k shows the state
 /// at k/fps: the file's samples up to that moment, through the same feed, visualizer, smoother
 /// and scrubber as `play`, drawn offscreen and handed to the output.
-struct OfflineRender {
+public struct OfflineRender {
     let file: String
     let output: String
     let fps: Int
     let duration: Double?
-    let display: DisplayOptions
-    let scrubber: ScrubberOptions
+    let display: DisplaySettings
+    let scrubber: ScrubberSettings
 
-    func run() throws {
+    public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings) {
+        self.file = file
+        self.output = output
+        self.fps = fps
+        self.duration = duration
+        self.display = display
+        self.scrubber = scrubber
+    }
+
+    public func run() throws {
         // Ctrl-C or `kill` at any point (the overview included) ends the render with nothing left.
         renderInterrupted.store(false, ordering: .relaxed)
         let previous = (signal(SIGINT) { _ in renderInterrupted.store(true, ordering: .relaxed) },

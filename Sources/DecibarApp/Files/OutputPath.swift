@@ -1,24 +1,29 @@
-import ArgumentParser
 import DecibarCore
 import Foundation
 import SystemPackage
 
+/// Why a destination cannot or must not be written, in one line.
+public struct OutputPathProblem: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// Checks of a path Decibar will write, made when the command line is read, so that a bad
 /// destination is one line and status 2 before any work, and nothing already there is put at risk.
-enum OutputPath {
-    enum Kind {
+public enum OutputPath {
+    public enum Kind {
         case file
         /// A folder of frames: it must not exist yet, or be empty.
         case folder
     }
 
-    /// Throws a one-line `ValidationError` when `path` cannot or must not be written.
+    /// Throws a one-line problem when `path` cannot or must not be written.
     /// - Parameter inputs: files the command reads, which the output must never replace.
-    static func check(_ path: String, option: String, kind: Kind, inputs: [String] = []) throws {
+    public static func check(_ path: String, option: String, kind: Kind, inputs: [String] = []) throws(OutputPathProblem) {
         let shown = "\(option) \(path.escapingControlCharacters)"
-        guard !path.isEmpty else { throw ValidationError("\(option) needs a path") }
+        guard !path.isEmpty else { throw OutputPathProblem("\(option) needs a path") }
         if path.split(separator: "/").contains(where: { $0.utf8.count > 255 }) {
-            throw ValidationError("\(shown): a name in it is longer than 255 bytes")
+            throw OutputPathProblem("\(shown): a name in it is longer than 255 bytes")
         }
         let trimmed = trimmingTrailingSlashes(path)
         var info = stat()
@@ -28,34 +33,34 @@ enum OutputPath {
         case .folder:
             let last = FilePath(trimmed).lastComponent?.string ?? ""
             if trimmed == "/" || last == "." || last == ".." {
-                throw ValidationError("\(shown): frames go into a new or empty folder, not an existing one such as . or ..")
+                throw OutputPathProblem("\(shown): frames go into a new or empty folder, not an existing one such as . or ..")
             }
             if exists {
-                guard type == S_IFDIR else { throw ValidationError("\(shown): exists and is not a folder") }
+                guard type == S_IFDIR else { throw OutputPathProblem("\(shown): exists and is not a folder") }
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: trimmed)) ?? []
                 guard entries.isEmpty else {
-                    throw ValidationError("\(shown): the folder is not empty; name a new or empty folder (nothing in an existing one is replaced)")
+                    throw OutputPathProblem("\(shown): the folder is not empty; name a new or empty folder (nothing in an existing one is replaced)")
                 }
             }
         case .file:
             if exists {
-                if type == S_IFDIR { throw ValidationError("\(shown): is a folder") }
+                if type == S_IFDIR { throw OutputPathProblem("\(shown): is a folder") }
                 guard type == S_IFREG else {
-                    throw ValidationError("\(shown): exists and is not a regular file (a device, pipe or socket); it is not replaced")
+                    throw OutputPathProblem("\(shown): exists and is not a regular file (a device, pipe or socket); it is not replaced")
                 }
                 if let identity = FileIdentity(path: trimmed),
                    inputs.contains(where: { FileIdentity(path: $0) == identity }) {
-                    throw ValidationError("\(shown): is the input file; it is not replaced (choose another name)")
+                    throw OutputPathProblem("\(shown): is the input file; it is not replaced (choose another name)")
                 }
             }
         }
         let parent = folder(of: trimmed)
         var parentInfo = stat()
         guard stat(parent, &parentInfo) == 0, parentInfo.st_mode & S_IFMT == S_IFDIR else {
-            throw ValidationError("\(option): no such folder: \(parent.escapingControlCharacters)")
+            throw OutputPathProblem("\(option): no such folder: \(parent.escapingControlCharacters)")
         }
         guard access(parent, W_OK | X_OK) == 0 else {
-            throw ValidationError("\(option): cannot write in \(parent.escapingControlCharacters)")
+            throw OutputPathProblem("\(option): cannot write in \(parent.escapingControlCharacters)")
         }
     }
 
@@ -73,7 +78,7 @@ enum OutputPath {
     }
 
     /// The lowercased extension of `path`'s last component, or "".
-    static func fileExtension(of path: String) -> String {
+    public static func fileExtension(of path: String) -> String {
         FilePath(trimmingTrailingSlashes(path)).extension?.lowercased() ?? ""
     }
 

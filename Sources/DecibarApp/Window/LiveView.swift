@@ -5,13 +5,20 @@ import Foundation
 
 /// The live window's frame loop. It owns the process main thread (SDL wants the thread that
 /// opened the window); audio arrives through the feed from the concurrency pool.
-struct LiveView {
+public struct LiveView {
     let target: TapTarget
-    let display: DisplayOptions
+    let display: DisplaySettings
     /// Added to the sink's measured latency (may be negative), seconds.
     let avOffset: Double
 
-    func run() throws {
+    /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
+    public init(source: String?, display: DisplaySettings, avOffset: Double) {
+        target = source.map(TapTarget.named) ?? .defaultSinkMonitor
+        self.display = display
+        self.avOffset = avOffset
+    }
+
+    public func run() throws {
         let window = try FrameLoop.openWindow(options: display)
         let visualizer: Visualizer
         do {
@@ -50,7 +57,7 @@ struct LiveView {
         var shownStatus: TapStatus?
 
         let recorder = try display.record.map { path in
-            try Recorder(path: path, fps: display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height)
+            try Recorder(path: path, fps: display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height)
         }
         try FrameLoop(window: window, options: display, recorder: recorder).run { frame in
             let now = frame.now

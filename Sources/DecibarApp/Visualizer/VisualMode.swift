@@ -1,21 +1,20 @@
-import ArgumentParser
 import DecibarCore
 
 /// What the visualizer draws.
-enum VisualMode: String, CaseIterable, ExpressibleByArgument {
+public enum VisualMode: String, CaseIterable, Sendable {
     case bars
     case spectrum
     case meter
 
     /// The mode after this one, for the m key.
-    var next: VisualMode {
+    public var next: VisualMode {
         let all = Self.allCases
         return all[(all.firstIndex(of: self)! + 1) % all.count]
     }
 }
 
 /// How the window's background is drawn.
-enum BackgroundStyle: String, CaseIterable, ExpressibleByArgument {
+public enum BackgroundStyle: String, CaseIterable, Sendable {
     case opaque
     case chroma
     case transparent
@@ -29,6 +28,3 @@ enum BackgroundStyle: String, CaseIterable, ExpressibleByArgument {
         }
     }
 }
-
-extension BarOrientation: ExpressibleByArgument {}
-extension MeterBallistics: ExpressibleByArgument {}

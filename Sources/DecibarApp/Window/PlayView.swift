@@ -1,24 +1,36 @@
 import DecibarAudio
 import DecibarCore
-import ArgumentParser
 import DecibarRender
 import Foundation
 
 /// The player window's frame loop: bars for what is heard, the scrubber with playhead and labels,
 /// and click/drag seeking. Owns the main thread like the live view.
-struct PlayView {
-    struct Settings {
-        var files: [String]
-        var loops: Bool
-        var display: DisplayOptions
-        var scrubber: ScrubberOptions
-        var seekLogPath: String?
+public struct PlayView {
+    public struct Settings: Sendable {
+        public var files: [String]
+        public var loops: Bool
+        public var display: DisplaySettings
+        public var scrubber: ScrubberSettings
+        /// One line per seek for the benchmarks.
+        public var seekLogPath: String?
+
+        public init(files: [String], loops: Bool, display: DisplaySettings, scrubber: ScrubberSettings, seekLogPath: String? = nil) {
+            self.files = files
+            self.loops = loops
+            self.display = display
+            self.scrubber = scrubber
+            self.seekLogPath = seekLogPath
+        }
     }
 
 
     let settings: Settings
 
-    func run() throws {
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    public func run() throws {
         let window = try FrameLoop.openWindow(options: settings.display)
         let visualizer: Visualizer
         let rects: RectRenderer
@@ -41,7 +53,7 @@ struct PlayView {
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
 
         let recorder = try settings.display.record.map { path in
-            try Recorder(path: path, fps: settings.display.recordFps, width: window.drawableSize.width, height: window.drawableSize.height,
+            try Recorder(path: path, fps: settings.display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height,
                          protecting: settings.files)
         }
         do {
@@ -53,7 +65,7 @@ struct PlayView {
         }
         session.close()
         // Every file was reported as it failed; the status says that nothing played.
-        if session.cleanFileCount == 0 && session.failureCount > 0 { throw ExitCode.failure }
+        if session.cleanFileCount == 0 && session.failureCount > 0 { throw CommandFailure.silent(status: 1) }
     }
 
     private func loop(window: Window, session: PlaySession, visualizer: Visualizer, scrubber: ScrubberView, recorder: Recorder?,

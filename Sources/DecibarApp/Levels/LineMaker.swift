@@ -1,9 +1,8 @@
-import ArgumentParser
 import DecibarAudio
 import DecibarCore
 
 /// What `decibar levels` prints.
-enum LevelsMode: String, CaseIterable, ExpressibleByArgument {
+public enum LevelsMode: String, CaseIterable, Sendable {
     case levels
     case spectrum
 }

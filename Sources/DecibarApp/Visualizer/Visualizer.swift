@@ -7,7 +7,7 @@ import Foundation
 /// labels and the user's shaders. Each frame `update` turns the newly heard audio into bar values
 /// (smoothed on the measured dt) and `draw` puts them on screen.
 final class Visualizer {
-    let options: DisplayOptions
+    let options: DisplaySettings
     let theme: BarTheme
     var mode: VisualMode
     let layout: BarLayout
@@ -42,7 +42,7 @@ final class Visualizer {
     /// Bit-identical output from run to run (offline renders): FFTW plans are estimated, not timed.
     let isDeterministic: Bool
 
-    init(options: DisplayOptions, shaders: ShaderLibrary, labelSize: Int, now: Double, deterministic: Bool = false) throws(RenderError) {
+    init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, now: Double, deterministic: Bool = false) throws(RenderError) {
         self.options = options
         isDeterministic = deterministic
         theme = options.barTheme
@@ -51,7 +51,7 @@ final class Visualizer {
         barRenderer = try BarRenderer(shaders: shaders)
         rects = try RectRenderer(shaders: shaders)
         labels = try? TextRenderer(shaders: shaders, pixelSize: labelSize)
-        if let directory = options.shaderDir {
+        if let directory = options.shaderDirectory {
             let pass = try ShaderPassRenderer(shaders: shaders)
             shaderPass = pass
             userShaders = UserShaders(directory: directory, renderer: pass)
@@ -65,7 +65,7 @@ final class Visualizer {
         startTime = now
     }
 
-    private static func makeMeter(options: DisplayOptions, channels: Int) -> LevelMeter {
+    private static func makeMeter(options: DisplaySettings, channels: Int) -> LevelMeter {
         LevelMeter(channelCount: channels, ballistics: options.ballistics, holdTime: options.hold / 1000,
                    holdFallRate: options.fall, floorDB: meterFloorDB)
     }

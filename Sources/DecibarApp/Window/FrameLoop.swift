@@ -27,7 +27,7 @@ struct FrameLoop {
     }
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
-    static func openWindow(options: DisplayOptions) throws -> Window {
+    static func openWindow(options: DisplaySettings) throws -> Window {
         let window: Window
         do {
             window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
@@ -53,7 +53,7 @@ struct FrameLoop {
     }
 
     let window: Window
-    let options: DisplayOptions
+    let options: DisplaySettings
     /// Set with --record: every drawn frame goes to it, and it is finished when the loop ends.
     var recorder: Recorder?
 

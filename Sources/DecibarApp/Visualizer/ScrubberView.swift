@@ -20,13 +20,13 @@ final class ScrubberView {
         var isDragging = false
     }
 
-    let options: ScrubberOptions
+    let options: ScrubberSettings
     let colours = ScrubberTheme.default
     private let rects: RectRenderer
     private let text: TextRenderer
     private var cached: (key: String, heights: [Float], analysed: Int) = ("", [], 0)
 
-    init(options: ScrubberOptions, rects: RectRenderer, text: TextRenderer) {
+    init(options: ScrubberSettings, rects: RectRenderer, text: TextRenderer) {
         self.options = options
         self.rects = rects
         self.text = text
@@ -35,7 +35,7 @@ final class ScrubberView {
     func draw(_ state: State, layout: PlayLayout) {
         let width = layout.width, height = layout.height
         let geometry = layout.scrubberGeometry(duration: state.duration)
-        let columnCount = geometry.columnCount(barWidth: options.scrubberBarWidth, spacing: options.scrubberBarSpacing)
+        let columnCount = geometry.columnCount(barWidth: options.barWidth, spacing: options.barSpacing)
         let key = "\(state.peaksKey)/\(columnCount)/\(state.decibels)"
         if key != cached.key {
             cached = (key, [], 0)
@@ -51,8 +51,8 @@ final class ScrubberView {
         }
         let playheadX = geometry.x(forTime: state.playhead)
         var shapes: [(PixelRect, Colour)] = []
-        let columnRects = layout.scrubberColumns(heights: cached.heights, barWidth: options.scrubberBarWidth,
-                                                 spacing: options.scrubberBarSpacing)
+        let columnRects = layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth,
+                                                 spacing: options.barSpacing)
         for (index, rect) in columnRects.enumerated() {
             let colour = index >= cached.analysed ? colours.pending
                 : Double(rect.x) < playheadX ? colours.played : colours.unplayed
@@ -60,7 +60,7 @@ final class ScrubberView {
         }
         // Columns not analysed yet: a thin line, so the track's length is visible at once.
         let centre = layout.scrubberTop + layout.scrubberHeight / 2
-        let pendingStart = layout.scrubberLeft + cached.analysed * (options.scrubberBarWidth + options.scrubberBarSpacing)
+        let pendingStart = layout.scrubberLeft + cached.analysed * (options.barWidth + options.barSpacing)
         if pendingStart < layout.scrubberLeft + layout.scrubberWidth {
             shapes.append((PixelRect(x: pendingStart, y: centre, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
                                      height: 1), colours.pending))

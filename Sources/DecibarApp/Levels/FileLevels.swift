@@ -1,0 +1,61 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+
+/// `levels --file`: decode, re-chunk and measure as fast as the decoder goes.
+public struct FileLevels {
+    let path: String
+    let rate: Double
+    let duration: Double?
+    var lines: LineMaker
+
+    /// `bands` applies to spectrum lines.
+    public init(path: String, rate: Double, duration: Double?, mode: LevelsMode, bands: Int) {
+        self.path = path
+        self.rate = rate
+        self.duration = duration
+        lines = LineMaker(mode: mode, bands: bands)
+    }
+
+    public func run() throws {
+        let decoder: AudioFileDecoder
+        do {
+            decoder = try AudioFileDecoder(path: path)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let sampleRate = Double(decoder.sampleRate)
+        let lastFrame = duration.map { Int64(saturating: ($0 * sampleRate).rounded()) } ?? Int64.max
+        var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: decoder.sampleRate)
+        var processor = LevelProcessor(channelCount: decoder.channelCount)
+        var framesDone: Int64 = 0
+        var framesSinceLine = 0
+        var linesWritten = 0
+        var nextLineFrame = Int64(saturating: (sampleRate / rate).rounded())
+
+        var lines = self.lines
+        func consume(_ buffer: AudioBuffer) {
+            guard framesDone < lastFrame else { return }
+            if lines.needsLevels { processor.process(buffer) }
+            lines.add(buffer)
+            framesDone += Int64(buffer.frameCount)
+            framesSinceLine += buffer.frameCount
+            if framesDone >= nextLineFrame || framesDone >= lastFrame {
+                lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
+                framesSinceLine = 0
+                linesWritten += 1
+                nextLineFrame = Int64(saturating: (Double(linesWritten + 1) * sampleRate / rate).rounded())
+            }
+        }
+
+        do {
+            while framesDone < lastFrame, try decoder.read({ samples in rechunker.append(samples, emit: consume) }) {}
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        rechunker.flush(emit: consume)
+        if framesSinceLine > 0 {
+            lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
+        }
+    }
+}
