@@ -179,7 +179,7 @@ def analyze(writes_path, monitor_path, frames_path):
         if len(parts) == 2:
             frames.append((float(parts[0]), float(parts[1])))
     if not writes or len(frames) < 2:
-        sys.exit("bench-latency: nothing to analyse (no clicks written or no frames logged)")
+        sys.exit("bench-latency: nothing to analyze (no clicks written or no frames logged)")
 
     heard = []
     for written in writes:

@@ -1,7 +1,7 @@
 #version 330 core
-in vec4 rectColour;
-out vec4 fragmentColour;
+in vec4 rectColor;
+out vec4 fragmentColor;
 
 void main() {
-    fragmentColour = rectColour;
+    fragmentColor = rectColor;
 }

@@ -1,13 +1,13 @@
 #version 330 core
-// Labels are rendered white with coverage in alpha; tint them here so one texture serves any colour.
+// Labels are rendered white with coverage in alpha; tint them here so one texture serves any color.
 in vec2 textureCoordinate;
 
 uniform sampler2D label;
-uniform vec4 textColour;
+uniform vec4 textColor;
 
-out vec4 fragmentColour;
+out vec4 fragmentColor;
 
 void main() {
     float coverage = texture(label, textureCoordinate).a;
-    fragmentColour = vec4(textColour.rgb, textColour.a * coverage);
+    fragmentColor = vec4(textColor.rgb, textColor.a * coverage);
 }

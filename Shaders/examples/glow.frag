@@ -5,7 +5,7 @@
 //   int barCount        how many bars
 //   vec2 resolution     the drawing area in pixels
 //   float time          seconds since start, wrapped every hour
-//   vec4 background, centreColour, tipColour   the theme's colours
+//   vec4 background, centerColor, tipColor   the theme's colors
 // `uv` runs from (0,0) at the bottom left to (1,1) at the top right.
 in vec2 uv;
 
@@ -14,21 +14,21 @@ uniform int barCount;
 uniform vec2 resolution;
 uniform float time;
 uniform vec4 background;
-uniform vec4 centreColour;
-uniform vec4 tipColour;
+uniform vec4 centerColor;
+uniform vec4 tipColor;
 
-out vec4 colour;
+out vec4 color;
 
 void main() {
     float value = texture(bars, vec2(uv.x, 0.5)).r;
-    // Distance from the centre line, 0 in the middle, 1 at the top and bottom edges.
-    float fromCentre = abs(uv.y - 0.5) * 2.0;
+    // Distance from the center line, 0 in the middle, 1 at the top and bottom edges.
+    float fromCenter = abs(uv.y - 0.5) * 2.0;
     // Inside the column: the theme's gradient; outside: a glow that fades with distance.
-    float inside = step(fromCentre, value);
-    float glow = exp(-12.0 * max(0.0, fromCentre - value)) * (0.35 + 0.15 * sin(time * 2.0));
+    float inside = step(fromCenter, value);
+    float glow = exp(-12.0 * max(0.0, fromCenter - value)) * (0.35 + 0.15 * sin(time * 2.0));
     // Thin dark gaps between bars.
     float slot = fract(uv.x * float(barCount));
     float gap = smoothstep(0.0, 0.08, slot) * smoothstep(1.0, 0.92, slot);
-    vec4 bar = mix(centreColour, tipColour, fromCentre);
-    colour = mix(background, bar, clamp(inside * gap + glow * gap, 0.0, 1.0));
+    vec4 bar = mix(centerColor, tipColor, fromCenter);
+    color = mix(background, bar, clamp(inside * gap + glow * gap, 0.0, 1.0));
 }

@@ -31,7 +31,7 @@ public struct AudioFileError: Error, CustomStringConvertible, Sendable {
 /// padding is trimmed here from the edit-list duration, which FFmpeg 5.1 does not apply.
 ///
 /// Channel counts above `maxChannels` are down-mixed by swresample with its default matrix, without
-/// normalisation: levels of the dominant channels are kept, so a loud down-mix can exceed ±1.0.
+/// normalization: levels of the dominant channels are kept, so a loud down-mix can exceed ±1.0.
 /// Channels with no names (more than FFmpeg has standard layouts for, such as 32) are folded
 /// instead: channel i goes to output channel i mod `maxChannels`, averaged with the others there.
 ///

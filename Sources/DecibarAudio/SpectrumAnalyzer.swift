@@ -1,15 +1,15 @@
 import DecibarCore
 
 /// Band levels of the newest block of audio: Hann window, FFTW real transform, log-spaced bands
-/// normalised so pink noise reads flat (see `SpectrumBands`). Plans and buffers are made once;
-/// `analyse` allocates nothing. One instance belongs to one thread at a time.
+/// normalized so pink noise reads flat (see `SpectrumBands`). Plans and buffers are made once;
+/// `analyze` allocates nothing. One instance belongs to one thread at a time.
 public final class SpectrumAnalyzer {
     public let bands: SpectrumBands
     public let channelCount: Int
     private let transform: FFTWTransform
     private let window: HannWindow
     private var power: [Float]
-    /// `levels[channel][band]` in dB after the last `analyse`.
+    /// `levels[channel][band]` in dB after the last `analyze`.
     public private(set) var levels: [[Float]]
 
     /// - Parameters:
@@ -29,9 +29,9 @@ public final class SpectrumAnalyzer {
         levels = Array(repeating: Array(repeating: SpectrumBands.floorDB, count: bands.count), count: self.channelCount)
     }
 
-    /// Analyses each channel's newest `fftLength` samples, which `fill(channel, destination)` copies in.
+    /// Analyzes each channel's newest `fftLength` samples, which `fill(channel, destination)` copies in.
     @discardableResult
-    public func analyse(fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) -> [[Float]] {
+    public func analyze(fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) -> [[Float]] {
         for channel in 0 ..< channelCount {
             power.withUnsafeMutableBufferPointer { power in
                 // The samples land in the transform's input and are windowed there: no extra block copy.

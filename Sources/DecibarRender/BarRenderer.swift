@@ -11,16 +11,16 @@ public final class BarRenderer {
     private let canvasSizeLocation: GLint
     private let baselineLocation: GLint
     private let reachLocation: GLint
-    private let centreColourLocation: GLint
-    private let tipColourLocation: GLint
+    private let centerColorLocation: GLint
+    private let tipColorLocation: GLint
 
     public init(shaders: ShaderLibrary) throws(RenderError) {
         program = try ShaderProgram(library: shaders, vertex: "bars.vert", fragment: "bars.frag")
         canvasSizeLocation = program.uniformLocation("canvasSize")
         baselineLocation = program.uniformLocation("baseline")
         reachLocation = program.uniformLocation("reach")
-        centreColourLocation = program.uniformLocation("centreColour")
-        tipColourLocation = program.uniformLocation("tipColour")
+        centerColorLocation = program.uniformLocation("centerColor")
+        tipColorLocation = program.uniformLocation("tipColor")
         glGenVertexArrays(1, &vertexArray)
         glGenBuffers(1, &instanceBuffer)
         glBindVertexArray(vertexArray)
@@ -31,9 +31,9 @@ public final class BarRenderer {
         glBindVertexArray(0)
     }
 
-    /// Fills the whole window with `colour`.
-    public static func clear(to colour: Colour) {
-        glClearColor(colour.red, colour.green, colour.blue, colour.alpha)
+    /// Fills the whole window with `color`.
+    public static func clear(to color: Color) {
+        glClearColor(color.red, color.green, color.blue, color.alpha)
         glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
     }
 
@@ -79,8 +79,8 @@ public final class BarRenderer {
         let axis = axis ?? (Double(height) / 2, Double(height) / 2)
         glUniform1f(baselineLocation, Float(axis.baseline))
         glUniform1f(reachLocation, Float(axis.reach))
-        glUniform4f(centreColourLocation, theme.centre.red, theme.centre.green, theme.centre.blue, theme.centre.alpha)
-        glUniform4f(tipColourLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
+        glUniform4f(centerColorLocation, theme.center.red, theme.center.green, theme.center.blue, theme.center.alpha)
+        glUniform4f(tipColorLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
         glBindVertexArray(vertexArray)
         glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(bars.count))
         glBindVertexArray(0)

@@ -11,7 +11,7 @@ public final class OffscreenCanvas {
     private let display: EGLDisplay
     private let context: EGLContext
     private var framebuffer: GLuint = 0
-    private var colour: GLuint = 0
+    private var color: GLuint = 0
     private var pixels: [UInt8]
 
     public init(width: Int, height: Int) throws(RenderError) {
@@ -59,10 +59,10 @@ public final class OffscreenCanvas {
 
         glGenFramebuffers(1, &framebuffer)
         glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glGenRenderbuffers(1, &colour)
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), colour)
+        glGenRenderbuffers(1, &color)
+        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), color)
         glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), colour)
+        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), color)
         guard glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             throw RenderError("cannot draw offscreen: a \(width)x\(height) framebuffer is not possible here")
         }
@@ -70,7 +70,7 @@ public final class OffscreenCanvas {
     }
 
     deinit {
-        glDeleteRenderbuffers(1, &colour)
+        glDeleteRenderbuffers(1, &color)
         glDeleteFramebuffers(1, &framebuffer)
         eglMakeCurrent(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
         eglDestroyContext(display, context)

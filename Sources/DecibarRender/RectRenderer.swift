@@ -1,7 +1,7 @@
 import CGL
 import DecibarCore
 
-/// Draws many coloured rectangles in one instanced call, blended over what is there.
+/// Draws many colored rectangles in one instanced call, blended over what is there.
 public final class RectRenderer {
     private let program: ShaderProgram
     private var vertexArray: GLuint = 0
@@ -31,12 +31,12 @@ public final class RectRenderer {
         glDeleteVertexArrays(1, &vertexArray)
     }
 
-    public func draw(_ rects: [(PixelRect, Colour)], canvasWidth: Int, canvasHeight: Int) {
+    public func draw(_ rects: [(PixelRect, Color)], canvasWidth: Int, canvasHeight: Int) {
         guard !rects.isEmpty else { return }
         instanceData.removeAll(keepingCapacity: true)
-        for (rect, colour) in rects {
+        for (rect, color) in rects {
             instanceData += [Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height),
-                             colour.red, colour.green, colour.blue, colour.alpha]
+                             color.red, color.green, color.blue, color.alpha]
         }
         glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glEnable(GLenum(GL_BLEND))

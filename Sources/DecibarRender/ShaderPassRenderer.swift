@@ -6,12 +6,32 @@ import DecibarCore
 /// Uniforms a shader can use (see the README): `sampler2D bars` (one texel per bar, red = value
 /// 0...1, left to right), `int barCount`, `vec2 resolution` (pixels), `float time` (seconds,
 /// wrapped every hour so it keeps its precision), and the theme's `vec4 background`,
-/// `centreColour` and `tipColour`; `in vec2 uv` runs from (0,0) bottom left to (1,1) top right.
-/// A shader that fails to compile leaves the previous one in place.
+/// `centerColor` and `tipColor` (also set under their earlier names `centreColour` and `tipColour`,
+/// so shaders written for those keep working); `in vec2 uv` runs from (0,0) bottom left to (1,1)
+/// top right. A shader that fails to compile leaves the previous one in place.
 public final class ShaderPassRenderer {
     private let vertexSource: String
     private let vertexName: String
     private var program: ShaderProgram?
+    /// The program's uniform locations, looked up once per program rather than every frame.
+    private var locations = Locations()
+
+    private struct Locations {
+        var bars: GLint = -1, barCount: GLint = -1, resolution: GLint = -1, time: GLint = -1
+        /// The theme's colors: background, center, tip, then the center and tip under their earlier names.
+        var colors: (GLint, GLint, GLint, GLint, GLint) = (-1, -1, -1, -1, -1)
+
+        init() {}
+
+        init(_ program: ShaderProgram) {
+            bars = program.uniformLocation("bars")
+            barCount = program.uniformLocation("barCount")
+            resolution = program.uniformLocation("resolution")
+            time = program.uniformLocation("time")
+            colors = (program.uniformLocation("background"), program.uniformLocation("centerColor"), program.uniformLocation("tipColor"),
+                      program.uniformLocation("centreColour"), program.uniformLocation("tipColour"))
+        }
+    }
     private var vertexArray: GLuint = 0
     private var texture: GLuint = 0
     private var textureWidth = 0
@@ -42,7 +62,9 @@ public final class ShaderPassRenderer {
     /// Compiles `source` and uses it from now on; on failure throws the compiler's message and
     /// keeps the shader that was there.
     public func load(fragmentSource source: String, name: String) throws(RenderError) {
-        program = try ShaderProgram(vertexSource: vertexSource, vertexName: vertexName, fragmentSource: source, fragmentName: name)
+        let compiled = try ShaderProgram(vertexSource: vertexSource, vertexName: vertexName, fragmentSource: source, fragmentName: name)
+        program = compiled
+        locations = Locations(compiled)
     }
 
     /// Draws over the top `height` pixels of a `width`×`windowHeight` window.
@@ -60,13 +82,16 @@ public final class ShaderPassRenderer {
             }
         }
         glUseProgram(program.handle)
-        glUniform1i(program.uniformLocation("bars"), 0)
-        glUniform1i(program.uniformLocation("barCount"), GLint(values.count))
-        glUniform2f(program.uniformLocation("resolution"), Float(width), Float(height))
-        glUniform1f(program.uniformLocation("time"), Float(time.truncatingRemainder(dividingBy: Self.timeWrap)))
-        for (name, colour) in [("background", theme.background), ("centreColour", theme.centre), ("tipColour", theme.tip)] {
-            glUniform4f(program.uniformLocation(name), colour.red, colour.green, colour.blue, colour.alpha)
-        }
+        glUniform1i(locations.bars, 0)
+        glUniform1i(locations.barCount, GLint(values.count))
+        glUniform2f(locations.resolution, Float(width), Float(height))
+        glUniform1f(locations.time, Float(time.truncatingRemainder(dividingBy: Self.timeWrap)))
+        func set(_ location: GLint, _ color: Color) { glUniform4f(location, color.red, color.green, color.blue, color.alpha) }
+        set(locations.colors.0, theme.background)
+        set(locations.colors.1, theme.center)
+        set(locations.colors.2, theme.tip)
+        set(locations.colors.3, theme.center)
+        set(locations.colors.4, theme.tip)
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindVertexArray(vertexArray)

@@ -18,7 +18,7 @@ public final class TextRenderer {
     private var frame = 0
     private let labelRectLocation: GLint
     private let canvasSizeLocation: GLint
-    private let textColourLocation: GLint
+    private let textColorLocation: GLint
 
     /// Labels unused for this many frames are dropped, so changing text does not pile up textures.
     static let idleFramesBeforeEviction = 120
@@ -28,7 +28,7 @@ public final class TextRenderer {
         font = try Font(pixelSize: pixelSize)
         labelRectLocation = program.uniformLocation("labelRect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
-        textColourLocation = program.uniformLocation("textColour")
+        textColorLocation = program.uniformLocation("textColor")
         glGenVertexArrays(1, &vertexArray)
     }
 
@@ -46,7 +46,7 @@ public final class TextRenderer {
     }
 
     /// Draws `text` with its top-left corner at (`x`, `y`) on a `width`×`height` canvas.
-    public func draw(_ text: String, x: Int, y: Int, colour: Colour, canvasWidth: Int, canvasHeight: Int) {
+    public func draw(_ text: String, x: Int, y: Int, color: Color, canvasWidth: Int, canvasHeight: Int) {
         guard let label = label(for: text) else { return }
         // The whole canvas: a renderer before this one may have left a smaller viewport.
         glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
@@ -55,7 +55,7 @@ public final class TextRenderer {
         glUseProgram(program.handle)
         glUniform4f(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
         glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
-        glUniform4f(textColourLocation, colour.red, colour.green, colour.blue, colour.alpha)
+        glUniform4f(textColorLocation, color.red, color.green, color.blue, color.alpha)
         glActiveTexture(GLenum(GL_TEXTURE0))
         glBindTexture(GLenum(GL_TEXTURE_2D), label.texture)
         glBindVertexArray(vertexArray)

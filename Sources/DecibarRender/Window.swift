@@ -57,8 +57,8 @@ public final class Window {
         if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
         if borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
-        let centred = Int32(SDL_WINDOWPOS_CENTERED_MASK)
-        guard let window = SDL_CreateWindow(title, centred, centred, Int32(width), Int32(height), flags) else {
+        let centerd = Int32(SDL_WINDOWPOS_CENTERED_MASK)
+        guard let window = SDL_CreateWindow(title, centerd, centerd, Int32(width), Int32(height), flags) else {
             let reason = Self.lastError
             SDL_QuitSubSystem(SDL_INIT_VIDEO)
             throw RenderError("cannot open a window: \(reason)")

@@ -13,7 +13,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Number of bars, 1 to 1024 (default 48, or as many as fit with --bar-width). In spectrum mode, half are the left channel's bands and half the right's.", valueName: "n"))
     var bars: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Colours: \(BarTheme.presetNames.joined(separator: ", ")).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Colors: \(BarTheme.presetNames.joined(separator: ", ")).", valueName: "name"))
     var theme = "neon"
 
     @Option(name: .long, help: ArgumentHelp("Width of each bar in pixels; bars then fill the window at this width (cava's layout).", valueName: "px"))
@@ -26,7 +26,7 @@ struct DisplayOptions: ParsableArguments {
     var orientation: BarOrientation = .center
 
     @Option(name: .long, help: ArgumentHelp(
-        "opaque (the theme's colour), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).",
+        "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).",
         valueName: "opaque|chroma|transparent"))
     var background: BackgroundStyle = .opaque
 
@@ -48,7 +48,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Spectrum level drawn as an empty bar, in dB (the top is 0 dB).", valueName: "dB"))
     var spectrumFloor: Float = -70
 
-    @Flag(name: .long, help: "Spectrum: put the low frequencies at the window's edges instead of the centre.")
+    @Flag(name: .long, help: "Spectrum: put the low frequencies at the window's edges instead of the center.")
     var lowsAtEdges = false
 
     @Option(name: .long, help: ArgumentHelp(

@@ -11,7 +11,7 @@ extension Decibar {
                 Levels are dBFS per channel (floor -160); each line covers every sample since the \
                 previous line. Live, t is seconds since start and a line is printed only when audio \
                 arrived; status changes (device switched, server gone) are reported on stderr.
-                With --file, the file is analysed as fast as possible and t is the time in the file.
+                With --file, the file is analyzed as fast as possible and t is the time in the file.
                 With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
                 "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: the \
                 newest 4096-sample window's band levels (dB, flat for pink noise), all of the first \
@@ -20,7 +20,7 @@ extension Decibar {
 
         @OptionGroup var source: SourceOption
 
-        @Option(name: .long, help: ArgumentHelp("Analyse this audio file instead of a live source.", valueName: "path"))
+        @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
 
         @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel) or spectrum (band levels).", valueName: "levels|spectrum"))

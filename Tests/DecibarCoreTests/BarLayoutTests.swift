@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Bar layout geometry")
 struct BarLayoutTests {
-    @Test("heights follow the value, centred vertically, with a visible minimum")
+    @Test("heights follow the value, centerd vertically, with a visible minimum")
     func heights() {
         let layout = BarLayout(fillRatio: 0.5, verticalMarginRatio: 0.1, horizontalMarginRatio: 0, minimumHeight: 2)
         let rects = layout.rects(for: [0, 0.5, 1], width: 300, height: 100)
@@ -35,7 +35,7 @@ struct BarLayoutTests {
 
 @Suite("Bar layout: orientation, fixed widths, meter")
 struct BarOrientationTests {
-    @Test("bottom bars stand on the bottom margin, top bars hang from the top one, centre bars are centred")
+    @Test("bottom bars stand on the bottom margin, top bars hang from the top one, center bars are centerd")
     func orientations() {
         var layout = BarLayout(fillRatio: 0.5, verticalMarginRatio: 0.1, horizontalMarginRatio: 0, minimumHeight: 2)
         layout.orientation = .bottom
@@ -50,7 +50,7 @@ struct BarOrientationTests {
         #expect(layout.growthAxis(canvasHeight: 100) == (50, 50))
     }
 
-    @Test("with a fixed bar width and spacing, as many bars fit as cava would, centred")
+    @Test("with a fixed bar width and spacing, as many bars fit as cava would, centerd")
     func fixedWidth() {
         var layout = BarLayout(horizontalMarginRatio: 0)
         layout.fixedWidth = (bar: 20, spacing: 5)

@@ -53,7 +53,7 @@ struct PNGEncoderTests {
         #expect(chunks.allSatisfy { $0.storedCRC == PNGEncoder.crc32(Array($0.type.utf8) + $0.data) })
 
         let header = try #require(chunks.first?.data)
-        // Width 3, height 2, bit depth 8, colour type 6, deflate, adaptive filtering, no interlace.
+        // Width 3, height 2, bit depth 8, color type 6, deflate, adaptive filtering, no interlace.
         #expect(header == [0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
     }
 
@@ -162,7 +162,7 @@ extension PNGEncoderTests {
     }
 
     private enum Images {
-        /// Six different colours, alpha included, so any swapped row, pixel or channel shows up.
+        /// Six different colors, alpha included, so any swapped row, pixel or channel shows up.
         static let smallDistinct: [UInt8] = [
             255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255,
             17, 34, 51, 68, 250, 128, 3, 0, 1, 2, 3, 200,
@@ -190,7 +190,7 @@ extension PNGEncoderTests {
             return pixels
         }
 
-        /// What the visualiser draws: a flat background and bars filled with vertical gradients.
+        /// What the visualizer draws: a flat background and bars filled with vertical gradients.
         static func screenshot(width: Int, height: Int) -> [UInt8] {
             let barCount = 64
             let barPitch = width / barCount

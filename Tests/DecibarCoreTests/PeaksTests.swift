@@ -85,7 +85,7 @@ struct PeaksTests {
         #expect(averaged[1].max < 0.2)
     }
 
-    @Test("columns past what is analysed yet are empty, so the scrubber can fill in")
+    @Test("columns past what is analyzed yet are empty, so the scrubber can fill in")
     func partial() {
         let peaks = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1,
                           pairs: [[PeakPair](repeating: PeakPair(min: -0.5, max: 0.5), count: 50)])

@@ -31,7 +31,7 @@ struct SpectrumBandsTests {
             }
             for (index, range) in bands.bins.enumerated() {
                 #expect(!range.isEmpty, "\(rate) Hz, \(count) bands: band \(index) has no bin")
-                // The bins are those whose centres lie inside the band, and bands tile the bins.
+                // The bins are those whose centers lie inside the band, and bands tile the bins.
                 let width = bands.binWidth
                 #expect(Double(range.lowerBound) * width >= bands.edges[index] - 1e-9)
                 #expect(Double(range.upperBound - 1) * width < bands.edges[index + 1] + 1e-9)
@@ -80,7 +80,7 @@ struct SpectrumBandsTests {
         #expect(bands.band(containing: 40) == 0)
         #expect(bands.band(containing: 15_999) == bands.count - 1)
         #expect(bands.band(containing: 16_000) == nil)
-        for (index, centre) in bands.centres.enumerated() { #expect(bands.band(containing: centre) == index) }
+        for (index, center) in bands.centers.enumerated() { #expect(bands.band(containing: center) == index) }
     }
 
     @Test("a Hann window: zero at the ends, one in the middle, and a power scale of 4/(N·Σw²)")
@@ -93,7 +93,7 @@ struct SpectrumBandsTests {
         #expect(abs(window.powerScale - 4 / (8 * 3)) < 1e-6)
     }
 
-    @Test("stereo arrangement: left mirrored on the left, right on the right, lows in the centre or at the edges")
+    @Test("stereo arrangement: left mirrored on the left, right on the right, lows in the center or at the edges")
     func stereo() {
         var values: [Float] = []
         StereoSpectrum.arrange([[1, 2, 3], [4, 5, 6]], into: &values)

@@ -9,7 +9,7 @@ struct SymmetricBarsTests {
         for (a, e) in zip(actual, expected) { #expect(abs(a - e) < 1e-4, "\(actual) vs \(expected)", sourceLocation: sourceLocation) }
     }
 
-    // level 0.2, peak 0.3: edges (0.2)^1.2 = 0.14496, centre (0.3 * 2.5)^1.2 = 0.70807.
+    // level 0.2, peak 0.3: edges (0.2)^1.2 = 0.14496, center (0.3 * 2.5)^1.2 = 0.70807.
     @Test("1 bar") func one() { expectClose(SymmetricBars.values(level: 0.2, peak: 0.3, count: 1), [0.70807]) }
     @Test("2 bars") func two() { expectClose(SymmetricBars.values(level: 0.2, peak: 0.3, count: 2), [0.70807, 0.70807]) }
     @Test("3 bars") func three() {
@@ -21,7 +21,7 @@ struct SymmetricBarsTests {
                     [0.14496, 0.28371, 0.47033, 0.70807, 0.47033, 0.28371, 0.14496])
     }
 
-    @Test("64 bars follow the formula and mirror around the centre")
+    @Test("64 bars follow the formula and mirror around the center")
     func sixtyFour() {
         let values = SymmetricBars.values(level: 0.1, peak: 0.25, count: 64)
         #expect(values.count == 64)
@@ -42,7 +42,7 @@ struct SymmetricBarsTests {
         #expect(SymmetricBars.values(level: 0.5, peak: 0.5, count: 0).isEmpty)
     }
 
-    @Test("dB range normalisation")
+    @Test("dB range normalization")
     func levelScale() {
         let scale = LevelScale()
         #expect(scale.normalized(-60) == 0)

@@ -5,7 +5,7 @@ import DecibarAudio
 // Fixtures are made with the real ffmpeg program from lavfi's `sine` source, which is a
 // 1 kHz tone of amplitude 1/8 (4095/32768 in 16 bits). `volume=4` makes that 0.5 (16380/32768,
 // the s16 scaling by 4 is exact) and `pan` copies it into every channel unchanged. (`-ac 2` would
-// not do: ffmpeg's mono-to-stereo up-mix feeds the centre to both sides at 1/√2.)
+// not do: ffmpeg's mono-to-stereo up-mix feeds the center to both sides at 1/√2.)
 
 private let ffmpegPath = "/usr/bin/ffmpeg"
 private let hasFFmpeg = FileManager.default.isExecutableFile(atPath: ffmpegPath)
@@ -265,7 +265,7 @@ struct AudioFileDecoderTests {
         }
     }
 
-    @Test("more channels than maxChannels are down-mixed without normalisation")
+    @Test("more channels than maxChannels are down-mixed without normalization")
     func downMix() throws {
         let directory = try FixtureDirectory()
         let path = try directory.make("six.flac", ["-f", "lavfi", "-i", tone,

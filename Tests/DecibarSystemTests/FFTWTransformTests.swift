@@ -4,7 +4,7 @@ import Testing
 
 @Suite("FFTW adapter")
 struct FFTWTransformTests {
-    @Test("a sine on a bin centre puts its power in that bin, with Parseval's energy")
+    @Test("a sine on a bin center puts its power in that bin, with Parseval's energy")
     func sineBin() throws {
         let length = 4096
         let transform = try #require(FFTWTransform(length: length))

@@ -97,7 +97,7 @@ struct InterruptionTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["bin", "in.wav"])
     }
 
-    @Test("Ctrl-C while the overview is being analysed: the message, status 130, nothing written")
+    @Test("Ctrl-C while the overview is being analyzed: the message, status 130, nothing written")
     func interruptedOverview() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -71,7 +71,7 @@ struct RenderTests {
         renderer.draw([], width: width, height: height, theme: Self.theme)
         let size = text.size(of: "waiting for audio server")
         #expect(size.height >= 20 && size.width > 150)
-        text.draw("waiting for audio server", x: 50, y: 60, colour: Colour(hex: 0xFFFFFF),
+        text.draw("waiting for audio server", x: 50, y: 60, color: Color(hex: 0xFFFFFF),
                   canvasWidth: width, canvasHeight: height)
         let readback = window.readPixels()
         window.swap()
@@ -139,7 +139,7 @@ struct LiveWindowTests {
         #expect(live.standardError.contains("listening to Monitor of Null Output"))
     }
 
-    @Test("the player's screenshot shows bars, the scrubber in played and unplayed colours, the playhead and the time labels")
+    @Test("the player's screenshot shows bars, the scrubber in played and unplayed colors, the playhead and the time labels")
     func playerScreenshot() throws {
         let server = try PrivatePulseServer()
         // 2 s loud (0.5), then 2 s quiet (0.1): the scrubber's columns must show the step.
@@ -155,8 +155,8 @@ struct LiveWindowTests {
         #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
         let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
         let layout = PlayLayout(width: 640, height: 360)
-        func near(_ pixel: (UInt8, UInt8, UInt8), _ colour: Colour) -> Bool {
-            let expected = [colour.red, colour.green, colour.blue].map { Int(($0 * 255).rounded()) }
+        func near(_ pixel: (UInt8, UInt8, UInt8), _ color: Color) -> Bool {
+            let expected = [color.red, color.green, color.blue].map { Int(($0 * 255).rounded()) }
             return abs(Int(pixel.0) - expected[0]) <= 6 && abs(Int(pixel.1) - expected[1]) <= 6 && abs(Int(pixel.2) - expected[2]) <= 6
         }
 
@@ -177,16 +177,16 @@ struct LiveWindowTests {
         let playheadTime = layout.scrubberGeometry(duration: 4).time(forX: Double(bright.first ?? 0))
         #expect(playheadTime > 0.7 && playheadTime < 1.6, "playhead at \(playheadTime) s")
 
-        // Columns on the centre line: played colour before the playhead, unplayed after.
-        let centre = layout.scrubberTop + layout.scrubberHeight / 2
+        // Columns on the center line: played color before the playhead, unplayed after.
+        let center = layout.scrubberTop + layout.scrubberHeight / 2
         let columns = (layout.scrubberLeft ..< layout.scrubberLeft + layout.scrubberWidth).filter {
-            !frame.isBackground(x: $0, y: centre, theme: RenderTests.theme) && !bright.contains($0)
+            !frame.isBackground(x: $0, y: center, theme: RenderTests.theme) && !bright.contains($0)
         }
         let playhead = bright.first ?? 0
         let before = columns.filter { $0 < playhead - 3 }
         let after = columns.filter { $0 > playhead + 3 }
-        #expect(before.count > 10 && before.allSatisfy { near(frame.pixel(x: $0, y: centre), ScrubberTheme.default.played) })
-        #expect(after.count > 10 && after.allSatisfy { near(frame.pixel(x: $0, y: centre), ScrubberTheme.default.unplayed) })
+        #expect(before.count > 10 && before.allSatisfy { near(frame.pixel(x: $0, y: center), ScrubberTheme.default.played) })
+        #expect(after.count > 10 && after.allSatisfy { near(frame.pixel(x: $0, y: center), ScrubberTheme.default.unplayed) })
 
         // The step: columns in the loud half are about five times as tall as in the quiet half.
         func columnHeight(atTime time: Double) -> Int {
@@ -240,7 +240,7 @@ struct LiveWindowTests {
         #expect(result.error.contains("waiting for audio server"))
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
-        // The message is light grey just above the centre line; silent bars are thin and blue.
+        // The message is light gray just above the center line; silent bars are thin and blue.
         var light = 0
         for y in 100 ..< 180 {
             for x in 0 ..< 640 {

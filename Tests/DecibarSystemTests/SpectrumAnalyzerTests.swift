@@ -6,7 +6,7 @@ import Testing
 /// The spectrum through the real FFTW: tones, pink and white noise, silence.
 @Suite("Spectrum analyzer (FFTW)")
 struct SpectrumAnalyzerTests {
-    /// Mean band power in dB over a whole signal, analysed in blocks half a window apart
+    /// Mean band power in dB over a whole signal, analyzed in blocks half a window apart
     /// (powers are averaged, not dB).
     func averageLevels(_ signal: [Float], rate: Int = 48000, bands: Int = 32) throws -> (levels: [Float], bands: SpectrumBands) {
         let analyzer = try #require(SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 1))
@@ -15,7 +15,7 @@ struct SpectrumAnalyzerTests {
         var blocks = 0
         var start = 0
         while start + length <= signal.count {
-            let levels = analyzer.analyse { _, destination in
+            let levels = analyzer.analyze { _, destination in
                 for index in 0 ..< length { destination[index] = signal[start + index] }
             }
             for band in sums.indices { sums[band] += pow(10, Double(levels[0][band]) / 10) }
@@ -98,7 +98,7 @@ struct SpectrumAnalyzerTests {
         let (levels, bands) = try averageLevels(pink(seconds: 30), bands: 32)
         let median = levels.sorted()[levels.count / 2]
         for (index, level) in levels.enumerated() {
-            #expect(abs(level - median) <= 1.5, "band \(index) (\(Int(bands.centres[index])) Hz): \(level - median) dB from the median")
+            #expect(abs(level - median) <= 1.5, "band \(index) (\(Int(bands.centers[index])) Hz): \(level - median) dB from the median")
         }
     }
 
@@ -106,7 +106,7 @@ struct SpectrumAnalyzerTests {
     func whiteRises() throws {
         let (levels, bands) = try averageLevels(white(seconds: 20), bands: 32)
         // Least-squares slope of level against octaves, over bands wide enough to average well.
-        let points = zip(bands.centres, levels).filter { $0.0 >= 150 }.map { (log2($0.0), Double($0.1)) }
+        let points = zip(bands.centers, levels).filter { $0.0 >= 150 }.map { (log2($0.0), Double($0.1)) }
         let meanX = points.map(\.0).reduce(0, +) / Double(points.count)
         let meanY = points.map(\.1).reduce(0, +) / Double(points.count)
         let slope = points.map { ($0.0 - meanX) * ($0.1 - meanY) }.reduce(0, +) / points.map { pow($0.0 - meanX, 2) }.reduce(0, +)
@@ -119,11 +119,11 @@ struct SpectrumAnalyzerTests {
         #expect(levels.allSatisfy { $0 == SpectrumBands.floorDB })
     }
 
-    @Test("a full-scale sine on a bin centre reads 0 dB in its band, before the pink correction")
+    @Test("a full-scale sine on a bin center reads 0 dB in its band, before the pink correction")
     func calibration() throws {
         let analyzer = try #require(SpectrumAnalyzer(sampleRate: 48000, bandCount: 16, channelCount: 1))
         let bin = 400.0 // 4687.5 Hz
-        let levels = analyzer.analyse { _, destination in
+        let levels = analyzer.analyze { _, destination in
             for index in 0 ..< destination.count { destination[index] = Float(sin(2 * Double.pi * bin * Double(index) / 4096)) }
         }
         let band = try #require(analyzer.bands.band(containing: bin * analyzer.bands.binWidth))

@@ -34,7 +34,7 @@ struct StallTests {
         #expect(backwards.isEmpty, "t went back: \(backwards.prefix(5))")
     }
 
-    @Test("render --duration 1 of a long file analyses only what it renders")
+    @Test("render --duration 1 of a long file analyzes only what it renders")
     func shortRenderOfLongFile() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -48,7 +48,7 @@ struct StallTests {
         // The whole file's overview was never computed (a whole render would have cached it) ...
         let cached = ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/decibar")) ?? []).filter { $0.hasSuffix(".dat") }
         #expect(cached.isEmpty, "an overview of the whole file was made: \(cached)")
-        // ... and the clip took a fraction of what analysing the whole file takes.
+        // ... and the clip took a fraction of what analyzing the whole file takes.
         let whole = try TestRig.decibar(["peaks", long, "-o", folder + "/whole.dat"])
         #expect(whole.status == 0)
         #expect(clip.seconds < 0.5 * whole.seconds, "clip \(clip.seconds) s, whole-file analysis \(whole.seconds) s")

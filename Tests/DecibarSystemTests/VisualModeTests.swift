@@ -133,16 +133,16 @@ struct VisualModeTests {
             uniform int barCount;
             uniform vec2 resolution;
             uniform float time;
-            out vec4 colour;
+            out vec4 color;
             void main() {
                 float value = texture(bars, vec2(uv.x, 0.5)).r;
-                colour = uv.y < max(value, 0.2) ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0);
+                color = uv.y < max(value, 0.2) ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0);
             }
             """
         try good.write(toFile: shader, atomically: true, encoding: .utf8)
         let (frame, errors) = try screenshot(["--shader-dir", folder], seconds: 3.5) { _ in
             usleep(1_800_000)
-            try (good.replacingOccurrences(of: "colour = ", with: "colour == undefinedThing + ")).write(toFile: shader, atomically: true, encoding: .utf8)
+            try (good.replacingOccurrences(of: "color = ", with: "color == undefinedThing + ")).write(toFile: shader, atomically: true, encoding: .utf8)
         }
         // The good shader still draws red at the bottom...
         let (r, g, b) = frame.pixel(x: width / 2, y: height - 5)
@@ -152,6 +152,33 @@ struct VisualModeTests {
         #expect(er > eg && er > eb && er > 40, "no error band: \(er) \(eg) \(eb)")
         let lines = errors.split(separator: "\n").filter { $0.contains("solid.frag") && $0.contains("failed to compile") }
         #expect(lines.count == 1, "\(errors)")
+    }
+
+    @Test("the theme's colors reach a shader under their names, and under the names of earlier releases")
+    func shaderColorNames() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Left half: centerColor; right half: centreColour (the earlier name). Both must be the theme's center.
+        try """
+            #version 330 core
+            in vec2 uv;
+            uniform vec4 centerColor;
+            uniform vec4 centreColour;
+            uniform vec4 tipColor;
+            uniform vec4 tipColour;
+            out vec4 color;
+            void main() {
+                color = uv.y > 0.5 ? (uv.x < 0.5 ? centerColor : centreColour) : (uv.x < 0.5 ? tipColor : tipColour);
+            }
+            """.write(toFile: folder + "/names.frag", atomically: true, encoding: .utf8)
+        let (frame, _) = try screenshot(["--shader-dir", folder])
+        func rgb(_ color: Color) -> [Int] { [color.red, color.green, color.blue].map { Int(($0 * 255).rounded()) } }
+        func pixel(_ x: Int, _ y: Int) -> [Int] { let (r, g, b) = frame.pixel(x: x, y: y); return [Int(r), Int(g), Int(b)] }
+        let theme = BarTheme.default
+        for (x, y, expected) in [(width / 4, height / 8, theme.center), (3 * width / 4, height / 8, theme.center),
+                                 (width / 4, height - height / 4, theme.tip), (3 * width / 4, height - height / 4, theme.tip)] {
+            #expect(zip(pixel(x, y), rgb(expected)).allSatisfy { abs($0 - $1) <= 2 }, "at \(x),\(y): \(pixel(x, y)) vs \(rgb(expected))")
+        }
     }
 
     @Test("a shader folder whose only shader is broken falls back to the built-in bars, with the message")

@@ -24,8 +24,8 @@ func spectrumBenchmarks() {
         var smoother = BarSmoother(count: 2 * analyzer.bands.count)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            let levels = analyzer.analyse { channel, destination in feed.copyLatest(channel: channel, into: destination) }
-            scale.normalise(levels, into: &heights)
+            let levels = analyzer.analyze { channel, destination in feed.copyLatest(channel: channel, into: destination) }
+            scale.normalize(levels, into: &heights)
             StereoSpectrum.arrange(heights, into: &bars)
             smoother.advance(toward: bars, dt: 1.0 / 60)
         }

@@ -47,7 +47,7 @@ struct LineMaker: @unchecked Sendable {
             writeLine(LevelLine.json(time: time, reading: reading()))
             return
         }
-        let levels = analyzer.analyse { channel, destination in history.copyLatest(channel: channel, into: destination) }
+        let levels = analyzer.analyze { channel, destination in history.copyLatest(channel: channel, into: destination) }
         line.removeAll(keepingCapacity: true)
         SpectrumLine.append(time: time, levels: levels, to: &line)
         writeBytes(line)

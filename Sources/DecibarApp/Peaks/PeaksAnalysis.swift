@@ -6,14 +6,14 @@ import DecibarCore
 enum PeaksAnalysis {
     struct Result {
         var peaks: Peaks
-        /// Frames analysed.
+        /// Frames analyzed.
         var frameCount: Int64
-        /// True when the whole file was analysed (not stopped, not cut at `maximumFrames`).
+        /// True when the whole file was analyzed (not stopped, not cut at `maximumFrames`).
         var reachedEnd: Bool
     }
 
     /// - Parameters:
-    ///   - maximumFrames: analyse at most this many frames from the start.
+    ///   - maximumFrames: analyze at most this many frames from the start.
     ///   - progress: called after each decoded chunk with the frames done, the decoder's estimate of
     ///     the total and a way to take the peaks so far; returning false stops the analysis.
     static func analyze(path: String, samplesPerPixel: Int, maximumFrames: Int64 = .max,

@@ -8,10 +8,10 @@ import Synchronization
 final class PeaksJob: Sendable {
     struct Snapshot: Sendable {
         var peaks: Peaks?
-        /// 0...1, how much of the file is analysed.
+        /// 0...1, how much of the file is analyzed.
         var progress: Double = 0
         var isDone = false
-        /// The exact frames of the file, once the whole of it is analysed.
+        /// The exact frames of the file, once the whole of it is analyzed.
         var frameCount: Int64?
         /// Bumped whenever `peaks` changes, so the view recomputes columns only then.
         var version = 0

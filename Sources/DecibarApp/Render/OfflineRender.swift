@@ -49,7 +49,7 @@ public struct OfflineRender {
         let sampleRate = decoder.sampleRate
 
         // The overview first: it gives the exact length too. With --duration only that much is
-        // analysed (a minute of a ten-hour file takes a minute's work), and the scrubber then spans
+        // analyzed (a minute of a ten-hour file takes a minute's work), and the scrubber then spans
         // the part rendered. The whole file's overview is cached like the player's.
         let peaks: Peaks
         let frames: Int64
@@ -122,7 +122,7 @@ public struct OfflineRender {
                 }
                 let reading = feed.release(heardBy: time)
                 visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
-                BarRenderer.clear(to: visualizer.clearColour)
+                BarRenderer.clear(to: visualizer.clearColor)
                 visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: time)
                 view.draw(ScrubberView.State(peaks: peaks, peaksKey: "render", duration: seconds, playhead: time, title: title,
                                              decibels: scrubber.decibels), layout: layout)

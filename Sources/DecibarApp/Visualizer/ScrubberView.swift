@@ -3,7 +3,7 @@ import DecibarRender
 import Foundation
 
 /// Draws the waveform scrubber under the visualizer: columns from the overview (played and
-/// unplayed colours, a line where nothing is analysed yet), the playhead or fill, the hover line,
+/// unplayed colors, a line where nothing is analyzed yet), the playhead or fill, the hover line,
 /// and the time labels with the title between them.
 final class ScrubberView {
     struct State {
@@ -21,10 +21,10 @@ final class ScrubberView {
     }
 
     let options: ScrubberSettings
-    let colours = ScrubberTheme.default
+    let colors = ScrubberTheme.default
     private let rects: RectRenderer
     private let text: TextRenderer
-    private var cached: (key: String, heights: [Float], analysed: Int) = ("", [], 0)
+    private var cached: (key: String, heights: [Float], analyzed: Int) = ("", [], 0)
 
     init(options: ScrubberSettings, rects: RectRenderer, text: TextRenderer) {
         self.options = options
@@ -46,55 +46,55 @@ final class ScrubberView {
                 let scale: ScrubberScale = state.decibels ? .decibels(floor: options.noiseFloor) : .linear
                 let largest = peaks.largestMagnitude
                 cached.heights = columns.map { $0.map { scale.height(magnitude: $0.magnitude, largest: largest) } ?? 0 }
-                cached.analysed = columns.prefix { $0 != nil }.count
+                cached.analyzed = columns.prefix { $0 != nil }.count
             }
         }
         let playheadX = geometry.x(forTime: state.playhead)
-        var shapes: [(PixelRect, Colour)] = []
+        var shapes: [(PixelRect, Color)] = []
         let columnRects = layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth,
                                                  spacing: options.barSpacing)
         for (index, rect) in columnRects.enumerated() {
-            let colour = index >= cached.analysed ? colours.pending
-                : Double(rect.x) < playheadX ? colours.played : colours.unplayed
-            shapes.append((rect, colour))
+            let color = index >= cached.analyzed ? colors.pending
+                : Double(rect.x) < playheadX ? colors.played : colors.unplayed
+            shapes.append((rect, color))
         }
-        // Columns not analysed yet: a thin line, so the track's length is visible at once.
-        let centre = layout.scrubberTop + layout.scrubberHeight / 2
-        let pendingStart = layout.scrubberLeft + cached.analysed * (options.barWidth + options.barSpacing)
+        // Columns not analyzed yet: a thin line, so the track's length is visible at once.
+        let center = layout.scrubberTop + layout.scrubberHeight / 2
+        let pendingStart = layout.scrubberLeft + cached.analyzed * (options.barWidth + options.barSpacing)
         if pendingStart < layout.scrubberLeft + layout.scrubberWidth {
-            shapes.append((PixelRect(x: pendingStart, y: centre, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
-                                     height: 1), colours.pending))
+            shapes.append((PixelRect(x: pendingStart, y: center, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
+                                     height: 1), colors.pending))
         }
         if options.fillIndicator {
             shapes.append((PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop,
                                      width: max(0, Int(playheadX) - layout.scrubberLeft), height: layout.scrubberHeight),
-                           colours.played.withAlpha(0.18)))
+                           colors.played.withAlpha(0.18)))
         } else {
             shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
-                           colours.playhead))
+                           colors.playhead))
         }
         if let hoverX = state.hoverX, !state.isDragging {
             shapes.append((PixelRect(x: Int(hoverX), y: layout.scrubberTop, width: 1, height: layout.scrubberHeight),
-                           Colour(hex: 0xFFFFFF, alpha: 0.35)))
+                           Color(hex: 0xFFFFFF, alpha: 0.35)))
         }
         rects.draw(shapes, canvasWidth: width, canvasHeight: height)
 
         // Labels: elapsed, title, total; the time under the pointer.
         let elapsed = TimeLabel.text(seconds: state.playhead)
         let total = TimeLabel.text(seconds: state.duration)
-        text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, colour: colours.label, canvasWidth: width, canvasHeight: height)
+        text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, color: colors.label, canvasWidth: width, canvasHeight: height)
         let totalSize = text.size(of: total)
         text.draw(total, x: layout.scrubberLeft + layout.scrubberWidth - totalSize.width, y: layout.labelTop,
-                  colour: colours.label, canvasWidth: width, canvasHeight: height)
+                  color: colors.label, canvasWidth: width, canvasHeight: height)
         let titleSize = text.size(of: state.title)
-        text.draw(state.title, x: (width - titleSize.width) / 2, y: layout.labelTop, colour: colours.label,
+        text.draw(state.title, x: (width - titleSize.width) / 2, y: layout.labelTop, color: colors.label,
                   canvasWidth: width, canvasHeight: height)
         // While dragging, the time the drop will seek to.
         if let labelX = state.isDragging ? playheadX : state.hoverX {
             let hover = TimeLabel.text(seconds: geometry.time(forX: labelX))
             let hoverSize = text.size(of: hover)
             let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
-            text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), colour: colours.label,
+            text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), color: colors.label,
                       canvasWidth: width, canvasHeight: height)
         }
         text.endFrame()

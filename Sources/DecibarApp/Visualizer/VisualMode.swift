@@ -19,12 +19,12 @@ public enum BackgroundStyle: String, CaseIterable, Sendable {
     case chroma
     case transparent
 
-    /// The colour the window is cleared to.
-    func colour(theme: BarTheme) -> Colour {
+    /// The color the window is cleared to.
+    func color(theme: BarTheme) -> Color {
         switch self {
         case .opaque: theme.background
-        case .chroma: Colour(hex: 0x00FF00)
-        case .transparent: Colour(red: 0, green: 0, blue: 0, alpha: 0)
+        case .chroma: Color(hex: 0x00FF00)
+        case .transparent: Color(red: 0, green: 0, blue: 0, alpha: 0)
         }
     }
 }

@@ -70,8 +70,8 @@ final class Visualizer {
                    holdFallRate: options.fall, floorDB: meterFloorDB)
     }
 
-    /// The colour to clear the window to.
-    var clearColour: Colour { options.background.colour(theme: theme) }
+    /// The color to clear the window to.
+    var clearColor: Color { options.background.color(theme: theme) }
 
     /// The mean bar value (for the latency benchmarks' frame log).
     var meanValue: Float {
@@ -186,8 +186,8 @@ final class Visualizer {
             for index in targets.indices { targets[index] = 0 }
             return
         }
-        let levels = analyzer.analyse { channel, destination in feed.copyLatest(channel: channel, into: destination) }
-        SpectrumScale(floorDB: options.spectrumFloor).normalise(levels, into: &bandHeights)
+        let levels = analyzer.analyze { channel, destination in feed.copyLatest(channel: channel, into: destination) }
+        SpectrumScale(floorDB: options.spectrumFloor).normalize(levels, into: &bandHeights)
         StereoSpectrum.arrange(bandHeights, lowsAtEdges: options.lowsAtEdges, into: &targets)
     }
 }

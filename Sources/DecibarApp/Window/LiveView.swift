@@ -83,7 +83,7 @@ public struct LiveView {
                 return
             }
             pump.isResting = false
-            BarRenderer.clear(to: visualizer.clearColour)
+            BarRenderer.clear(to: visualizer.clearColor)
             visualizer.draw(width: width, height: height, windowHeight: height, now: now)
             if let text, let message {
                 Self.draw(message, with: text, width: width, height: height)
@@ -95,14 +95,14 @@ public struct LiveView {
 
     /// Waiting messages sit in the middle of the window; a device name sits small in a corner.
     private static func draw(_ message: StatusOverlay.Message, with text: TextRenderer, width: Int, height: Int) {
-        let colour = Colour(red: 0.93, green: 0.94, blue: 0.97, alpha: 0.9 * message.opacity)
+        let color = Color(red: 0.93, green: 0.94, blue: 0.97, alpha: 0.9 * message.opacity)
         let size = text.size(of: message.text)
         if message.isProminent {
             text.draw(message.text, x: (width - size.width) / 2, y: height / 2 - size.height - text.pixelSize / 2,
-                      colour: colour, canvasWidth: width, canvasHeight: height)
+                      color: color, canvasWidth: width, canvasHeight: height)
         } else {
             let margin = text.pixelSize / 2
-            text.draw(message.text, x: margin, y: margin, colour: colour, canvasWidth: width, canvasHeight: height)
+            text.draw(message.text, x: margin, y: margin, color: color, canvasWidth: width, canvasHeight: height)
         }
     }
 }

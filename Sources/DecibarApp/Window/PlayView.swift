@@ -129,13 +129,13 @@ public struct PlayView {
             let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
             visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
             frame.loggedValue = visualizer.meanValue
-            BarRenderer.clear(to: visualizer.clearColour)
+            BarRenderer.clear(to: visualizer.clearColor)
             visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
 
             let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
             var title = (frame.number == 0 ? "opening " + OutputPath.name(of: settings.files[0]) : session.currentName)
                 + (session.player?.isPaused == true ? "  (paused)" : "")
-            if session.peaks != nil && !snapshot.isDone { title += "  analysing \(Int(snapshot.progress * 100)) %" }
+            if session.peaks != nil && !snapshot.isDone { title += "  analyzing \(Int(snapshot.progress * 100)) %" }
             scrubber.draw(ScrubberView.State(
                 peaks: snapshot.peaks, peaksKey: "\(session.index)/\(snapshot.version)", duration: session.duration,
                 playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: title,

@@ -1,7 +1,7 @@
 /// Where bars go on a canvas: pure geometry, shared by the renderer and the tests that read pixels back.
 ///
 /// Bars sit in equal slots across the width (or, with a fixed bar width and spacing, in a group
-/// centred on the canvas); they grow up and down from the middle, up from the bottom or down from
+/// centerd on the canvas); they grow up and down from the middle, up from the bottom or down from
 /// the top. All edges are rounded to whole pixels so a bar's drawn height is exact.
 public struct BarLayout: Sendable, Equatable {
     /// Where bars grow from.

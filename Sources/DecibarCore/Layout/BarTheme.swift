@@ -1,16 +1,16 @@
-/// The colours bars are drawn with: a gradient from the centre line to the tips.
+/// The colors bars are drawn with: a gradient from the center line to the tips.
 public struct BarTheme: Sendable, Equatable {
-    public var background: Colour
-    public var centre: Colour
-    public var tip: Colour
+    public var background: Color
+    public var center: Color
+    public var tip: Color
 
-    public init(background: Colour, centre: Colour, tip: Colour) {
+    public init(background: Color, center: Color, tip: Color) {
         self.background = background
-        self.centre = centre
+        self.center = center
         self.tip = tip
     }
 
-    public static let `default` = BarTheme(background: Colour(hex: 0x0B0D14),
-                                           centre: Colour(hex: 0x3A5BFF),
-                                           tip: Colour(hex: 0xFF4FB8))
+    public static let `default` = BarTheme(background: Color(hex: 0x0B0D14),
+                                           center: Color(hex: 0x3A5BFF),
+                                           tip: Color(hex: 0xFF4FB8))
 }

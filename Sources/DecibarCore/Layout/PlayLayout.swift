@@ -39,13 +39,13 @@ public struct PlayLayout: Sendable, Equatable {
     }
 
     /// The mirrored column rectangles of the scrubber, one per column height (0...1), and each
-    /// column's time span start (to colour played and unplayed parts).
+    /// column's time span start (to color played and unplayed parts).
     public func scrubberColumns(heights: [Float], barWidth: Int, spacing: Int) -> [PixelRect] {
-        let centre = scrubberTop + scrubberHeight / 2
+        let center = scrubberTop + scrubberHeight / 2
         let half = scrubberHeight / 2
         return heights.enumerated().map { index, height in
             let extent = Swift.max(1, Int((Double(Swift.min(1, Swift.max(0, height))) * Double(half)).rounded()))
-            return PixelRect(x: scrubberLeft + index * (barWidth + spacing), y: centre - extent,
+            return PixelRect(x: scrubberLeft + index * (barWidth + spacing), y: center - extent,
                              width: barWidth, height: extent * 2)
         }
     }

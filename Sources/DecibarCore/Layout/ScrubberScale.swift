@@ -2,7 +2,7 @@ import RealModule
 
 /// How a column's magnitude becomes a bar height (0...1) on the scrubber.
 public enum ScrubberScale: Sendable, Equatable {
-    /// Proportional to the magnitude, normalised so the track's loudest sample fills the height.
+    /// Proportional to the magnitude, normalized so the track's loudest sample fills the height.
     case linear
     /// In dB relative to the loudest sample, clipped at `floor` dB: `(s - floor)/(smax - floor)`,
     /// where `smax` is 0 dB (the loudest sample).

@@ -1,13 +1,13 @@
-/// The scrubber's colours: the part already played, the rest, what is not analysed yet, the
+/// The scrubber's colors: the part already played, the rest, what is not analyzed yet, the
 /// playhead and the time labels.
 public struct ScrubberTheme: Sendable, Equatable {
-    public var played: Colour
-    public var unplayed: Colour
-    public var pending: Colour
-    public var playhead: Colour
-    public var label: Colour
+    public var played: Color
+    public var unplayed: Color
+    public var pending: Color
+    public var playhead: Color
+    public var label: Color
 
-    public init(played: Colour, unplayed: Colour, pending: Colour, playhead: Colour, label: Colour) {
+    public init(played: Color, unplayed: Color, pending: Color, playhead: Color, label: Color) {
         self.played = played
         self.unplayed = unplayed
         self.pending = pending
@@ -16,6 +16,6 @@ public struct ScrubberTheme: Sendable, Equatable {
     }
 
     public static let `default` = ScrubberTheme(
-        played: Colour(hex: 0xFF4FB8), unplayed: Colour(hex: 0x5A6690), pending: Colour(hex: 0x22283A),
-        playhead: Colour(hex: 0xFFFFFF, alpha: 0.9), label: Colour(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.95))
+        played: Color(hex: 0xFF4FB8), unplayed: Color(hex: 0x5A6690), pending: Color(hex: 0x22283A),
+        playhead: Color(hex: 0xFFFFFF, alpha: 0.9), label: Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.95))
 }

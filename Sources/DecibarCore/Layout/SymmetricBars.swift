@@ -4,9 +4,9 @@ import RealModule
 ///
 /// For the half of `count` bars (the middle bar shared when `count` is odd), bar `i` has
 /// `n = i/(half-1)`, `amp = level·(1-n) + peak·n` and `value = clamp((amp·(1 + 1.5n))^1.2, 0, 1)`;
-/// the half is mirrored so the tallest bars meet in the centre. With a half of one bar, `n = 1`.
+/// the half is mirrored so the tallest bars meet in the center. With a half of one bar, `n = 1`.
 public enum SymmetricBars {
-    /// Bar values in 0...1, left to right. `level` and `peak` are already normalised to 0...1.
+    /// Bar values in 0...1, left to right. `level` and `peak` are already normalized to 0...1.
     public static func values(level: Float, peak: Float, count: Int) -> [Float] {
         var result = [Float](repeating: 0, count: Swift.max(0, count))
         fill(&result, level: level, peak: peak)

@@ -35,7 +35,7 @@ public enum PNGEncoder {
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)
-        // Bit depth 8, colour type 6 (RGBA), deflate compression, adaptive filtering, no interlace.
+        // Bit depth 8, color type 6 (RGBA), deflate compression, adaptive filtering, no interlace.
         header += [8, 6, 0, 0, 0]
         appendChunk("IHDR", header, to: &png)
 

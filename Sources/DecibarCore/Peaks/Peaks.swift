@@ -21,7 +21,7 @@ public struct Peaks: Sendable, Equatable {
     /// Seconds covered by the pairs so far.
     public var duration: Double { Double(length * samplesPerPixel) / Double(sampleRate) }
 
-    /// The largest magnitude anywhere, for normalising the display.
+    /// The largest magnitude anywhere, for normalizing the display.
     public var largestMagnitude: Float {
         pairs.lazy.flatMap { $0 }.reduce(0) { Swift.max($0, $1.magnitude) }
     }

@@ -9,7 +9,7 @@ public enum ScrubberFilter: String, Sendable, CaseIterable {
 /// Fits peaks to a number of on-screen columns.
 public enum PeaksRescaler {
     /// One value per column for the first `totalLength` pairs, the largest magnitude of any channel
-    /// (or its average with `.average`). Columns beyond what has been analysed yet come out nil.
+    /// (or its average with `.average`). Columns beyond what has been analyzed yet come out nil.
     public static func columns(_ peaks: Peaks, count: Int, totalLength: Int, filter: ScrubberFilter = .max) -> [PeakPair?] {
         guard count > 0 else { return [] }
         let total = Swift.max(totalLength, 1)

@@ -2,7 +2,7 @@ import RealModule
 
 /// Log-spaced frequency bands over an FFT's bins, and band levels that are flat for pink noise.
 ///
-/// Nominal edges are geometric from `lowHz` to `highHz`. A band that holds no bin centre is merged
+/// Nominal edges are geometric from `lowHz` to `highHz`. A band that holds no bin center is merged
 /// with the next (the last with the previous), so every band has at least one bin and the edges
 /// that remain are still terms of the same geometric series.
 ///
@@ -63,7 +63,7 @@ public struct SpectrumBands: Sendable, Equatable {
         nominalRatio = ratio
         let nominal = (0 ... count).map { $0 == count ? high : low * Double.pow(ratio, Double($0)) }
 
-        // The first bin whose centre is at or above a frequency.
+        // The first bin whose center is at or above a frequency.
         func firstBin(atOrAbove frequency: Double) -> Int { Int((frequency / binWidth).rounded(.up)) }
 
         var edges = [nominal[0]]
@@ -87,7 +87,7 @@ public struct SpectrumBands: Sendable, Equatable {
         self.bins = bins
 
         // Expected pink power per bin through a Hann window: 1/k spread over k-1, k, k+1 by the
-        // window's main lobe (|W|² of 1, 1/4, 1/4, normalised by their sum 1.5).
+        // window's main lobe (|W|² of 1, 1/4, 1/4, normalized by their sum 1.5).
         func pinkWeight(_ k: Int) -> Double {
             guard k >= 2 else { return 1 }
             return (0.25 / Double(k - 1) + 1 / Double(k) + 0.25 / Double(k + 1)) / 1.5
@@ -109,8 +109,8 @@ public struct SpectrumBands: Sendable, Equatable {
         }
     }
 
-    /// The geometric centre of each band, in Hz.
-    public var centres: [Double] { (0 ..< count).map { (edges[$0] * edges[$0 + 1]).squareRoot() } }
+    /// The geometric center of each band, in Hz.
+    public var centers: [Double] { (0 ..< count).map { (edges[$0] * edges[$0 + 1]).squareRoot() } }
 
     /// The band that holds `frequency`, if any.
     public func band(containing frequency: Double) -> Int? {

@@ -12,7 +12,7 @@ public struct SpectrumScale: Sendable, Equatable {
     }
 
     /// Heights for `levels[channel][band]`, written into `heights` (resized only when the shape changes).
-    public func normalise(_ levels: [[Float]], into heights: inout [[Float]]) {
+    public func normalize(_ levels: [[Float]], into heights: inout [[Float]]) {
         if heights.count != levels.count || zip(heights, levels).contains(where: { $0.count != $1.count }) {
             heights = levels.map { Array(repeating: 0, count: $0.count) }
         }

@@ -1,5 +1,5 @@
 /// Arranges band values across the screen: the left channel mirrored on the left half and the
-/// right channel on the right, lows meeting in the centre (or at the edges). A mono source fills
+/// right channel on the right, lows meeting in the center (or at the edges). A mono source fills
 /// both halves with its one channel.
 public enum StereoSpectrum {
     /// `channels[c][band]`, bands low to high. Returns `2 × bands` values, left to right.

@@ -1,5 +1,5 @@
-/// An RGBA colour with components in 0...1.
-public struct Colour: Sendable, Equatable {
+/// An RGBA color with components in 0...1.
+public struct Color: Sendable, Equatable {
     public var red: Float
     public var green: Float
     public var blue: Float
@@ -12,14 +12,14 @@ public struct Colour: Sendable, Equatable {
         self.alpha = alpha
     }
 
-    /// A colour from `0xRRGGBB`.
+    /// A color from `0xRRGGBB`.
     public init(hex: UInt32, alpha: Float = 1) {
         self.init(red: Float((hex >> 16) & 0xFF) / 255, green: Float((hex >> 8) & 0xFF) / 255,
                   blue: Float(hex & 0xFF) / 255, alpha: alpha)
     }
 
-    /// The same colour with another opacity.
-    public func withAlpha(_ alpha: Float) -> Colour {
-        Colour(red: red, green: green, blue: blue, alpha: alpha)
+    /// The same color with another opacity.
+    public func withAlpha(_ alpha: Float) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: alpha)
     }
 }
