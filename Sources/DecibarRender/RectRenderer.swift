@@ -7,6 +7,8 @@ public final class RectRenderer {
     private var vertexArray: GLuint = 0
     private var instanceBuffer: GLuint = 0
     private var instanceData: [Float] = []
+    /// Rectangles the buffer has room for; it is only reallocated to grow.
+    private var instanceCapacity = 0
     private let canvasSizeLocation: GLint
 
     public init(shaders: ShaderLibrary) throws(RenderError) {
@@ -35,15 +37,26 @@ public final class RectRenderer {
         guard !rects.isEmpty else { return }
         instanceData.removeAll(keepingCapacity: true)
         for (rect, color) in rects {
-            instanceData += [Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height),
-                             color.red, color.green, color.blue, color.alpha]
+            instanceData.append(Float(rect.x))
+            instanceData.append(Float(rect.y))
+            instanceData.append(Float(rect.width))
+            instanceData.append(Float(rect.height))
+            instanceData.append(color.red)
+            instanceData.append(color.green)
+            instanceData.append(color.blue)
+            instanceData.append(color.alpha)
         }
         glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glEnable(GLenum(GL_BLEND))
         glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
         glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         instanceData.withUnsafeBytes { bytes in
-            glBufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+            if rects.count > instanceCapacity {
+                glBufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+                instanceCapacity = rects.count
+            } else {
+                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes.count, bytes.baseAddress)
+            }
         }
         glUseProgram(program.handle)
         glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))

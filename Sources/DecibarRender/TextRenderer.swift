@@ -64,6 +64,35 @@ public final class TextRenderer {
         glDisable(GLenum(GL_BLEND))
     }
 
+    /// The size of ASCII `characters` drawn by `draw(characters:...)`.
+    public func size(ofCharacters characters: [UInt8]) -> (width: Int, height: Int) {
+        var width = 0, height = 0
+        for byte in characters {
+            guard let label = label(for: Self.character(byte)) else { continue }
+            width += label.width
+            height = max(height, label.height)
+        }
+        return (width, height)
+    }
+
+    /// Draws ASCII `characters` glyph by glyph, each from a cached one-character label: for text
+    /// that changes every frame (levels), which would otherwise make a new string and a new texture
+    /// for every value. Digits all have one width, so figures do not jitter.
+    public func draw(characters: [UInt8], x: Int, y: Int, color: Color, canvasWidth: Int, canvasHeight: Int) {
+        var left = x
+        for byte in characters {
+            let text = Self.character(byte)
+            guard let label = label(for: text) else { continue }
+            draw(text, x: left, y: y, color: color, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+            left += label.width
+        }
+    }
+
+    /// One-character strings for ASCII, made once (a string per glyph per frame would allocate).
+    private static let characters: [String] = (0 ..< 128).map { String(UnicodeScalar(UInt8($0))) }
+
+    private static func character(_ byte: UInt8) -> String { characters[Int(byte & 0x7F)] }
+
     /// Call once per frame: forgets labels that have not been drawn for a while.
     public func endFrame() {
         frame += 1

@@ -44,7 +44,9 @@ struct LineMaker: @unchecked Sendable {
     /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
     mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
         guard mode == .spectrum, let analyzer, let history else {
-            writeLine(LevelLine.json(time: time, reading: reading()))
+            line.removeAll(keepingCapacity: true)
+            LevelLine.append(time: time, reading: reading(), to: &line)
+            writeBytes(line)
             return
         }
         let levels = analyzer.analyze { channel, destination in history.copyLatest(channel: channel, into: destination) }

@@ -1,24 +1,28 @@
 import DecibarCore
 import DecibarRender
-import Foundation
 
 extension Visualizer {
     /// Draws into the top `height` pixels of a `width`×`windowHeight` window (already cleared).
-    func draw(width: Int, height: Int, windowHeight: Int, now: Double) {
-        switch mode {
+    public func draw(width: Int, height: Int, windowHeight: Int, now: Double) {
+        switch state.mode {
         case .bars, .spectrum:
-            let values = smoother.values
+            let values = state.barValues
             if let userShaders, userShaders.isDrawing {
-                let shaderValues = options.caps ? zip(values, caps.values).map { max($0, $1) } : values
-                shaderPass?.draw(values: shaderValues, width: width, height: height, windowHeight: windowHeight,
+                var drawn = values
+                if options.caps {
+                    shaderValues.removeAll(keepingCapacity: true)
+                    for (value, cap) in zip(values, state.caps.values) { shaderValues.append(max(value, cap)) }
+                    drawn = shaderValues
+                }
+                shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight,
                                  time: now - startTime, theme: theme)
             } else {
-                let bars = layout.rects(for: values, width: width, height: height)
-                barRenderer.draw(bars, width: width, height: height, theme: theme, windowHeight: windowHeight,
+                layout.rects(for: values, width: width, height: height, into: &barRects)
+                barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,
                                  axis: layout.growthAxis(canvasHeight: height))
                 if options.caps { drawCaps(width: width, height: height, windowHeight: windowHeight) }
             }
-            if mode == .spectrum { drawFrequencyLabels(width: width, height: height, windowHeight: windowHeight) }
+            if state.mode == .spectrum { drawFrequencyLabels(width: width, height: height, windowHeight: windowHeight) }
         case .meter:
             drawMeter(width: width, height: height, windowHeight: windowHeight)
         }
@@ -27,99 +31,120 @@ extension Visualizer {
     }
 
     private var capColor: Color { Color(red: 1, green: 1, blue: 1, alpha: 0.85) }
+    private var labelColor: Color { Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.85) }
 
     private func drawCaps(width: Int, height: Int, windowHeight: Int) {
-        let capRects = layout.rects(for: caps.values, width: width, height: height)
+        layout.rects(for: state.caps.values, width: width, height: height, into: &capRects)
         let thickness = max(2, height / 180)
-        var shapes: [(PixelRect, Color)] = []
+        shapes.removeAll(keepingCapacity: true)
         for rect in capRects {
+            let above = PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness)
+            let below = PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness)
             switch layout.orientation {
             case .center:
-                shapes.append((PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness), capColor))
-                shapes.append((PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness), capColor))
-            case .bottom:
-                shapes.append((PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness), capColor))
-            case .top:
-                shapes.append((PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness), capColor))
+                shapes.append((above, capColor))
+                shapes.append((below, capColor))
+            case .bottom: shapes.append((above, capColor))
+            case .top: shapes.append((below, capColor))
             }
         }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
     }
 
+    /// The frequencies labelled under the spectrum, and their texts.
+    private static let labelledFrequencies: [(hertz: Double, text: String)] = [
+        (50, "50"), (100, "100"), (200, "200"), (500, "500"), (1000, "1k"), (2000, "2k"), (5000, "5k"), (10_000, "10k"),
+    ]
+
     /// Frequencies under the bands that hold them, on both halves, in the margin the bars leave.
     private func drawFrequencyLabels(width: Int, height: Int, windowHeight: Int) {
-        guard let labels, let analyzer else { return }
-        let bands = analyzer.bands
-        let barRects = layout.rects(for: smoother.values, width: width, height: height)
+        guard let labels, let bands = state.analyzer?.bands else { return }
+        // barRects holds this frame's bars (drawn just before).
         guard barRects.count == 2 * bands.count else { return }
         let margin = (height - layout.maximumHeight(canvasHeight: height)) / 2
         let y = layout.orientation == .top ? max(0, margin - labels.pixelSize - 2) : height - margin + 2
         let color = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.8)
-        var lastRight = [Int.min, Int.min]
-        for frequency in [50.0, 100, 200, 500, 1000, 2000, 5000, 10_000] {
+        // Right edge of the last label on each half, to keep labels apart where bands are narrow.
+        var lastLeft = Int.min, lastRight = Int.min
+        for (frequency, text) in Self.labelledFrequencies {
             guard let band = bands.band(containing: frequency) else { continue }
-            let text = frequency >= 1000 ? "\(Int(frequency / 1000))k" : "\(Int(frequency))"
             let size = labels.size(of: text)
             let positions = StereoSpectrum.positions(ofBand: band, bandCount: bands.count, lowsAtEdges: options.lowsAtEdges)
-            for (side, position) in [positions.left, positions.right].enumerated() {
-                let rect = barRects[position]
+            for side in 0 ..< 2 {
+                let rect = barRects[side == 0 ? positions.left : positions.right]
                 let x = min(max(0, rect.x + rect.width / 2 - size.width / 2), width - size.width)
-                // Keep labels apart where bands are narrow, also across the middle.
-                guard side == 1 ? x > lastRight[1] + 4 : (lastRight[0] == Int.min || x + size.width + 4 < lastRight[0]) else { continue }
+                // Also across the middle.
+                guard side == 1 ? x > lastRight + 4 : (lastLeft == Int.min || x + size.width + 4 < lastLeft) else { continue }
                 labels.draw(text, x: x, y: y, color: color, canvasWidth: width, canvasHeight: windowHeight)
-                if side == 0 && lastRight[0] == Int.min && !options.lowsAtEdges { lastRight[1] = max(lastRight[1], x + size.width) }
-                lastRight[side] = side == 1 ? x + size.width : x
+                if side == 0 && lastLeft == Int.min && !options.lowsAtEdges { lastRight = max(lastRight, x + size.width) }
+                if side == 1 { lastRight = x + size.width } else { lastLeft = x }
             }
         }
     }
 
     private func drawMeter(width: Int, height: Int, windowHeight: Int) {
-        let geometry = MeterLayout(width: width, height: height, channelCount: meterChannels, floorDB: Self.meterFloorDB)
-        var shapes: [(PixelRect, Color)] = []
-        var levelBars: [PixelRect] = []
+        let channels = state.meterChannels
+        let meter = state.meter
+        let geometry = MeterLayout(width: width, height: height, channelCount: channels, floorDB: VisualizerState.meterFloorDB)
+        shapes.removeAll(keepingCapacity: true)
+        barRects.removeAll(keepingCapacity: true)
         let tick = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.25)
         for level in geometry.visibleTicks {
             shapes.append((PixelRect(x: geometry.labelWidth, y: geometry.y(forDB: level), width: width - geometry.labelWidth - 4, height: 1), tick))
         }
-        for channel in 0 ..< meterChannels {
+        for channel in 0 ..< channels {
             let reading = meter.reading(channel: channel)
             shapes.append((geometry.barSlot(channel: channel), theme.center.withAlpha(0.12)))
             shapes.append((geometry.bar(channel: channel, level: reading.peakDB), theme.tip.withAlpha(0.35)))
-            levelBars.append(geometry.bar(channel: channel, level: reading.rmsDB))
-            shapes.append((geometry.lamp(channel: channel),
-                           reading.isClipping ? Color(hex: 0xFF2A2A) : Color(hex: 0x4A1414)))
+            barRects.append(geometry.bar(channel: channel, level: reading.rmsDB))
+            shapes.append((geometry.lamp(channel: channel), reading.isClipping ? Color(hex: 0xFF2A2A) : Color(hex: 0x4A1414)))
         }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
-        barRenderer.draw(levelBars, width: width, height: height, theme: theme, windowHeight: windowHeight,
+        barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,
                          axis: (Double(geometry.scaleBottom), Double(geometry.scaleBottom - geometry.scaleTop)))
-        var caps: [(PixelRect, Color)] = []
-        for channel in 0 ..< meterChannels {
+        shapes.removeAll(keepingCapacity: true)
+        for channel in 0 ..< channels {
             let reading = meter.reading(channel: channel)
-            if reading.holdDB > Self.meterFloorDB { caps.append((geometry.cap(channel: channel, level: reading.holdDB), capColor)) }
+            if reading.holdDB > VisualizerState.meterFloorDB { shapes.append((geometry.cap(channel: channel, level: reading.holdDB), capColor)) }
         }
-        rects.draw(caps, canvasWidth: width, canvasHeight: windowHeight)
+        rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
         guard let labels else { return }
-        let color = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.85)
         var lastLabelBottom = Int.min
         for level in geometry.visibleTicks {
-            let text = level == 0 ? "0 dB" : "\(Int(level))"
+            let text = level == 0 ? "0 dB" : Self.tickText(level)
             let size = labels.size(of: text)
             let y = geometry.y(forDB: level) - size.height / 2
             // On a short window the labels near 0 dB would overlap: skip those that would.
             guard y >= lastLabelBottom else { continue }
-            labels.draw(text, x: geometry.labelWidth - size.width - 6, y: y, color: color, canvasWidth: width, canvasHeight: windowHeight)
+            labels.draw(text, x: geometry.labelWidth - size.width - 6, y: y, color: labelColor, canvasWidth: width, canvasHeight: windowHeight)
             lastLabelBottom = y + size.height
         }
-        let names = meterChannels == 1 ? ["M"] : ["L", "R"]
-        for channel in 0 ..< meterChannels {
+        // "L  -21.1 / -18.1": the figures change every frame, so they are drawn glyph by glyph.
+        for channel in 0 ..< channels {
             let slot = geometry.barSlot(channel: channel)
             let reading = meter.reading(channel: channel)
-            let text = "\(names[channel])  \(String(format: "%.1f", reading.rmsDB)) / \(String(format: "%.1f", reading.peakDB))"
-            let size = labels.size(of: text)
-            labels.draw(text, x: slot.x + (slot.width - size.width) / 2, y: geometry.lamp(channel: channel).y - size.height - 2,
-                        color: color, canvasWidth: width, canvasHeight: windowHeight)
+            textBytes.removeAll(keepingCapacity: true)
+            textBytes.append(channels == 1 ? UInt8(ascii: "M") : channel == 0 ? UInt8(ascii: "L") : UInt8(ascii: "R"))
+            textBytes.append(contentsOf: Self.twoSpaces)
+            DecimalText.append(Double(reading.rmsDB), places: 1, to: &textBytes)
+            textBytes.append(contentsOf: Self.slash)
+            DecimalText.append(Double(reading.peakDB), places: 1, to: &textBytes)
+            let size = labels.size(ofCharacters: textBytes)
+            labels.draw(characters: textBytes, x: slot.x + (slot.width - size.width) / 2,
+                        y: geometry.lamp(channel: channel).y - size.height - 2, color: labelColor,
+                        canvasWidth: width, canvasHeight: windowHeight)
         }
     }
+
+    private static let twoSpaces: [UInt8] = Array("  ".utf8)
+    private static let slash: [UInt8] = Array(" / ".utf8)
+
+    /// Tick labels of the meter's dB scale ("-6", "-70"), made once.
+    private static func tickText(_ level: Float) -> String {
+        tickTexts[Int(-level.rounded())] ?? String(Int(level))
+    }
+
+    private static let tickTexts: [Int: String] = Dictionary(uniqueKeysWithValues: (0 ... 160).map { ($0, String(-$0)) })
 
     /// A shader's compiler message, in a band at the top of the window.
     private func drawError(_ message: String, width: Int, windowHeight: Int) {

@@ -67,7 +67,15 @@ public struct BarLayout: Sendable, Equatable {
 
     /// One rectangle per value, left to right, on a `width`×`height` pixel canvas.
     public func rects(for values: [Float], width: Int, height: Int) -> [PixelRect] {
-        guard !values.isEmpty, width > 0, height > 0 else { return [] }
+        var rects: [PixelRect] = []
+        self.rects(for: values, width: width, height: height, into: &rects)
+        return rects
+    }
+
+    /// The same into `rects`, whose storage is reused (a display frame allocates nothing).
+    public func rects(for values: [Float], width: Int, height: Int, into rects: inout [PixelRect]) {
+        rects.removeAll(keepingCapacity: true)
+        guard !values.isEmpty, width > 0, height > 0 else { return }
         let tallest = maximumHeight(canvasHeight: height)
         let verticalMargin = (height - tallest) / 2
         func top(ofBarHeight barHeight: Int) -> Int {
@@ -80,20 +88,21 @@ public struct BarLayout: Sendable, Equatable {
         if let bar = fixedBarWidth {
             let total = values.count * bar + (values.count - 1) * fixedBarSpacing
             let start = (width - total) / 2
-            return values.enumerated().map { index, value in
+            for (index, value) in values.enumerated() {
                 let barHeight = barHeight(value: value, canvasHeight: height)
-                return PixelRect(x: start + index * (bar + fixedBarSpacing), y: top(ofBarHeight: barHeight),
-                                 width: bar, height: barHeight)
+                rects.append(PixelRect(x: start + index * (bar + fixedBarSpacing), y: top(ofBarHeight: barHeight),
+                                       width: bar, height: barHeight))
             }
+            return
         }
         let margin = Double(width) * horizontalMarginRatio
         let slot = (Double(width) - 2 * margin) / Double(values.count)
         let gap = slot * (1 - fillRatio)
-        return values.enumerated().map { index, value in
+        for (index, value) in values.enumerated() {
             let left = Int((margin + Double(index) * slot + gap / 2).rounded())
             let right = Swift.max(left + 1, Int((margin + Double(index + 1) * slot - gap / 2).rounded()))
             let barHeight = barHeight(value: value, canvasHeight: height)
-            return PixelRect(x: left, y: top(ofBarHeight: barHeight), width: right - left, height: barHeight)
+            rects.append(PixelRect(x: left, y: top(ofBarHeight: barHeight), width: right - left, height: barHeight))
         }
     }
 }

@@ -59,20 +59,18 @@ public struct LevelProcessor: Sendable {
     /// The levels of everything processed so far, without starting a new window.
     public func currentReading() -> LevelReading {
         guard frameCount > 0 else { return .silence(channelCount: channelCount) }
-        var rms = [Float](repeating: Decibels.floor, count: channelCount)
-        var peaks = [Float](repeating: Decibels.floor, count: channelCount)
+        var reading = LevelReading(channelCount: channelCount, frameCount: frameCount)
         var totalPower = 0.0
         var largest: Float = 0
         for channel in 0 ..< channelCount {
             let power = sumOfSquares[channel] / Double(frameCount)
-            rms[channel] = Decibels.fromPower(power)
-            peaks[channel] = Decibels.fromAmplitude(peak[channel])
+            reading.set(channel: channel, rmsDB: Decibels.fromPower(power), peakDB: Decibels.fromAmplitude(peak[channel]))
             totalPower += power
             largest = Swift.max(largest, peak[channel])
         }
-        return LevelReading(rmsDB: rms, peakDB: peaks, frameCount: frameCount,
-                            combinedRMSDB: Decibels.fromPower(totalPower / Double(channelCount)),
-                            combinedPeakDB: Decibels.fromAmplitude(largest))
+        reading.combinedRMSDB = Decibels.fromPower(totalPower / Double(channelCount))
+        reading.combinedPeakDB = Decibels.fromAmplitude(largest)
+        return reading
     }
 
     private mutating func clear() {

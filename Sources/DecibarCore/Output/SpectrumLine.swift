@@ -4,7 +4,12 @@
 public enum SpectrumLine {
     /// `{"band_edges_hz": [40.0, ...], "bands": 32, "sample_rate": 48000, "channels": 2}`
     public static func header(bands: SpectrumBands, channels: Int) -> String {
-        "{\"band_edges_hz\": [" + bands.edges.map { LevelLine.fixed($0, places: 1) }.joined(separator: ", ")
+        var edges: [UInt8] = []
+        for (index, edge) in bands.edges.enumerated() {
+            if index > 0 { edges.append(contentsOf: separator) }
+            DecimalText.append(edge, places: 1, to: &edges)
+        }
+        return "{\"band_edges_hz\": [" + String(decoding: edges, as: UTF8.self)
             + "], \"bands\": \(bands.count), \"sample_rate\": \(bands.sampleRate), \"channels\": \(channels)}"
     }
 

@@ -1,18 +1,3 @@
-import DecibarCore
-
-/// What the visualizer draws.
-public enum VisualMode: String, CaseIterable, Sendable {
-    case bars
-    case spectrum
-    case meter
-
-    /// The mode after this one, for the m key.
-    public var next: VisualMode {
-        let all = Self.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
-    }
-}
-
 /// How the window's background is drawn.
 public enum BackgroundStyle: String, CaseIterable, Sendable {
     case opaque
@@ -20,7 +5,7 @@ public enum BackgroundStyle: String, CaseIterable, Sendable {
     case transparent
 
     /// The color the window is cleared to.
-    func color(theme: BarTheme) -> Color {
+    public func color(theme: BarTheme) -> Color {
         switch self {
         case .opaque: theme.background
         case .chroma: Color(hex: 0x00FF00)
