@@ -29,9 +29,7 @@ public struct FileLevels {
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: decoder.sampleRate)
         var processor = LevelProcessor(channelCount: decoder.channelCount)
         var framesDone: Int64 = 0
-        var framesSinceLine = 0
-        var linesWritten = 0
-        var nextLineFrame = Int64(saturating: (sampleRate / rate).rounded())
+        var clock = LineClock(rate: rate)
 
         var lines = self.lines
         func consume(_ buffer: AudioBuffer) {
@@ -39,12 +37,10 @@ public struct FileLevels {
             if lines.needsLevels { processor.process(buffer) }
             lines.add(buffer)
             framesDone += Int64(buffer.frameCount)
-            framesSinceLine += buffer.frameCount
-            if framesDone >= nextLineFrame || framesDone >= lastFrame {
+            // The last line ends where --duration does, whatever the rate.
+            if clock.add(frames: buffer.frameCount, sampleRate: buffer.sampleRate) || framesDone >= lastFrame {
                 lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
-                framesSinceLine = 0
-                linesWritten += 1
-                nextLineFrame = Int64(saturating: (Double(linesWritten + 1) * sampleRate / rate).rounded())
+                clock.closeLine()
             }
         }
 
@@ -54,7 +50,7 @@ public struct FileLevels {
             throw CommandFailure(message: error.description)
         }
         rechunker.flush(emit: consume)
-        if framesSinceLine > 0 {
+        if clock.framesSinceLine > 0 {
             lines.write(time: Double(framesDone) / sampleRate, reading: processor.takeReading())
         }
     }

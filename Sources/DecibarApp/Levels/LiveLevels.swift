@@ -37,23 +37,13 @@ public struct LiveLevels {
         let writer = Task.detached(priority: .high) {
             var lines = lineMaker
             var processor = LevelProcessor(channelCount: 2)
-            var frames = 0.0
-            var lineEnd: Double?
-            var lastTime = 0.0
+            var clock = LineClock(rate: rate)
             for await buffer in buffers {
                 if lines.needsLevels { processor.process(buffer) }
                 lines.add(buffer)
-                frames += Double(buffer.frameCount)
-                let framesPerLine = Double(buffer.sampleRate) / rate
-                // A line closes on the first buffer that reaches its end; ends advance by exactly
-                // 1/rate of audio, so the line rate does not drift.
-                if frames >= lineEnd ?? framesPerLine {
+                if clock.add(frames: buffer.frameCount, sampleRate: buffer.sampleRate) {
                     let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
-                    // After a stall the server hands over a backlog whose capture times are worked
-                    // back from its arrival; t never goes back for it.
-                    lastTime = max(lastTime, captured - start)
-                    lines.write(time: lastTime, reading: processor.takeReading())
-                    lineEnd = max((lineEnd ?? framesPerLine) + framesPerLine, frames)
+                    lines.write(time: clock.lineTime(captured - start), reading: processor.takeReading())
                 }
             }
         }

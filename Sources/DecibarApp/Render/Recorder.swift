@@ -20,17 +20,12 @@ final class Recorder {
     private let audioPartial: PartialOutput
     private var pixels: [UInt8]
     private var haveFrame = false
-    /// When the newest audio shown so far ends (its last sample heard).
-    private var latestHeard = -Double.infinity
-    private var start: Double?
+    /// Where frames and audio go (slots, silence in gaps, the offset between them).
+    private var timeline: RecordingTimeline
+    /// Slots written to ffmpeg (the timeline counts those due).
     private var slotsWritten = 0
-    // Audio: its format, the heard time of its first sample, and where the next one should fall.
+    /// The audio's rate, from its first buffer.
     private var sampleRate = 0
-    private var audioStart: Double?
-    private var framesWritten: Int64 = 0
-    /// The stream position that would follow the last buffer: a buffer that starts there is
-    /// contiguous and goes straight on, whatever jitter its time stamp has.
-    private var nextStartFrame: Int64?
     private var audioBytes: [UInt8] = []
     /// Why recording cannot go on (a full disk, ffmpeg gone); the frame loop ends with it.
     private(set) var failure: CommandFailure?
@@ -46,6 +41,7 @@ final class Recorder {
         PartialOutput.removeStale(for: path)
         self.path = path
         self.fps = fps
+        timeline = RecordingTimeline(fps: fps)
         self.width = width - width % 2
         self.height = height - height % 2
         pixels = Array(repeating: 0, count: self.width * self.height * 4)
@@ -63,17 +59,11 @@ final class Recorder {
     /// Throws once recording has failed.
     func frameDrawn(in window: Window, at now: Double) throws(CommandFailure) {
         if let failure { throw failure }
-        let start = self.start ?? now
-        self.start = start
-        // The moment this frame's audio reaches; the clock when no audio flows (a pause, silence
-        // from a server that sends nothing).
-        let reaches = now - latestHeard < 0.2 ? latestHeard : now
-        // Every slot that begins by then and has no frame yet gets this one.
-        let due = Int(saturating: ((reaches - start) * Double(fps)).rounded(.down)) + 1
-        guard slotsWritten < due else { return }
+        let due = timeline.slotsForFrame(drawnAt: now)
+        guard due > 0 else { return }
         window.readPixels(into: &pixels, width: width, height: height)
         haveFrame = true
-        while slotsWritten < due { try writeSlot() }
+        for _ in 0 ..< due { try writeSlot() }
     }
 
     private func writeSlot() throws(CommandFailure) {
@@ -100,20 +90,9 @@ final class Recorder {
         guard failure == nil else { return }
         if sampleRate == 0 { sampleRate = buffer.sampleRate }
         guard buffer.sampleRate == sampleRate else { return }
-        let heardAt = end - buffer.duration
-        latestHeard = max(latestHeard, end)
-        let begin = audioStart ?? heardAt
-        audioStart = begin
-        // A jump in the stream (a seek, a pause, the server away): place it by the time it was
-        // heard, keeping time with silence. Contiguous audio just follows on.
-        let expected = Int64(((heardAt - begin) * Double(sampleRate)).rounded())
-        let gap = buffer.startFrame == nextStartFrame ? 0 : expected - framesWritten
-        nextStartFrame = buffer.startFrame + Int64(buffer.frameCount)
+        let gap = timeline.silenceBefore(startFrame: buffer.startFrame, frameCount: buffer.frameCount, sampleRate: sampleRate, heardAt: end)
         audioBytes.removeAll(keepingCapacity: true)
-        if gap > 0 {
-            audioBytes.append(contentsOf: repeatElement(0, count: Int(gap) * Self.channels * 4))
-            framesWritten += gap
-        }
+        if gap > 0 { audioBytes.append(contentsOf: repeatElement(0, count: Int(gap) * Self.channels * 4)) }
         buffer.withSamples { samples in
             let sourceChannels = buffer.channelCount
             for frame in 0 ..< buffer.frameCount {
@@ -123,7 +102,6 @@ final class Recorder {
                 }
             }
         }
-        framesWritten += Int64(buffer.frameCount)
         do {
             try audioPartial.write(audioBytes)
         } catch {
@@ -138,9 +116,8 @@ final class Recorder {
             abandon()
             throw failure
         }
-        if let start, haveFrame {
-            let due = Int(saturating: ((end - start) * Double(fps)).rounded(.down)) + 1
-            while slotsWritten < due {
+        if haveFrame {
+            for _ in 0 ..< timeline.slotsToFinish(at: end) {
                 do {
                     try writeSlot()
                 } catch {
@@ -160,9 +137,8 @@ final class Recorder {
         }
         let muxed = try PartialOutput(destination: path, fileExtension: OutputPath.fileExtension(of: path), keepsOpen: false)
         var arguments = ["-v", "error", "-nostdin", "-y", "-i", "file:" + videoPartial.path]
-        if let audioStart, let start, framesWritten > 0 {
+        if let offset = timeline.audioOffset, timeline.audioFramesPlaced > 0 {
             // Audio heard at audioStart belongs at that moment of the video.
-            let offset = audioStart - start
             arguments += offset >= 0 ? ["-itsoffset", String(format: "%.6f", offset)] : ["-ss", String(format: "%.6f", -offset)]
             arguments += ["-f", "f32le", "-ar", "\(sampleRate)", "-ac", "\(Self.channels)", "-i", "file:" + audioPartial.path,
                           "-map", "0:v:0", "-map", "1:a:0", "-c:a", "aac", "-b:a", "192k"]

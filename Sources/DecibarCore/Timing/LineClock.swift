@@ -1,8 +1,9 @@
 /// When `decibar levels` prints a line: for every 1/rate seconds of audio, live or from a file.
 ///
-/// A line closes on the first buffer that reaches its end. Ends advance by exactly 1/rate of audio
-/// (kept as a fraction of frames), so the line rate does not drift; a buffer that jumps past
-/// several ends (a high rate, a backlog) closes one line, not a burst of them.
+/// A line closes on the first buffer that reaches its end. Ends lie on a grid of exactly 1/rate of
+/// audio (kept as a fraction of frames), so the line rate does not drift; a buffer that jumps past
+/// several ends (a high rate, a backlog) closes one line, not a burst of them, and the next line
+/// ends at the next point of the grid.
 public struct LineClock: Sendable {
     public let rate: Double
     /// Frames counted so far (as a Double: ends are fractions of frames).
@@ -25,9 +26,15 @@ public struct LineClock: Sendable {
         let framesPerLine = Double(sampleRate) / rate
         let end = lineEnd ?? framesPerLine
         guard frames >= end else { return false }
-        lineEnd = Swift.max(end + framesPerLine, frames)
+        let skipped = ((frames - end) / framesPerLine).rounded(.down)
+        lineEnd = end + (skipped + 1) * framesPerLine
         framesSinceLine = 0
         return true
+    }
+
+    /// Closes the line now, whatever `add` said (the end of a file, or of `--duration`).
+    public mutating func closeLine() {
+        framesSinceLine = 0
     }
 
     /// `time` for the line being written, never earlier than the line before: after a stall a

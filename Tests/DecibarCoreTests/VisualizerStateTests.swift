@@ -1,0 +1,100 @@
+import DecibarCore
+import Testing
+
+/// A stand-in for the FFTW analyzer: reports fixed band levels, and how often it was asked.
+private final class FixedBands: BandAnalyzer {
+    let bands: SpectrumBands
+    var levels: [[Float]]
+    var calls = 0
+
+    init(sampleRate: Int, count: Int, levels: [[Float]]) {
+        bands = SpectrumBands(sampleRate: sampleRate, count: count)
+        self.levels = levels
+    }
+
+    func analyze(fill: (Int, UnsafeMutableBufferPointer<Float>) -> Void) -> [[Float]] {
+        calls += 1
+        return levels
+    }
+}
+
+@Suite("Visualizer state, without a window")
+struct VisualizerStateTests {
+    /// A feed that has released one buffer of `channels` channels of a -6 dBFS square at `rate`.
+    func feed(channels: Int = 2, rate: Int = 48000) -> AudioFeed {
+        let feed = AudioFeed()
+        var buffer = AudioBuffer(interleaved: [Float](repeating: 0.5, count: 256 * channels), channelCount: channels, sampleRate: rate)
+        buffer.captureTime = 1
+        feed.add(buffer)
+        _ = feed.release(heardBy: 10)
+        return feed
+    }
+
+    let loud = LevelReading(rmsDB: [-6, -6], peakDB: [-6, -6], frameCount: 800, combinedRMSDB: -6, combinedPeakDB: -6)
+    let none = LevelReading.silence(channelCount: 2)
+
+    @Test("bars rise with sound, and after it stops fall to rest in the same time at 30, 60 and 144 frames a second",
+          arguments: [30.0, 60.0, 144.0])
+    func restAtAnyFrameRate(fps: Double) {
+        var state = VisualizerState(settings: .init(), mode: .bars) { _, _ in nil }
+        let audio = feed()
+        let dt = 1 / fps
+        var now = 0.0
+        for _ in 0 ..< Int(fps) {
+            now += dt
+            state.update(reading: loud, feed: audio, dt: dt, now: now, canvasWidth: 1280)
+        }
+        #expect(state.barValues.count == VisualizerState.defaultBarCount)
+        #expect(state.meanValue > 0.5 && !state.isAtRest)
+        // Sound stops: within 0.1 s the targets drop; the 158 ms release takes the bars below
+        // 1/2000 within about 1.3 s (ln(2000)·0.158 s) after that.
+        let stopped = now
+        while !state.isAtRest && now - stopped < 5 {
+            now += dt
+            state.update(reading: none, feed: audio, dt: dt, now: now, canvasWidth: 1280)
+        }
+        #expect(state.isAtRest)
+        #expect(abs((now - stopped) - 1.35) < 0.1, "at rest after \(now - stopped) s at \(fps) fps")
+    }
+
+    @Test("the bar count follows --bars, or the canvas with a fixed bar width")
+    func barCount() {
+        var settings = VisualizerState.Settings()
+        settings.bars = 7
+        #expect(VisualizerState(settings: settings, mode: .bars) { _, _ in nil }.barCount(canvasWidth: 1280) == 7)
+        settings.bars = nil
+        settings.layout.fixedWidth = (10, 5)
+        let fitting = VisualizerState(settings: settings, mode: .bars) { _, _ in nil }.barCount(canvasWidth: 1280)
+        #expect(fitting == settings.layout.fittingCount(canvasWidth: 1280))
+    }
+
+    @Test("spectrum: band levels are scaled to the floor and arranged, lows meeting in the middle")
+    func spectrum() {
+        let analyzer = FixedBands(sampleRate: 48000, count: 2, levels: [[-10, -70], [0, -35]])
+        var settings = VisualizerState.Settings()
+        settings.bars = 4
+        settings.smoothing = SmoothingTimes(attack: 0, release: 0)
+        var state = VisualizerState(settings: settings, mode: .spectrum) { rate, bands in
+            rate == 48000 && bands == 2 ? analyzer : nil
+        }
+        state.update(reading: loud, feed: feed(), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
+        #expect(analyzer.calls == 1)
+        let expected: [Float] = [0, 60.0 / 70, 1, 0.5]
+        #expect(zip(state.targets, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.targets)")
+        #expect(zip(state.barValues, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.barValues)")
+    }
+
+    @Test("meter: one bar for mono, two for stereo; RMS from the feed's 300 ms window, peaks from the reading")
+    func meter() {
+        var state = VisualizerState(settings: .init(), mode: .meter) { _, _ in nil }
+        let mono = LevelReading(rmsDB: [-6], peakDB: [-6], frameCount: 256, combinedRMSDB: -6, combinedPeakDB: -6)
+        state.update(reading: mono, feed: feed(channels: 1), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
+        #expect(state.meterChannels == 1)
+        state.update(reading: loud, feed: feed(channels: 2), dt: 1.0 / 60, now: 10.1, canvasWidth: 1280)
+        #expect(state.meterChannels == 2)
+        let reading = state.meter.reading(channel: 1)
+        // A 0.5 square is -6.02 dBFS RMS; the 300 ms window holds 256 frames of it.
+        #expect(abs(reading.rmsDB - -6.02) < 0.05 && abs(reading.peakDB - -6) < 0.01, "\(reading)")
+        #expect(!state.isAtRest)
+    }
+}
