@@ -32,13 +32,15 @@ let package = Package(
                        providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
         // are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
 
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No
         // ArgumentParser: commands turn their options into the settings structs it takes.

@@ -1,4 +1,5 @@
 import DecibarCore
+import DecibarRender
 import Foundation
 
 /// Where `decibar render` writes, chosen by the output's extension: a video through the ffmpeg
@@ -99,7 +100,12 @@ public final class RenderOutput {
     func write(frame pixels: [UInt8]) throws(CommandFailure) {
         frameNumber += 1
         guard let ffmpeg else {
-            let png = PNGEncoder.encode(rgba: pixels, width: width, height: height, flipVertically: true)
+            let png: [UInt8]
+            do {
+                png = try PNGImage.encode(rgba: pixels, width: width, height: height, flipVertically: true)
+            } catch {
+                throw CommandFailure(message: "cannot write \(path.escapingControlCharacters): \(error.description)")
+            }
             try partial.writeFile(named: String(format: "frame-%06d.png", frameNumber), png)
             return
         }

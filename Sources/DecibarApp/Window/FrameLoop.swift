@@ -117,7 +117,12 @@ struct FrameLoop {
 
     private func saveScreenshot(to path: String) throws {
         let frame = window.readPixels()
-        let png = PNGEncoder.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
+        let png: [UInt8]
+        do {
+            png = try PNGImage.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)
+        } catch {
+            throw CommandFailure(message: "cannot write the screenshot to \(path.escapingControlCharacters): \(error.description)")
+        }
         let out = try PartialOutput(destination: path)
         try out.write(png)
         try out.commit()

@@ -36,7 +36,7 @@ public struct LiveView {
             throw CommandFailure(message: error.description)
         }
         let feed = AudioFeed()
-        let pump = TapPump(tap: tap, feed: feed)
+        let pump = FeedPump(tap.buffers, into: feed)
         defer {
             tap.stop()
             pump.cancel()

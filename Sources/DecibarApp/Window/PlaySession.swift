@@ -13,7 +13,7 @@ final class PlaySession {
     private var source: FilePlaybackSource?
     private(set) var peaks: PeaksJob?
     private(set) var duration: Double = 0
-    private var pump: Task<Void, Never>?
+    private var pump: FeedPump?
     /// Set when the list has ended (without --loop) or nothing could be played.
     private(set) var isOver = false
     /// Files that played (to their end, or until the user moved on) without a problem.
@@ -54,11 +54,7 @@ final class PlaySession {
             self.source = source
             duration = Double(source.decoder.estimatedFrameCount ?? 0) / Double(source.sampleRate)
             peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source.decoder))
-            let heard = self.heard
-            let buffers = player.buffers
-            pump = Task.detached(priority: .high) {
-                for await buffer in buffers { heard.add(buffer) }
-            }
+            pump = FeedPump(player.buffers, into: heard)
             writeError("playing \(path)")
             if autoplay { player.play() }
             return true

@@ -3,9 +3,9 @@ import DecibarCore
 import DecibarRender
 import Synchronization
 
-/// Drains a tap's buffers into an audio feed on the concurrency pool, off the frame loop. While
-/// the window rests (`isResting`), the first buffer that is not silent wakes it.
-struct TapPump {
+/// Drains buffers (a tap's, a player's) into an audio feed on the concurrency pool, off the frame
+/// loop. While the window rests (`isResting`), the first buffer that is not silent wakes it.
+struct FeedPump {
     /// Shared between the frame loop, which sets it, and the pump, which clears it on sound.
     final class RestFlag: Sendable {
         let value = Atomic<Bool>(false)
@@ -14,8 +14,7 @@ struct TapPump {
     let task: Task<Void, Never>
     let rest = RestFlag()
 
-    init(tap: PulseMonitorTap, feed: AudioFeed) {
-        let buffers = tap.buffers
+    init(_ buffers: AsyncStream<AudioBuffer>, into feed: AudioFeed) {
         let rest = self.rest
         task = Task.detached(priority: .high) {
             for await buffer in buffers {
