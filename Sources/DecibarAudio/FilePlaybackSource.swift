@@ -1,62 +1,248 @@
 import DecibarCore
+import Dispatch
+import Foundation
 import Synchronization
 
-/// Plays a file: decodes on demand into exactly the frames the server asks for.
+/// Plays a file: a thread of its own decodes ahead into a ring of a second of audio, and the sound
+/// server's write callback only copies out of the ring. A slow decode (a cold disk, a network
+/// stream) therefore stalls nothing but the decoding thread, and the ring's second covers it.
 ///
-/// Decoded chunks rarely match a request, so the rest of a chunk waits in a small buffer that is
-/// reused (it only grows when a codec frame is larger than any before).
-public final class FilePlaybackSource: PlaybackSource {
-    public let decoder: AudioFileDecoder
-    public var sampleRate: Int { decoder.sampleRate }
-    public var channelCount: Int { decoder.channelCount }
-    public var speakerPositions: [SpeakerPosition] { decoder.speakerPositions }
-    private var leftover: [Float] = []
-    private var leftoverStart = 0
-    /// The last decoding problem, if any (the file then ends early). Set on the audio server's
-    /// thread, read by the player's owner.
-    public var failure: AudioFileError? { failureBox.withLock { $0 } }
-    private let failureBox = Mutex<AudioFileError?>(nil)
+/// A seek returns at once: the decoding thread moves the decoder, marks where the new audio starts
+/// in the ring, and the reader skips what came before (a generation count tells them apart), so
+/// audio after a seek starts exactly at its target. Files that end or break while playing end the
+/// stream; the problem is kept in `failure`.
+public final class FilePlaybackSource: PlaybackSource, Sendable {
+    public let path: String
+    public let sampleRate: Int
+    public let channelCount: Int
+    public let speakerPositions: [SpeakerPosition]
+    public let estimatedFrameCount: Int64?
+
+    private let worker: DecodeWorker
+    /// The reader's side: which seek's audio it is reading. Touched by one reader at a time (the
+    /// sound server's thread, or a thread holding its lock).
+    private let readerGeneration = Atomic<Int>(0)
+
+    /// Seconds of audio decoded ahead.
+    public static let aheadSeconds = 1.0
 
     /// Opens the file and decodes its first chunk, so that a file with a header but no playable
     /// audio fails here, before anything is said to be playing.
     public init(path: String) throws(AudioFileError) {
-        decoder = try AudioFileDecoder(path: path)
-        _ = try decoder.read { leftover.append(contentsOf: $0) }
+        let decoder = try AudioFileDecoder(path: path)
+        self.path = path
+        sampleRate = decoder.sampleRate
+        channelCount = decoder.channelCount
+        speakerPositions = decoder.speakerPositions
+        estimatedFrameCount = decoder.estimatedFrameCount
+        let ring = SampleRing(capacity: max(4096, Int(Self.aheadSeconds * Double(decoder.sampleRate))),
+                              channelCount: decoder.channelCount)
+        worker = try DecodeWorker(decoder: decoder, ring: ring)
+        let thread = Thread { [worker] in worker.run() }
+        thread.name = "decibar-decode"
+        thread.start()
     }
 
-    public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int {
-        let channels = channelCount
-        var written = 0
-        while written < frames {
-            let available = (leftover.count - leftoverStart) / channels
-            if available > 0 {
-                let take = min(available, frames - written)
-                leftover.withUnsafeBufferPointer { source in
-                    (buffer + written * channels).update(from: source.baseAddress! + leftoverStart, count: take * channels)
-                }
-                leftoverStart += take * channels
-                written += take
-                continue
-            }
-            leftover.removeAll(keepingCapacity: true)
-            leftoverStart = 0
-            do {
-                guard try decoder.read({ leftover.append(contentsOf: $0) }) else { break }
-            } catch {
-                failureBox.withLock { $0 = error }
-                break
-            }
+    deinit { worker.stop() }
+
+    /// The last decoding problem, if any (the file then ends early).
+    public var failure: AudioFileError? { worker.failure }
+
+    /// For tests: the decoding thread sleeps this long before its next chunk, as a slow disk would make it.
+    public func stallDecoding(seconds: Double) { worker.stall(seconds: seconds) }
+
+    public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> PlaybackRender {
+        let wanted = worker.requestedGeneration.load(ordering: .acquiring)
+        let ready = worker.handledGeneration.load(ordering: .acquiring)
+        guard ready == wanted else {
+            worker.isReaderWaiting.store(true, ordering: .releasing)
+            worker.wake()
+            return .waiting
         }
-        return written
+        if readerGeneration.load(ordering: .relaxed) != ready {
+            // The first read after a seek: everything written before its audio is stale.
+            worker.ring.skip(to: worker.seekStart.load(ordering: .acquiring))
+            readerGeneration.store(ready, ordering: .relaxed)
+            worker.wake()
+        }
+        guard worker.primedGeneration.load(ordering: .acquiring) == ready else {
+            // The seek's first audio is still being decoded: not an underrun, just not there yet.
+            worker.isReaderWaiting.store(true, ordering: .releasing)
+            worker.wake()
+            return .waiting
+        }
+        let copied = worker.ring.read(into: buffer, frames: frames)
+        // Room was made: the decoding thread may be waiting for it (a wake-up, never a wait).
+        if copied > 0 { worker.wake() }
+        if copied == 0 && worker.finishedGeneration.load(ordering: .acquiring) == ready && worker.ring.availableFrames == 0 {
+            return .ended
+        }
+        return .audio(frames: copied)
     }
 
     public func seek(toFrame frame: Int64) {
-        leftover.removeAll(keepingCapacity: true)
-        leftoverStart = 0
+        worker.requestSeek(to: frame)
+    }
+
+    public var whenAudioArrives: (@Sendable () -> Void)? {
+        get { worker.onAudio.withLock { $0 } }
+        set { worker.onAudio.withLock { $0 = newValue } }
+    }
+}
+
+/// The decoding thread's side of a `FilePlaybackSource`.
+// Unchecked: the decoder (not Sendable) is used by the decoding thread only, once `init` hands it
+// over; everything shared with other threads is an atomic or behind a mutex.
+private final class DecodeWorker: @unchecked Sendable {
+    let ring: SampleRing
+    private let decoder: AudioFileDecoder
+    private let channelCount: Int
+    /// Decoded samples that did not fit in the ring yet (reused).
+    private var pending: [Float] = []
+    private var pendingStart = 0
+    /// The seek whose audio is being decoded (the decoding thread's copy).
+    private var generation = 0
+    /// The decoder has nothing more for this generation (the end, or an error).
+    private var decoderEnded = false
+
+    /// Seeks asked for (main thread) and carried out (decoding thread), and where in the ring the
+    /// audio of the latest one starts.
+    let requestedGeneration = Atomic<Int>(0)
+    let handledGeneration = Atomic<Int>(0)
+    let seekStart = Atomic<Int>(0)
+    private let seekTarget = Atomic<Int64>(0)
+    /// The generation whose audio has all been decoded (-1: none yet).
+    let finishedGeneration = Atomic<Int>(-1)
+    /// The generation whose first audio is in the ring (or that has none: it ended at once).
+    let primedGeneration = Atomic<Int>(0)
+    let isReaderWaiting = Atomic<Bool>(false)
+    let onAudio = Mutex<(@Sendable () -> Void)?>(nil)
+    private let failureBox = Mutex<AudioFileError?>(nil)
+    private let stopped = Atomic<Bool>(false)
+    private let stallNanoseconds = Atomic<Int>(0)
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    init(decoder: AudioFileDecoder, ring: SampleRing) throws(AudioFileError) {
+        self.decoder = decoder
+        self.ring = ring
+        channelCount = decoder.channelCount
+        // The first chunk now: a file that cannot give any audio fails to open.
+        let more = try decoder.read { [self] samples in pending.append(contentsOf: samples) }
+        flushPending()
+        decoderEnded = !more
+    }
+
+    var failure: AudioFileError? { failureBox.withLock { $0 } }
+
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        semaphore.signal()
+    }
+
+    /// Wakes the thread if it waits for room or for work. Real-time safe: no lock, no allocation.
+    func wake() { semaphore.signal() }
+
+    func stall(seconds: Double) { stallNanoseconds.store(Int(saturating: seconds * 1e9), ordering: .releasing) }
+
+    func requestSeek(to frame: Int64) {
+        seekTarget.store(max(0, frame), ordering: .relaxed)
+        requestedGeneration.add(1, ordering: .releasing)
+        semaphore.signal()
+    }
+
+    /// The thread: decode while there is room, carry out seeks, sleep otherwise.
+    func run() {
+        while !stopped.load(ordering: .acquiring) {
+            let wanted = requestedGeneration.load(ordering: .acquiring)
+            if wanted != generation {
+                seek(to: seekTarget.load(ordering: .relaxed), generation: wanted)
+                continue
+            }
+            // A reader that asked just as the first audio (or the end) arrived is told now.
+            if primedGeneration.load(ordering: .relaxed) == generation { notifyWaitingReader() }
+            let stall = stallNanoseconds.exchange(0, ordering: .acquiringAndReleasing)
+            if stall > 0 { usleep(useconds_t(stall / 1000)) }
+            if decoderEnded && pending.isEmpty {
+                // All of it is in the ring: say so once, then wait for a seek or the end.
+                if finishedGeneration.load(ordering: .relaxed) != generation { finish(generation) }
+                _ = semaphore.wait(timeout: .now() + .milliseconds(200))
+                continue
+            }
+            if !pending.isEmpty {
+                flushPending()
+                if !pending.isEmpty {
+                    // The ring is full: wait until the reader makes room.
+                    _ = semaphore.wait(timeout: .now() + .milliseconds(50))
+                    continue
+                }
+            }
+            decodeChunk()
+        }
+    }
+
+    private func seek(to frame: Int64, generation: Int) {
+        pending.removeAll(keepingCapacity: true)
+        pendingStart = 0
         do {
             try decoder.seek(toFrame: frame)
+            decoderEnded = false
         } catch {
             failureBox.withLock { $0 = error }
+            decoderEnded = true
         }
+        // New audio starts at the producer's position now; the reader skips everything before it.
+        seekStart.store(ring.writePosition, ordering: .releasing)
+        handledGeneration.store(generation, ordering: .releasing)
+        self.generation = generation
+        // A reader that waits for the seek is told now: its next read drops the stale audio, which
+        // makes room for the new (with a full ring, nothing could be written before that).
+        notifyWaitingReader()
+    }
+
+    private func decodeChunk() {
+        do {
+            let more = try decoder.read { samples in pending.append(contentsOf: samples) }
+            if !more { decoderEnded = true }
+        } catch {
+            failureBox.withLock { $0 = error }
+            decoderEnded = true
+        }
+        flushPending()
+    }
+
+    /// Everything of `generation` is in the ring: the reader ends once it has read it all.
+    private func finish(_ generation: Int) {
+        finishedGeneration.store(generation, ordering: .releasing)
+        // A reader still waiting for this generation's first audio must see the end instead.
+        primedGeneration.store(generation, ordering: .releasing)
+        notifyWaitingReader()
+    }
+
+    /// Moves what fits of the pending samples into the ring; tells a waiting reader.
+    private func flushPending() {
+        guard pendingStart < pending.count else {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            return
+        }
+        let frames = pending.withUnsafeBufferPointer { all in
+            ring.write(UnsafeBufferPointer(rebasing: all[pendingStart...]))
+        }
+        pendingStart += frames * channelCount
+        if pendingStart >= pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+        }
+        if frames > 0 {
+            primedGeneration.store(generation, ordering: .releasing)
+            notifyWaitingReader()
+        }
+    }
+
+    /// Calls `onAudio` if the reader said it was waiting. The call is made holding `onAudio`'s lock,
+    /// so whoever clears it (a player that stops) knows no call is still under way afterwards.
+    private func notifyWaitingReader() {
+        guard isReaderWaiting.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        onAudio.withLock { $0?() }
     }
 }

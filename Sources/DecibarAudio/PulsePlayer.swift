@@ -2,16 +2,30 @@ import CPulse
 import DecibarCore
 import Synchronization
 
-/// Where a player's audio comes from: fills interleaved float frames on demand.
-public protocol PlaybackSource: AnyObject {
+/// What a source gives the sound server's write callback.
+public enum PlaybackRender: Sendable, Equatable {
+    /// This many frames were copied (fewer than asked: the source fell behind, an underrun).
+    case audio(frames: Int)
+    /// Nothing yet, and none is due (the first audio after a seek is still being decoded);
+    /// `whenAudioArrives` is called once it is there.
+    case waiting
+    /// The audio is over.
+    case ended
+}
+
+/// Where a player's audio comes from: interleaved float frames, ready before they are asked for.
+public protocol PlaybackSource: AnyObject, Sendable {
     var sampleRate: Int { get }
     var channelCount: Int { get }
     /// Where each channel belongs (as many as `channelCount`).
     var speakerPositions: [SpeakerPosition] { get }
-    /// Writes up to `frames` frames into `buffer`; returns how many. 0 means the end of the audio.
-    func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> Int
-    /// Moves to `frame`; the next `render` starts exactly there.
+    /// Copies up to `frames` frames into `buffer`. Runs on the sound server's thread: it must only
+    /// copy (never decode, block or allocate).
+    func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> PlaybackRender
+    /// Moves to `frame` and returns at once; audio from there follows, exactly from `frame`.
     func seek(toFrame frame: Int64)
+    /// Called (on the source's own thread) when audio arrives after `render` said `.waiting`.
+    var whenAudioArrives: (@Sendable () -> Void)? { get set }
 }
 
 /// Plays a `PlaybackSource` through a PulseAudio playback stream with a small target latency, and
@@ -28,6 +42,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private let source: PlaybackSource
     private let stopRequested = Mutex(false)
     private let positionBox = Mutex(Position())
+    private let underruns = Atomic<Int>(0)
 
     // Mainloop thread or lock only.
     private var context: OpaquePointer?
@@ -35,6 +50,8 @@ public final class PulsePlayer: @unchecked Sendable {
     private var rechunker: Rechunker
     private var writeFrame: Int64 = 0
     private var endOfSource = false
+    /// The source said `.waiting`: the stream has stopped asking, so new audio is written on arrival.
+    private var isStarved = false
     private var failure: String?
     private var isReady = false
     /// Set by a seek until the first samples from the new position are handed to the server.
@@ -62,6 +79,7 @@ public final class PulsePlayer: @unchecked Sendable {
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
         try connect(name: name, server: server)
+        source.whenAudioArrives = { [weak self] in self?.refill() }
     }
 
     deinit { stop() }
@@ -133,16 +151,21 @@ public final class PulsePlayer: @unchecked Sendable {
     }
 
     /// The write callback: fill the whole request (one short write can stall the stream), tap it.
+    /// Only copies: the source has its audio ready. A source that falls behind is padded with
+    /// silence (an underrun, counted) so the stream keeps going.
     private func fill(_ stream: OpaquePointer, bytes: Int) {
         let frameBytes = channelCount * MemoryLayout<Float>.size
         var remaining = bytes
+        isStarved = false
         while remaining >= frameBytes, !endOfSource {
             var data: UnsafeMutableRawPointer?
             var chunk = remaining
             guard pa_stream_begin_write(stream, &data, &chunk) >= 0, let data, chunk >= frameBytes else { return }
             let samples = data.assumingMemoryBound(to: Float.self)
-            let frames = source.render(into: samples, frames: chunk / frameBytes)
-            guard frames > 0 else {
+            let requested = chunk / frameBytes
+            let frames: Int
+            switch source.render(into: samples, frames: requested) {
+            case .ended:
                 pa_stream_cancel_write(stream)
                 endOfSource = true
                 rechunker.flush { deliver($0) }
@@ -150,10 +173,21 @@ public final class PulsePlayer: @unchecked Sendable {
                 if let operation = pa_stream_drain(stream, { _, _, userData in
                     PulsePlayer.from(userData).positionBox.withLock { $0.finished = true }
                 }, userData) { pa_operation_unref(operation) }
-                break
+                continue
+            case .waiting:
+                pa_stream_cancel_write(stream)
+                isStarved = true
+                remaining = 0
+                continue
+            case .audio(let count):
+                frames = count
             }
-            pa_stream_write(stream, data, frames * frameBytes, nil, 0, PA_SEEK_RELATIVE)
-            if awaitsSeekWrite {
+            if frames < requested {
+                underruns.add(1, ordering: .relaxed)
+                (samples + frames * channelCount).update(repeating: 0, count: (requested - frames) * channelCount)
+            }
+            pa_stream_write(stream, data, requested * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            if awaitsSeekWrite && frames > 0 {
                 awaitsSeekWrite = false
                 seekWrittenAt = HostClock.now()
             }
@@ -163,7 +197,7 @@ public final class PulsePlayer: @unchecked Sendable {
                 deliver($0)
             }
             writeFrame += Int64(frames)
-            remaining -= frames * frameBytes
+            remaining -= requested * frameBytes
         }
         let latency = currentLatency(stream)
         positionBox.withLock {
@@ -172,6 +206,19 @@ public final class PulsePlayer: @unchecked Sendable {
             $0.seekWrittenAt = seekWrittenAt
         }
     }
+
+    /// Audio arrived after the source made the stream wait (a seek): write what the server wants
+    /// now, from the source's thread (under the mainloop lock, so still one writer at a time).
+    private func refill() {
+        mainloop.locked {
+            guard isStarved, isReady, let stream else { return }
+            let writable = pa_stream_writable_size(stream)
+            if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
+        }
+    }
+
+    /// How often the source fell behind the stream (each time, a stretch of silence was played).
+    public var underrunCount: Int { underruns.load(ordering: .relaxed) }
 
     private func deliver(_ buffer: AudioBuffer) {
         continuation.yield(buffer)
@@ -209,6 +256,8 @@ public final class PulsePlayer: @unchecked Sendable {
     }
 
     /// Jumps to `frame`: what is queued is thrown away, so no old audio is heard after the seek.
+    /// Returns at once; the source's thread decodes from there, and its first audio is written as
+    /// soon as it is ready.
     public func seek(toFrame frame: Int64) {
         mainloop.locked {
             guard let stream, isReady else { return }
@@ -218,16 +267,16 @@ public final class PulsePlayer: @unchecked Sendable {
             rechunker.reset(startFrame: writeFrame)
             awaitsSeekWrite = true
             seekWrittenAt = nil
+            isStarved = true
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
-            // After a flush the server asks for a full buffer again; give it now.
-            let writable = pa_stream_writable_size(stream)
-            if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
             positionBox.withLock {
                 $0.writeFrame = writeFrame
                 $0.finished = false
                 $0.seekWrittenAt = seekWrittenAt
             }
         }
+        // If the audio is already there (a seek within what was decoded is not), write it now.
+        refill()
     }
 
     /// The frame being heard now: what was written, less what is still queued ahead of the speaker.
@@ -238,6 +287,8 @@ public final class PulsePlayer: @unchecked Sendable {
 
     public func stop() {
         guard stopRequested.setForTheFirstTime() else { return }
+        // First, so that no late arrival of audio reaches for the mainloop about to be freed.
+        source.whenAudioArrives = nil
         mainloop.locked {
             if let stream {
                 pa_stream_set_write_callback(stream, nil, nil)

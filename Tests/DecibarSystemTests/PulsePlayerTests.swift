@@ -113,4 +113,48 @@ struct PulsePlayerTests {
             #expect(offset(of: decoded[48000 ..< 48000 + 960], in: recorded).map { $0 < landing } == true)
         }
     }
+
+    @Test("the write callback never decodes: a 200 ms stall of the decoder costs no underrun, and the sound stays exact")
+    func decodingStallIsCovered() throws {
+        try withServer { server in
+            let file = try makeSweep(server.directory, seconds: 3)
+            let recording = server.directory + "/recorded.raw"
+            let recorder = try record(server, to: recording)
+            let source = try FilePlaybackSource(path: file)
+            let player = try PulsePlayer(source: source, server: server.serverAddress)
+            player.play()
+            usleep(800_000)
+            // As a cold disk or a network would: the decoding thread stops for 200 ms, mid-file.
+            source.stallDecoding(seconds: 0.2)
+            let deadline = TestRig.now() + 8
+            while !player.isFinished && TestRig.now() < deadline { usleep(20_000) }
+            #expect(player.isFinished)
+            #expect(player.underrunCount == 0, "\(player.underrunCount) underruns")
+            usleep(300_000)
+            recorder.kill()
+            player.stop()
+            // Every decoded sample was played, in order, with nothing missing around the stall.
+            let decoded = try decodeAll(file)
+            let recorded = try samples(at: recording)
+            let start = try #require(offset(of: decoded[0 ..< 960], in: recorded))
+            let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
+            #expect(played.count == decoded.count)
+            #expect((zip(played, decoded).map { abs($0 - $1) }.max() ?? 1) < 1e-6)
+        }
+    }
+
+    @Test("a stall longer than the second decoded ahead does underrun, and is counted (the count is real)")
+    func longStallIsCounted() throws {
+        try withServer { server in
+            let file = try makeSweep(server.directory, seconds: 4)
+            let source = try FilePlaybackSource(path: file)
+            let player = try PulsePlayer(source: source, server: server.serverAddress)
+            player.play()
+            usleep(500_000)
+            source.stallDecoding(seconds: 1.6)
+            usleep(2_000_000)
+            #expect(player.underrunCount > 0)
+            player.stop()
+        }
+    }
 }

@@ -22,6 +22,12 @@ enum PeaksCache {
             channelCount = decoder.channelCount
             estimatedFrameCount = decoder.estimatedFrameCount
         }
+
+        init(_ source: FilePlaybackSource) {
+            sampleRate = source.sampleRate
+            channelCount = source.channelCount
+            estimatedFrameCount = source.estimatedFrameCount
+        }
     }
 
     /// No overview this large is real (hundreds of hours).

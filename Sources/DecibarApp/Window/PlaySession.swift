@@ -52,8 +52,8 @@ final class PlaySession {
             self.index = index
             self.player = player
             self.source = source
-            duration = Double(source.decoder.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-            peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source.decoder))
+            duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
+            peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source))
             pump = FeedPump(player.buffers, into: heard)
             writeError("playing \(path)")
             if autoplay { player.play() }
@@ -70,6 +70,10 @@ final class PlaySession {
     func close() {
         // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
         if let source {
+            // Underruns are not failures, but a user should know the sound had gaps, and why.
+            if let underruns = player?.underrunCount, underruns > 0 {
+                writeError("\(source.path): \(underruns) underrun\(underruns == 1 ? "" : "s"): decoding fell behind the sound")
+            }
             if let failure = source.failure {
                 writeError(failure.description)
                 failureCount += 1

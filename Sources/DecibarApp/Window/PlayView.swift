@@ -136,6 +136,7 @@ public struct PlayView {
             var title = (frame.number == 0 ? "opening " + OutputPath.name(of: settings.files[0]) : session.currentName)
                 + (session.player?.isPaused == true ? "  (paused)" : "")
             if session.peaks != nil && !snapshot.isDone { title += "  analyzing \(Int(snapshot.progress * 100)) %" }
+            if let underruns = session.player?.underrunCount, underruns > 0 { title += "  \(underruns) underruns" }
             scrubber.draw(ScrubberView.State(
                 peaks: snapshot.peaks, peaksKey: "\(session.index)/\(snapshot.version)", duration: session.duration,
                 playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: title,
