@@ -22,6 +22,29 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        // A display frame of each mode, drawn offscreen: time and allocations (goal: none).
+        .executableTarget(
+            name: "DisplayFrames",
+            dependencies: [
+                .product(name: "DecibarApp", package: "Decibar"),
+                .product(name: "DecibarCore", package: "Decibar"),
+                .product(name: "DecibarRender", package: "Decibar"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DisplayFrames",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        // Frames to run under heaptrack (Scripts/bench-frame-allocations.sh).
+        .executableTarget(
+            name: "FrameDriver",
+            dependencies: [
+                .product(name: "DecibarApp", package: "Decibar"),
+                .product(name: "DecibarCore", package: "Decibar"),
+                .product(name: "DecibarRender", package: "Decibar"),
+            ]
+        ),
+
         // The yardstick for LevelProcessor.process: the same arithmetic as a plain C loop.
         .target(name: "CReference"),
         .executableTarget(

@@ -18,6 +18,9 @@ swift build -c release --product decibar --scratch-path "$root/.build-release" 2
 section "Micro-benchmarks (package-benchmark; per buffer, per delivery or per display frame; allocation goal 0)"
 (cd Benchmarks && swift package --disable-sandbox benchmark --no-progress 2>&1) | quiet
 
+section "Allocations per display frame: Decibar's code against the OpenGL driver (heaptrack)"
+"$here/bench-frame-allocations.sh"
+
 section "LevelProcessor.process against plain C"
 swift build -c release --package-path Benchmarks --product ProcessorVersusC 2>&1 | quiet
 Benchmarks/.build/release/ProcessorVersusC

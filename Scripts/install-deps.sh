@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Decibar needs to build, run and test. Safe to run again.
-# Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks)
+# Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks, and
+# heaptrack, which attributes a frame's allocations)
 set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
@@ -11,7 +12,7 @@ packages=(
   # test: a real X server and real input events, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox xdotool
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(cava); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(cava heaptrack); fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then

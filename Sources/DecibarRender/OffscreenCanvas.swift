@@ -80,6 +80,11 @@ public final class OffscreenCanvas {
     private static var lastError: String { "0x" + String(eglGetError(), radix: 16) }
 
     /// The frame just drawn, RGBA, bottom row first; valid until the next call.
+    /// Waits until everything drawn so far is done (for timing what drawing costs).
+    public func finish() {
+        glFinish()
+    }
+
     public func readPixels() -> [UInt8] {
         glFinish()
         glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)

@@ -66,6 +66,6 @@ public struct MeterLayout: Sendable, Equatable {
         return PixelRect(x: slot.x, y: scaleTop - lampHeight - Swift.max(4, lampHeight / 2), width: slot.width, height: lampHeight)
     }
 
-    /// The ticks that fall on this scale.
-    public var visibleTicks: [Float] { Self.ticks.filter { $0 >= floorDB } }
+    /// The ticks that fall on this scale (a slice of `ticks`, which run from 0 dB down: no copy).
+    public var visibleTicks: ArraySlice<Float> { Self.ticks.prefix { $0 >= floorDB } }
 }
