@@ -45,5 +45,8 @@ struct ScrubberTests {
     ])
     func labels(seconds: Double, text: String) {
         #expect(TimeLabel.text(seconds: seconds) == text)
+        var bytes: [UInt8] = []
+        TimeLabel.append(seconds: seconds, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == text)
     }
 }

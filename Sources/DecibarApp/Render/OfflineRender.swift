@@ -124,7 +124,7 @@ public struct OfflineRender {
                 visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
                 BarRenderer.clear(to: visualizer.clearColor)
                 visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: time)
-                view.draw(ScrubberView.State(peaks: peaks, peaksKey: "render", duration: seconds, playhead: time, title: title,
+                view.draw(ScrubberView.State(peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
                                              decibels: scrubber.decibels), layout: layout)
                 try out.write(frame: canvas.readPixels())
                 progress.update(done: index + 1)

@@ -9,7 +9,7 @@ final class ScrubberView {
     struct State {
         var peaks: Peaks?
         /// Changes whenever `peaks` changes (with the track), so columns are recomputed only then.
-        var peaksKey: String
+        var peaksKey: PeaksKey
         var duration: Double
         var playhead: Double
         var title: String
@@ -20,11 +20,28 @@ final class ScrubberView {
         var isDragging = false
     }
 
+    /// Which overview the columns were made from: the track, and the version of its peaks.
+    struct PeaksKey: Equatable {
+        var track: Int
+        var version: Int
+    }
+
+    /// What the cached columns depend on.
+    private struct ColumnsKey: Equatable {
+        var peaks: PeaksKey
+        var columnCount: Int
+        var decibels: Bool
+    }
+
     let options: ScrubberSettings
     let colors = ScrubberTheme.default
     private let rects: RectRenderer
     private let text: TextRenderer
-    private var cached: (key: String, heights: [Float], analyzed: Int) = ("", [], 0)
+    private var cached: (key: ColumnsKey?, heights: [Float], analyzed: Int) = (nil, [], 0)
+    /// Storage reused every frame.
+    private var columnRects: [PixelRect] = []
+    private var shapes: [(PixelRect, Color)] = []
+    private var labelBytes: [UInt8] = []
 
     init(options: ScrubberSettings, rects: RectRenderer, text: TextRenderer) {
         self.options = options
@@ -36,7 +53,7 @@ final class ScrubberView {
         let width = layout.width, height = layout.height
         let geometry = layout.scrubberGeometry(duration: state.duration)
         let columnCount = geometry.columnCount(barWidth: options.barWidth, spacing: options.barSpacing)
-        let key = "\(state.peaksKey)/\(columnCount)/\(state.decibels)"
+        let key = ColumnsKey(peaks: state.peaksKey, columnCount: columnCount, decibels: state.decibels)
         if key != cached.key {
             cached = (key, [], 0)
             if let peaks = state.peaks {
@@ -50,9 +67,8 @@ final class ScrubberView {
             }
         }
         let playheadX = geometry.x(forTime: state.playhead)
-        var shapes: [(PixelRect, Color)] = []
-        let columnRects = layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth,
-                                                 spacing: options.barSpacing)
+        shapes.removeAll(keepingCapacity: true)
+        layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth, spacing: options.barSpacing, into: &columnRects)
         for (index, rect) in columnRects.enumerated() {
             let color = index >= cached.analyzed ? colors.pending
                 : Double(rect.x) < playheadX ? colors.played : colors.unplayed
@@ -79,24 +95,30 @@ final class ScrubberView {
         }
         rects.draw(shapes, canvasWidth: width, canvasHeight: height)
 
-        // Labels: elapsed, title, total; the time under the pointer.
-        let elapsed = TimeLabel.text(seconds: state.playhead)
-        let total = TimeLabel.text(seconds: state.duration)
-        text.draw(elapsed, x: layout.scrubberLeft, y: layout.labelTop, color: colors.label, canvasWidth: width, canvasHeight: height)
-        let totalSize = text.size(of: total)
-        text.draw(total, x: layout.scrubberLeft + layout.scrubberWidth - totalSize.width, y: layout.labelTop,
-                  color: colors.label, canvasWidth: width, canvasHeight: height)
+        // Labels: elapsed, title, total; the time under the pointer. Times change every second, so
+        // they are drawn glyph by glyph (no new string or texture per value).
+        drawTime(state.playhead, x: layout.scrubberLeft, y: layout.labelTop, width: width, height: height)
+        drawTime(state.duration, alignedRightAt: layout.scrubberLeft + layout.scrubberWidth, y: layout.labelTop, width: width, height: height)
         let titleSize = text.size(of: state.title)
         text.draw(state.title, x: (width - titleSize.width) / 2, y: layout.labelTop, color: colors.label,
                   canvasWidth: width, canvasHeight: height)
         // While dragging, the time the drop will seek to.
         if let labelX = state.isDragging ? playheadX : state.hoverX {
-            let hover = TimeLabel.text(seconds: geometry.time(forX: labelX))
-            let hoverSize = text.size(of: hover)
+            labelBytes.removeAll(keepingCapacity: true)
+            TimeLabel.append(seconds: geometry.time(forX: labelX), to: &labelBytes)
+            let hoverSize = text.size(ofCharacters: labelBytes)
             let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
-            text.draw(hover, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), color: colors.label,
+            text.draw(characters: labelBytes, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), color: colors.label,
                       canvasWidth: width, canvasHeight: height)
         }
         text.endFrame()
+    }
+
+    /// A time label starting at `x`, or ending at `alignedRightAt`.
+    private func drawTime(_ seconds: Double, x: Int = 0, alignedRightAt right: Int? = nil, y: Int, width: Int, height: Int) {
+        labelBytes.removeAll(keepingCapacity: true)
+        TimeLabel.append(seconds: seconds, to: &labelBytes)
+        let left = right.map { $0 - text.size(ofCharacters: labelBytes).width } ?? x
+        text.draw(characters: labelBytes, x: left, y: y, color: colors.label, canvasWidth: width, canvasHeight: height)
     }
 }

@@ -26,7 +26,8 @@ final class PlaySession {
         self.loops = loops
     }
 
-    var currentName: String { files.indices.contains(index) ? OutputPath.name(of: files[index]) : "" }
+    /// The name of the file playing (its last path component).
+    private(set) var currentName = ""
     var sampleRate: Int { player?.sampleRate ?? 48000 }
 
     /// Opens the file at `start` or the next playable one after it, in `direction`.
@@ -50,6 +51,7 @@ final class PlaySession {
             let source = try FilePlaybackSource(path: path)
             let player = try PulsePlayer(source: source)
             self.index = index
+            currentName = OutputPath.name(of: path)
             self.player = player
             self.source = source
             duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)

@@ -74,6 +74,7 @@ public struct PlayView {
         var decibels = settings.scrubber.decibels
         var hoverX: Double?
         var seekHandledAt: Double?
+        var shownTitle: (key: TitleKey?, text: String) = (nil, "")
         try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
             let now = frame.now
             if frame.number == 1 {
@@ -133,16 +134,34 @@ public struct PlayView {
             visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
 
             let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
-            var title = (frame.number == 0 ? "opening " + OutputPath.name(of: settings.files[0]) : session.currentName)
-                + (session.player?.isPaused == true ? "  (paused)" : "")
-            if session.peaks != nil && !snapshot.isDone { title += "  analyzing \(Int(snapshot.progress * 100)) %" }
-            if let underruns = session.player?.underrunCount, underruns > 0 { title += "  \(underruns) underruns" }
+            // The title is made again only when what it says changes, not every frame.
+            let titleKey = TitleKey(opening: frame.number == 0, track: session.index, paused: session.player?.isPaused == true,
+                                    analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
+                                    underruns: session.player?.underrunCount ?? 0)
+            if titleKey != shownTitle.key {
+                var title = titleKey.opening ? "opening " + OutputPath.name(of: settings.files[0]) : session.currentName
+                if titleKey.paused { title += "  (paused)" }
+                if let analyzed = titleKey.analyzed { title += "  analyzing \(analyzed) %" }
+                if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
+                shownTitle = (titleKey, title)
+                window.title = "Decibar — \(session.currentName)"
+            }
+            let title = shownTitle.text
             scrubber.draw(ScrubberView.State(
-                peaks: snapshot.peaks, peaksKey: "\(session.index)/\(snapshot.version)", duration: session.duration,
+                peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
                 playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: title,
                 decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive), layout: layout)
-            window.title = "Decibar — \(session.currentName)"
 
         }
+    }
+
+    /// What the scrubber's title says.
+    private struct TitleKey: Equatable {
+        var opening: Bool
+        var track: Int
+        var paused: Bool
+        /// Percent analyzed while the overview is being made.
+        var analyzed: Int?
+        var underruns: Int
     }
 }

@@ -41,12 +41,20 @@ public struct PlayLayout: Sendable, Equatable {
     /// The mirrored column rectangles of the scrubber, one per column height (0...1), and each
     /// column's time span start (to color played and unplayed parts).
     public func scrubberColumns(heights: [Float], barWidth: Int, spacing: Int) -> [PixelRect] {
+        var rects: [PixelRect] = []
+        scrubberColumns(heights: heights, barWidth: barWidth, spacing: spacing, into: &rects)
+        return rects
+    }
+
+    /// The same into `rects`, whose storage is reused (a display frame allocates nothing).
+    public func scrubberColumns(heights: [Float], barWidth: Int, spacing: Int, into rects: inout [PixelRect]) {
+        rects.removeAll(keepingCapacity: true)
         let center = scrubberTop + scrubberHeight / 2
         let half = scrubberHeight / 2
-        return heights.enumerated().map { index, height in
+        for (index, height) in heights.enumerated() {
             let extent = Swift.max(1, Int((Double(Swift.min(1, Swift.max(0, height))) * Double(half)).rounded()))
-            return PixelRect(x: scrubberLeft + index * (barWidth + spacing), y: center - extent,
-                             width: barWidth, height: extent * 2)
+            rects.append(PixelRect(x: scrubberLeft + index * (barWidth + spacing), y: center - extent,
+                                   width: barWidth, height: extent * 2))
         }
     }
 }

@@ -8,4 +8,23 @@ public enum TimeLabel {
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" : "\(minutes):\(twoDigits(secs))"
     }
+
+    /// The same text as ASCII bytes appended to `bytes` (reused from frame to frame: no new string).
+    public static func append(seconds: Double, to bytes: inout [UInt8]) {
+        let whole = seconds.isFinite ? Int(saturating: Swift.max(0, seconds.rounded(.down))) : 0
+        let hours = whole / 3600, minutes = (whole % 3600) / 60, secs = whole % 60
+        func twoDigits(_ value: Int) {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        if hours > 0 {
+            DecimalText.append(integer: hours, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            twoDigits(minutes)
+        } else {
+            DecimalText.append(integer: minutes, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: ":"))
+        twoDigits(secs)
+    }
 }
