@@ -11,6 +11,8 @@ public enum PulseDirectory {
 }
 
 /// One blocking round trip: the caller waits on the mainloop while callbacks fill in the answer.
+// Unchecked: filled by callbacks on the mainloop thread while the caller waits on that same
+// mainloop's lock, and read after; the lock orders both.
 private final class DirectoryQuery: @unchecked Sendable {
     let mainloop: PulseMainloop
     var context: OpaquePointer?

@@ -3,6 +3,8 @@ import CPulse
 /// A libpulse threaded mainloop: one thread that runs every PulseAudio callback.
 ///
 /// Code outside that thread must hold the lock while touching PulseAudio objects.
+// Unchecked: libpulse's threaded mainloop is made to be used from any thread through its lock;
+// the pointer is only ever used through that API.
 final class PulseMainloop: @unchecked Sendable {
     let pointer: OpaquePointer
 

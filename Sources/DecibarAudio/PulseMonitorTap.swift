@@ -9,6 +9,8 @@ import Synchronization
 /// and when the server goes away the tap waits and reconnects with backoff. It never gives up.
 /// All PulseAudio work happens on the mainloop thread; buffers leave through a bounded stream that
 /// keeps the newest ones, so a slow reader costs buffers (counted), never memory or latency.
+// Unchecked: state beyond the atomics and mutexes is touched only on the mainloop thread or
+// under its lock (libpulse's own), which the compiler cannot see.
 public final class PulseMonitorTap: @unchecked Sendable {
     /// The tap's 256-frame buffers, in order. Finishes when the tap stops.
     public let buffers: AsyncStream<AudioBuffer>

@@ -31,6 +31,8 @@ public protocol PlaybackSource: AnyObject, Sendable {
 /// Plays a `PlaybackSource` through a PulseAudio playback stream with a small target latency, and
 /// taps what it writes: the same 256-frame buffers as a live tap, each stamped with when it will
 /// be heard, so levels and playhead can be shown in step with the sound.
+// Unchecked: state beyond the atomics and mutexes is touched only on the mainloop thread or
+// under its lock (libpulse's own), which the compiler cannot see.
 public final class PulsePlayer: @unchecked Sendable {
     /// The samples written, as 256-frame buffers; `captureTime` is when each will be heard.
     public let buffers: AsyncStream<AudioBuffer>

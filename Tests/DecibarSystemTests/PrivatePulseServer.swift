@@ -2,7 +2,7 @@ import Foundation
 
 /// A PulseAudio server of the test's own, with a float32 null sink `viz`, started by the project's
 /// script and stopped by PID. Each test gets one, so tests can switch sinks or kill the server freely.
-final class PrivatePulseServer: @unchecked Sendable {
+final class PrivatePulseServer {
     let directory: String
     private(set) var isRunning = false
 

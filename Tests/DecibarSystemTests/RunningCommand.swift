@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A `decibar` process whose stdout lines are collected, each stamped with the moment it arrived.
-final class RunningCommand: @unchecked Sendable {
+final class RunningCommand {
     struct Line: Sendable {
         var receivedAt: Double
         var text: String

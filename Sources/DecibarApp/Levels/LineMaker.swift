@@ -9,8 +9,7 @@ public enum LevelsMode: String, CaseIterable, Sendable {
 
 /// Turns the audio of one line into its text: levels, or band levels from the newest window
 /// (printing the band header first, and again if the rate or channel count changes).
-// Unchecked: a maker is handed whole to the one task that writes the lines, never shared.
-struct LineMaker: @unchecked Sendable {
+struct LineMaker {
     let mode: LevelsMode
     let bands: Int
     /// Made with the analyzer, one analysis window long; none in levels mode.

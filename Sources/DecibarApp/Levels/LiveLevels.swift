@@ -33,9 +33,10 @@ public struct LiveLevels {
         let start = MonotonicClock.now()
         let rate = self.rate
         let buffers = tap.buffers
-        let lineMaker = lines
+        // The maker is made in the task that uses it: it holds an analyzer that only that task may touch.
+        let (mode, bands) = (lines.mode, lines.bands)
         let writer = Task.detached(priority: .high) {
-            var lines = lineMaker
+            var lines = LineMaker(mode: mode, bands: bands)
             var processor = LevelProcessor(channelCount: 2)
             var clock = LineClock(rate: rate)
             for await buffer in buffers {
