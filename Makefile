@@ -1,7 +1,7 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test asan fuzz bench clean
+.PHONY: all deps build release run test asan tsan fuzz bench clean
 
 all: build
 
@@ -27,6 +27,10 @@ test: deps
 asan: deps
 	Scripts/sanitized-tests.sh address
 
+# The whole suite built with ThreadSanitizer (decibar too); any data race reported fails it.
+tsan: deps
+	Scripts/sanitized-tests.sh thread
+
 # libFuzzer targets (Fuzz/): the overview readers and decoding from bytes, FUZZ_SECONDS each (600).
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
@@ -36,4 +40,4 @@ bench:
 	Scripts/bench.sh
 
 clean:
-	rm -rf .build .build-release .build-address Benchmarks/.build Fuzz/.build out
+	rm -rf .build .build-release .build-address .build-thread .build-fuzz Benchmarks/.build out

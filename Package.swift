@@ -69,3 +69,8 @@ if Context.environment["DECIBAR_FUZZ"] == "1" {
         .executableTarget(name: "FuzzDecoder", dependencies: ["DecibarAudio"], path: "Fuzz/Decoder"),
     ]
 }
+
+// `make tsan`'s self-check (Scripts/sanitized-tests.sh sets DECIBAR_TSAN_CHECK=1).
+if Context.environment["DECIBAR_TSAN_CHECK"] == "1" {
+    package.targets.append(.executableTarget(name: "TSanSelfCheck", path: "Scripts/sanitizers/TSanSelfCheck"))
+}

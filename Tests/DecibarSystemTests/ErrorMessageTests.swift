@@ -68,7 +68,9 @@ struct ErrorMessageTests {
         let output = server.directory + "/rec.mp4"
         let running = try RunningCommand(["live", "--size", "320x200", "--record", output],
                                          environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
-        usleep(1_500_000)
+        // Killed once the window is up and the recording under way.
+        #expect(TestRig.wait(timeout: 20) { running.standardError.contains("listening to") }, "\(running.standardError)")
+        usleep(500_000)
         kill(screen.process.processIdentifier, SIGKILL)
         let status = running.waitForExit(timeout: 10)
         #expect(status == 1, "\(String(describing: status)): \(running.standardError)")

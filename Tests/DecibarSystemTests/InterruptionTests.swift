@@ -55,8 +55,7 @@ struct InterruptionTests {
         #expect(status == 130, "status \(String(describing: status)) after \(took) s: \(running.standardError)")
         #expect(took < 5, "took \(took) s to stop")
         #expect(running.standardError.contains("interrupted"), "\(running.standardError)")
-        usleep(200_000)
-        #expect(!isAlive(ffmpeg), "ffmpeg was left running")
+        #expect(TestRig.wait(timeout: 5) { !isAlive(ffmpeg) }, "ffmpeg was left running")
         #expect(!FileManager.default.fileExists(atPath: folder + "/out.mp4"))
         #expect(TestRig.partials(in: folder).isEmpty, "\(TestRig.partials(in: folder))")
     }

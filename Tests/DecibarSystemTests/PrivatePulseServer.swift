@@ -91,8 +91,8 @@ final class PrivatePulseServer {
         let recorder = Process(tool: "parec", arguments: arguments + [path], environment: environment,
                                output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try recorder.run()
-        // parec needs a moment before it records.
-        usleep(300_000)
+        // Recording once the file grows (the monitor sends silence when nothing plays).
+        TestRig.wait(timeout: 5) { ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0 }
         return recorder
     }
 

@@ -6,6 +6,8 @@ import Testing
 /// Each test talks to its own private server, named explicitly (the process environment is left alone).
 @Suite("PulseMonitorTap in process")
 struct PulseMonitorTapTests {
+    static let reader = DedicatedThreadExecutor(name: "tap-test-reader")
+
     func withServer(_ body: (PrivatePulseServer) async throws -> Void) async throws {
         try await body(try PrivatePulseServer())
     }
@@ -38,10 +40,14 @@ struct PulseMonitorTapTests {
             let tap = try PulseMonitorTap(bufferLimit: 16384, server: server.serverAddress)
             tap.start()
             defer { tap.stop() }
-            var received: [AudioBuffer] = []
-            for await buffer in tap.buffers {
-                received.append(buffer)
-                if received.count == 100 { break }
+            // Read on a thread of the test's own, whatever the other tests do with the pool.
+            let received = await withTaskExecutorPreference(Self.reader) {
+                var received: [AudioBuffer] = []
+                for await buffer in tap.buffers {
+                    received.append(buffer)
+                    if received.count == 100 { break }
+                }
+                return received
             }
             #expect(received.allSatisfy { $0.frameCount == 256 && $0.channelCount == 2 && $0.sampleRate == 48000 })
             // Consecutive start frames: nothing lost or repeated between buffers.

@@ -15,7 +15,8 @@ struct RecordTests {
         let video = server.directory + "/recording.mp4"
         let live = try RunningCommand(["live", "--size", "320x180", "--bars", "8", "--exit-after", "5", "--record", video],
                                       environment: server.environment)
-        usleep(800_000)
+        // Play once the window is up and listening, so the click lands in the recording.
+        #expect(TestRig.wait(timeout: 20) { live.standardError.contains("listening to") }, "\(live.standardError)")
         let player = try server.play(click)
         defer { player.kill() }
         #expect(live.waitForExit(timeout: 30) == 0, "\(live.standardError)")

@@ -60,6 +60,8 @@ struct ScrubberDragTests {
                                         environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
         let id = try window(of: player.process.processIdentifier, display: screen.display)
         func input(_ arguments: [String]) throws { _ = try xdotool(arguments, display: screen.display) }
+        // Playing, with the overview analyzed (the drag maps pixels to times through it).
+        #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
         usleep(1_200_000)
 
         let layout = PlayLayout(width: width, height: height)

@@ -51,6 +51,17 @@ enum TestRig {
         return (process.terminationStatus, data, errorText)
     }
 
+    /// Waits until `condition` holds, looking every 10 ms, at most `timeout` seconds; whether it held.
+    @discardableResult
+    static func wait(timeout: Double, until condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = now() + timeout
+        while true {
+            if try condition() { return true }
+            guard now() < deadline else { return false }
+            usleep(10_000)
+        }
+    }
+
     static func temporaryDirectory() throws -> String {
         // Short paths: PulseAudio's socket path must fit in 108 bytes.
         var template = Array("/tmp/dbt.XXXXXX".utf8CString)
