@@ -16,6 +16,19 @@ struct Decibar: ParsableCommand {
         defaultSubcommand: Live.self)
 }
 
+extension Decibar {
+    /// What a failure says (one line, or nothing when it was said already) and the exit status.
+    static func report(for error: any Error) -> (line: String?, status: Int32) {
+        if let failure = error as? CommandFailure {
+            return (failure.message.isEmpty ? nil : failure.message, failure.status)
+        }
+        let code = exitCode(for: error)
+        if error is ExitCode { return (nil, code.rawValue) }
+        let message = self.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
+        return (message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message, code == .validationFailure ? 2 : 1)
+    }
+}
+
 @main
 enum Main {
     static func main() {
@@ -33,20 +46,13 @@ enum Main {
     /// Help and version go to stdout with status 0; everything else is one line on stderr.
     /// Bad command-line values exit with 2, runtime failures with 1.
     static func exit(reporting error: any Error) -> Never {
-        let code = Decibar.exitCode(for: error)
-        if code == .success {
+        if Decibar.exitCode(for: error) == .success {
             print(Decibar.fullMessage(for: error))
             Foundation.exit(0)
         }
-        if let failure = error as? CommandFailure {
-            if !failure.message.isEmpty { writeError(failure.message) }
-            Foundation.exit(failure.status)
-        }
-        if error is ExitCode { Foundation.exit(code.rawValue) }
-        let message = Decibar.message(for: error)
-            .split(whereSeparator: \.isNewline).first.map(String.init) ?? "\(error)"
-        writeError(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message)
-        Foundation.exit(code == .validationFailure ? 2 : 1)
+        let (line, status) = Decibar.report(for: error)
+        if let line { writeError(line) }
+        Foundation.exit(status)
     }
 }
 

@@ -8,7 +8,6 @@ import DecibarAudio
 // not do: ffmpeg's mono-to-stereo up-mix feeds the center to both sides at 1/√2.)
 
 private let ffmpegPath = "/usr/bin/ffmpeg"
-private let hasFFmpeg = FileManager.default.isExecutableFile(atPath: ffmpegPath)
 
 private let sourceRate = 48_000
 private let sourceSeconds = 2
@@ -195,7 +194,7 @@ private func checkOneLine(_ error: AudioFileError, path: String) -> String {
     return error.reason
 }
 
-@Suite("AudioFileDecoder", .enabled(if: hasFFmpeg, "needs /usr/bin/ffmpeg to make fixtures"))
+@Suite("AudioFileDecoder", .enabled(if: TestRig.canRun(needing: .ffmpeg), "needs ffmpeg to make fixtures (make test has it)"))
 struct AudioFileDecoderTests {
     @Test("decodes every format to the source's length, rate and channels", arguments: FormatCase.all)
     fileprivate func decodesFormat(_ format: FormatCase) throws {

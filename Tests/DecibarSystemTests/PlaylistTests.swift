@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// A playlist with broken files in it, played for real into a private server's null sink.
-@Suite("Playlist with broken files", .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Playlist with broken files", .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct PlaylistTests {
     func ffmpeg(_ arguments: [String]) throws {
         let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y"] + arguments)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `live --record`: the window's frames at a steady rate with the audio shown, in sync.
-@Suite("Recording the live window", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Recording the live window", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct RecordTests {
     @Test("a click played into the null sink shows in the recorded video within one frame of where it is in the recorded audio")
     func clickInSync() throws {

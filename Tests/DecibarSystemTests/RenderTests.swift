@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Real OpenGL under the test environment's Xvfb (Mesa llvmpipe). SDL wants one thread at a time.
-@Suite("Rendering under Xvfb", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Rendering under Xvfb", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct RenderTests {
     /// Pixels at (x, y) with a top-left origin in a bottom-up RGBA readback.
     struct Frame {
@@ -106,7 +106,7 @@ struct RenderTests {
     }
 }
 
-@Suite("Live window end to end", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Live window end to end", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct LiveWindowTests {
     @Test("the live window shows bars for what is playing, and --screenshot writes a valid PNG of them")
     func screenshot() throws {

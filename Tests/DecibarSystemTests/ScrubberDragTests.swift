@@ -5,7 +5,7 @@ import Testing
 
 /// Drags on the player's scrubber with real X input events (xdotool) and checks, in the audio
 /// recorded from the null sink's monitor, where playback went.
-@Suite("Scrubber drag under Xvfb", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Scrubber drag under Xvfb", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct ScrubberDragTests {
     let width = 800
     let height = 450

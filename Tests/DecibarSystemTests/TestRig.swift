@@ -23,8 +23,26 @@ enum TestRig {
 
     static var display: String? { ProcessInfo.processInfo.environment["DISPLAY"] }
 
-    /// True inside `Scripts/with-test-env.sh` (what `make test` runs), where every real part is present.
     static var hasDisplay: Bool { display?.isEmpty == false }
+
+    /// Set by `Scripts/with-test-env.sh` (what `make test` and CI run): every real part must be
+    /// there, so a missing one fails the tests that need it instead of skipping them.
+    static var inTestEnvironment: Bool { ProcessInfo.processInfo.environment["DECIBAR_TEST_ENV"] == "1" }
+
+    /// The real parts a suite can need.
+    enum Part {
+        case display, ffmpeg
+    }
+
+    /// Whether a suite that needs `part` runs: always in the test environment (where a missing part
+    /// is a failure), elsewhere (a bare `swift test`) only when the part is there.
+    static func canRun(needing part: Part) -> Bool {
+        if inTestEnvironment { return true }
+        switch part {
+        case .display: return hasDisplay
+        case .ffmpeg: return FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg")
+        }
+    }
 
     static func now() -> Double {
         var time = timespec()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The spectrum and meter modes, backgrounds and user shaders, drawn for real under Xvfb.
-@Suite("Visual modes under Xvfb", .serialized, .enabled(if: TestRig.hasDisplay, "needs the X display of make test"))
+@Suite("Visual modes under Xvfb", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct VisualModeTests {
     let width = 640
     let height = 360
