@@ -57,23 +57,27 @@ struct PulsePlayerTests {
             let recorder = try record(server, to: recording)
             let player = try PulsePlayer(source: try FilePlaybackSource(path: file), server: server.serverAddress)
             player.play()
-            let deadline = TestRig.now() + 6
-            while !player.isFinished && TestRig.now() < deadline { usleep(20_000) }
-            #expect(player.isFinished)
-            usleep(400_000)
-            recorder.kill()
-            player.stop()
-
-            let decoded = try decodeAll(file)
-            let recorded = try samples(at: recording)
-            let found = offset(of: decoded[0 ..< 960], in: recorded)
-            #expect(found != nil, "the start of the file is not in the recording (\(recorded.count / 2) frames recorded)")
-            guard let start = found else { return }
-            let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
-            #expect(played.count == decoded.count, "recorded \(played.count / 2) of \(decoded.count / 2) frames")
-            let largest = zip(played, decoded).map { abs($0 - $1) }.max() ?? 1
-            #expect(largest < 1e-6, "largest difference \(largest)")
+            try expectPlayedExactly(file, by: player, recorder: recorder, recording: recording)
         }
+    }
+
+    /// Waits for `player` to finish, then checks that the recording holds every decoded sample of
+    /// `file`, in order, exactly.
+    func expectPlayedExactly(_ file: String, by player: PulsePlayer, recorder: Process, recording: String) throws {
+        #expect(TestRig.wait(timeout: 10) { player.isFinished })
+        // The recorder catches the tail.
+        usleep(300_000)
+        recorder.kill()
+        player.stop()
+        let decoded = try decodeAll(file)
+        let recorded = try samples(at: recording)
+        let found = offset(of: decoded[0 ..< 960], in: recorded)
+        #expect(found != nil, "the start of the file is not in the recording (\(recorded.count / 2) frames recorded)")
+        guard let start = found else { return }
+        let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
+        #expect(played.count == decoded.count, "recorded \(played.count / 2) of \(decoded.count / 2) frames")
+        let largest = zip(played, decoded).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest < 1e-6, "largest difference \(largest)")
     }
 
     @Test("after a seek to t, the recorded audio continues exactly from t, with no old audio after it")
@@ -126,20 +130,9 @@ struct PulsePlayerTests {
             usleep(800_000)
             // As a cold disk or a network would: the decoding thread stops for 200 ms, mid-file.
             source.stallDecoding(seconds: 0.2)
-            let deadline = TestRig.now() + 8
-            while !player.isFinished && TestRig.now() < deadline { usleep(20_000) }
-            #expect(player.isFinished)
+            // Every decoded sample is played, in order, with nothing missing around the stall.
+            try expectPlayedExactly(file, by: player, recorder: recorder, recording: recording)
             #expect(player.underrunCount == 0, "\(player.underrunCount) underruns")
-            usleep(300_000)
-            recorder.kill()
-            player.stop()
-            // Every decoded sample was played, in order, with nothing missing around the stall.
-            let decoded = try decodeAll(file)
-            let recorded = try samples(at: recording)
-            let start = try #require(offset(of: decoded[0 ..< 960], in: recorded))
-            let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
-            #expect(played.count == decoded.count)
-            #expect((zip(played, decoded).map { abs($0 - $1) }.max() ?? 1) < 1e-6)
         }
     }
 

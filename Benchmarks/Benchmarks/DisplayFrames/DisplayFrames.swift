@@ -27,6 +27,17 @@ private func buffers(count: Int) -> [AudioBuffer] {
     }
 }
 
+/// Warms `drawFrame` up outside the measurement (first frames make textures and grow buffers),
+/// then measures it, waiting for OpenGL to finish either side.
+private func measureFrames(_ benchmark: Benchmark, on canvas: OffscreenCanvas, _ drawFrame: () -> Void) {
+    for _ in 0 ..< 120 { drawFrame() }
+    canvas.finish()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations { drawFrame() }
+    canvas.finish()
+    benchmark.stopMeasurement()
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: metrics, timeUnits: .microseconds, warmupIterations: 60,
                                            scalingFactor: .one, maxDuration: .seconds(10), maxIterations: 300)
@@ -47,12 +58,7 @@ let benchmarks: @Sendable () -> Void = {
             BarRenderer.clear(to: BarTheme.default.background)
             renderer.draw(bars, width: 1280, height: 720, theme: .default, windowHeight: 720)
         }
-        for _ in 0 ..< 120 { drawFrame() }
-        canvas.finish()
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { drawFrame() }
-        canvas.finish()
-        benchmark.stopMeasurement()
+        measureFrames(benchmark, on: canvas, drawFrame)
     }
 
     for mode in VisualMode.allCases {
@@ -82,13 +88,7 @@ let benchmarks: @Sendable () -> Void = {
                 visualizer.draw(width: 1280, height: 720, windowHeight: 720, now: now)
                 frame += 1
             }
-            // Warm up outside the measurement: first frames make their textures and grow their buffers.
-            for _ in 0 ..< 120 { drawFrame() }
-            canvas.finish()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { drawFrame() }
-            canvas.finish()
-            benchmark.stopMeasurement()
+            measureFrames(benchmark, on: canvas, drawFrame)
             blackHole(frame)
         }
     }
