@@ -27,6 +27,7 @@ let package = Package(
             name: "DisplayFrames",
             dependencies: [
                 .product(name: "DecibarApp", package: "Decibar"),
+                .product(name: "DecibarAudio", package: "Decibar"),
                 .product(name: "DecibarCore", package: "Decibar"),
                 .product(name: "DecibarRender", package: "Decibar"),
                 .product(name: "Benchmark", package: "benchmark"),

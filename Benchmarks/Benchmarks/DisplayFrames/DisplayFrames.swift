@@ -1,5 +1,6 @@
 import Benchmark
 import DecibarApp
+import DecibarAudio
 import DecibarCore
 import DecibarRender
 import Glibc
@@ -8,7 +9,8 @@ import Glibc
 // (four 256-frame buffers), release what is heard, move the visualizer on and draw it with OpenGL
 // (Mesa, offscreen through EGL). The malloc counts here include the OpenGL driver's: Mesa's
 // llvmpipe allocates inside every draw call (see the "OpenGL alone" floor).
-// Scripts/bench-frame-allocations.sh splits them by caller; Decibar's own code makes none.
+// Scripts/bench-frame-allocations.sh splits them by caller; Decibar's own code makes none. The
+// "state" benchmarks run everything of a frame but the drawing, so they count Decibar's side alone.
 private let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
 
 /// Interleaved stereo: a 220 Hz tone with a beat, so bars, bands and meters all move.
@@ -59,6 +61,33 @@ let benchmarks: @Sendable () -> Void = {
             renderer.draw(bars, width: 1280, height: 720, theme: .default, windowHeight: 720)
         }
         measureFrames(benchmark, on: canvas, drawFrame)
+    }
+
+    for mode in VisualMode.allCases {
+        // A thousand frames per sample, counted unscaled: one allocation in a thousand frames shows.
+        Benchmark("Visualizer state, 1000 frames without drawing: \(mode.rawValue), caps on") { benchmark in
+            var settings = VisualizerState.Settings()
+            settings.caps = true
+            var state = VisualizerState(settings: settings, mode: mode) { rate, bands in
+                SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
+            }
+            let audio = buffers(count: 4 * (120 + 1000))
+            let feed = AudioFeed()
+            var next = 0
+            func advance() {
+                for _ in 0 ..< 4 {
+                    feed.add(audio[next % audio.count])
+                    next += 1
+                }
+                let now = Double(next) * 256 / 48_000
+                state.update(reading: feed.release(heardBy: now), feed: feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
+            }
+            for _ in 0 ..< 120 { advance() }
+            benchmark.startMeasurement()
+            for _ in 0 ..< 1000 { advance() }
+            benchmark.stopMeasurement()
+            blackHole(state.meanValue)
+        }
     }
 
     for mode in VisualMode.allCases {
