@@ -29,6 +29,26 @@ private func buffers(count: Int) -> [AudioBuffer] {
     }
 }
 
+/// The audio a 60 Hz window is handed each frame: four 256-frame buffers into the feed, then the
+/// release of what has been heard by the frame's time.
+private final class FrameAudio {
+    let feed = AudioFeed()
+    private let audio: [AudioBuffer]
+    private var next = 0
+
+    init(buffers count: Int) { audio = buffers(count: count) }
+
+    /// The next frame's reading and time.
+    func advance() -> (reading: LevelReading, now: Double) {
+        for _ in 0 ..< 4 {
+            feed.add(audio[next % audio.count])
+            next += 1
+        }
+        let now = Double(next) * 256 / 48_000
+        return (feed.release(heardBy: now), now)
+    }
+}
+
 /// Warms `drawFrame` up outside the measurement (first frames make textures and grow buffers),
 /// then measures it, waiting for OpenGL to finish either side.
 private func measureFrames(_ benchmark: Benchmark, on canvas: OffscreenCanvas, _ drawFrame: () -> Void) {
@@ -71,16 +91,10 @@ let benchmarks: @Sendable () -> Void = {
             var state = VisualizerState(settings: settings, mode: mode) { rate, bands in
                 SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
             }
-            let audio = buffers(count: 4 * (120 + 1000))
-            let feed = AudioFeed()
-            var next = 0
+            let audio = FrameAudio(buffers: 4 * (120 + 1000))
             func advance() {
-                for _ in 0 ..< 4 {
-                    feed.add(audio[next % audio.count])
-                    next += 1
-                }
-                let now = Double(next) * 256 / 48_000
-                state.update(reading: feed.release(heardBy: now), feed: feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
+                let (reading, now) = audio.advance()
+                state.update(reading: reading, feed: audio.feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
             }
             for _ in 0 ..< 120 { advance() }
             benchmark.startMeasurement()
@@ -101,18 +115,11 @@ let benchmarks: @Sendable () -> Void = {
             guard let visualizer = try? Visualizer(options: settings, shaders: shaders, labelSize: 14, now: 0) else {
                 fatalError("the visualizer's shaders did not compile")
             }
-            let audio = buffers(count: 4096)
-            let feed = AudioFeed()
-            var next = 0
+            let audio = FrameAudio(buffers: 4096)
             var frame = 0
             func drawFrame() {
-                for _ in 0 ..< 4 {
-                    feed.add(audio[next % audio.count])
-                    next += 1
-                }
-                let now = Double(next) * 256 / 48_000
-                let reading = feed.release(heardBy: now)
-                visualizer.update(reading: reading, feed: feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
+                let (reading, now) = audio.advance()
+                visualizer.update(reading: reading, feed: audio.feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
                 BarRenderer.clear(to: visualizer.clearColor)
                 visualizer.draw(width: 1280, height: 720, windowHeight: 720, now: now)
                 frame += 1
