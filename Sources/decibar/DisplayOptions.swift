@@ -71,6 +71,14 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Level shown as an empty bar, in dBFS.", valueName: "dB"))
     var floor: Float = -60
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A fixed gain on the bars, in dB, -40 to 40, instead of the automatic one (which keeps the tallest bars just under the top whatever the music's loudness, and holds in silence). 0 is the plain mapping of --floor...0 dBFS.",
+        valueName: "dB"))
+    var sensitivity: Float?
+
+    @Flag(name: .long, help: "No automatic gain on the bars: the plain mapping of --floor...0 dBFS (the same as --sensitivity 0).")
+    var noAutosens = false
+
     @Option(name: .long, help: ArgumentHelp("Close the window after this many seconds.", valueName: "seconds"))
     var exitAfter: Double?
 
@@ -116,6 +124,10 @@ struct DisplayOptions: ParsableArguments {
                 throw ValidationError("\(name) must be between 0 and 60000 ms")
             }
         }
+        if let sensitivity {
+            guard sensitivity.isFinite, (-40...40).contains(sensitivity) else { throw ValidationError("--sensitivity must be between -40 and 40 dB") }
+            guard !noAutosens else { throw ValidationError("--sensitivity and --no-autosens cannot be used together") }
+        }
         guard floor.isFinite, floor < -1, floor >= -160 else {
             throw ValidationError("--floor must be between -160 and -1 dBFS")
         }
@@ -153,6 +165,7 @@ struct DisplayOptions: ParsableArguments {
         settings.attack = attack
         settings.release = release
         settings.floor = floor
+        settings.sensitivity = sensitivity.map { .fixed(decibels: $0) } ?? (noAutosens ? .off : .automatic)
         settings.exitAfter = exitAfter
         settings.screenshot = screenshot
         settings.record = record

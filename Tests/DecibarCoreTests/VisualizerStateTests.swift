@@ -74,6 +74,7 @@ struct VisualizerStateTests {
         var settings = VisualizerState.Settings()
         settings.bars = 4
         settings.smoothing = SmoothingTimes(attack: 0, release: 0)
+        settings.sensitivity = .off
         var state = VisualizerState(settings: settings, mode: .spectrum) { rate, bands in
             rate == 48000 && bands == 2 ? analyzer : nil
         }
@@ -82,6 +83,19 @@ struct VisualizerStateTests {
         let expected: [Float] = [0, 60.0 / 70, 1, 0.5]
         #expect(zip(state.targets, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.targets)")
         #expect(zip(state.barValues, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.barValues)")
+    }
+
+    @Test("spectrum with automatic sensitivity: the loudest band sits at the headroom, the floor's span below it")
+    func spectrumAutomatic() {
+        let analyzer = FixedBands(sampleRate: 48000, count: 2, levels: [[-22, -82], [-12, -47]])
+        var settings = VisualizerState.Settings()
+        settings.bars = 4
+        settings.smoothing = SmoothingTimes(attack: 0, release: 0)
+        var state = VisualizerState(settings: settings, mode: .spectrum) { _, _ in analyzer }
+        state.update(reading: loud, feed: feed(), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
+        // 12 dB quieter than the plain test above, and drawn the same, scaled by the headroom 0.95.
+        let expected: [Float] = [0, 0.95 * 60 / 70, 0.95, 0.95 * 0.5]
+        #expect(zip(state.targets, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(state.targets)")
     }
 
     @Test("meter: one bar for mono, two for stereo; RMS from the feed's 300 ms window, peaks from the reading")

@@ -16,6 +16,7 @@ struct CommandLineTests {
         ["render", "x.wav", "-o", "out.xyz"], ["render", "x.wav", "-o", "out.mp4", "--fps", "0"],
         ["render", "x.wav", "-o", "out.mp4", "--size", "641x360"], ["render", "x.wav", "-o", "out.mp4", "--fullscreen"],
         ["render", "x.wav"], ["live", "--record", "out.avi"], ["live", "--record-fps", "0"],
+        ["live", "--sensitivity", "41"], ["live", "--sensitivity", "nan"], ["play", "x.wav", "--sensitivity", "6", "--no-autosens"],
     ])
     func badValues(arguments: [String]) throws {
         // Parsed in this process: checking values needs no program to start.
@@ -39,10 +40,11 @@ struct CommandLineTests {
         ("live", ["--source", "--bars", "--size", "--fullscreen", "--exit-after", "--screenshot", "--mode", "--theme",
                   "--bar-width", "--bar-spacing", "--orientation", "--background", "--borderless", "--caps", "--hold",
                   "--fall", "--ballistics", "--shader-dir", "--av-offset", "--lows-at-edges", "--spectrum-floor",
-                  "--record", "--record-fps"]),
+                  "--record", "--record-fps", "--sensitivity", "--no-autosens"]),
         ("play", ["--mode", "--theme", "--caps", "--loop", "--fill-indicator", "--decibels", "--noise-floor", "--scrubber-filter"]),
         ("levels", ["--source", "--file", "--rate", "--duration", "--mode", "--bands"]),
-        ("render", ["--output", "--fps", "--duration", "--size", "--mode", "--theme", "--background", "--scrubber-filter"]),
+        ("render", ["--output", "--fps", "--duration", "--size", "--mode", "--theme", "--background", "--scrubber-filter",
+                    "--sensitivity", "--no-autosens"]),
         ("devices", ["--json"]),
     ])
     func help(command: String, options: [String]) throws {

@@ -134,8 +134,10 @@ struct InterruptionTests {
             for _ in 0 ..< 3 {
                 let delay = Double.random(in: 0.05 ... 2.0, using: &generator)
                 killedAt.append(delay)
+                // 1200 frames: far more than a render makes in the 2 s before the kill, so it never
+                // finishes first (a finished folder is rightly refused as a non-empty OUT).
                 let running = try RunningCommand(["render", folder + "/in.flac", "-o", folder + "/" + output, "--size", "640x360",
-                                                  "--duration", "10"], environment: headless)
+                                                  "--fps", "60"], environment: headless)
                 usleep(useconds_t(delay * 1_000_000))
                 kill(running.process.processIdentifier, SIGKILL)
                 _ = running.waitForExit(timeout: 10)

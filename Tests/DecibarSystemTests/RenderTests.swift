@@ -128,9 +128,13 @@ struct LiveWindowTests {
         #expect(decoded.output.count == 640 * 360 * 4)
         let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
 
-        // After 3.5 s of a steady tone the smoother has settled, and the device name has faded.
-        let scale = LevelScale()
-        let values = SymmetricBars.values(level: scale.normalized(-29.03), peak: scale.normalized(-26.02), count: 16)
+        // After 3.5 s of a steady tone the smoother and the automatic sensitivity have settled (its
+        // reference is the tone's peak), and the device name has faded.
+        var sensitivity = AutoSensitivity()
+        sensitivity.advance(loudestDB: -26.02, levelDB: -29.03, dt: 1)
+        let full = SymmetricBars.fullScale
+        let values = SymmetricBars.values(level: sensitivity.normalized(-29.03, fullScale: full),
+                                          peak: sensitivity.normalized(-26.02, fullScale: full), count: 16)
         let rects = BarLayout().rects(for: values, width: 640, height: 360)
         for rect in rects {
             let span = frame.paintedSpan(x: rect.x + rect.width / 2, theme: RenderTests.theme)

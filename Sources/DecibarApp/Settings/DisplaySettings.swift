@@ -28,6 +28,8 @@ public struct DisplaySettings: Sendable {
     public var release: Double?
     /// The level drawn as an empty bar, in dBFS.
     public var floor: Float = -60
+    /// The gain on bars and spectrum: automatic unless fixed.
+    public var sensitivity = Sensitivity.automatic
     public var exitAfter: Double?
     public var screenshot: String?
     public var record: String?

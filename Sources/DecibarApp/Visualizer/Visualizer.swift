@@ -66,6 +66,7 @@ public final class Visualizer {
         settings.ballistics = options.ballistics
         settings.spectrumFloor = options.spectrumFloor
         settings.lowsAtEdges = options.lowsAtEdges
+        settings.sensitivity = options.sensitivity
         return settings
     }
 

@@ -6,6 +6,9 @@ import RealModule
 /// `n = i/(half-1)`, `amp = level·(1-n) + peak·n` and `value = clamp((amp·(1 + 1.5n))^1.2, 0, 1)`;
 /// the half is mirrored so the tallest bars meet in the center. With a half of one bar, `n = 1`.
 public enum SymmetricBars {
+    /// The normalized peak that fills the tallest bar: `(peak·2.5)^1.2` reaches 1 at 0.4.
+    public static let fullScale: Float = 0.4
+
     /// Bar values in 0...1, left to right. `level` and `peak` are already normalized to 0...1.
     public static func values(level: Float, peak: Float, count: Int) -> [Float] {
         var result = [Float](repeating: 0, count: Swift.max(0, count))

@@ -17,6 +17,7 @@ public struct VisualizerState {
         public var ballistics: MeterBallistics = .digital
         public var spectrumFloor: Float = -70
         public var lowsAtEdges = false
+        public var sensitivity = Sensitivity.automatic
 
         public init() {}
     }
@@ -34,6 +35,10 @@ public struct VisualizerState {
     public private(set) var meter: LevelMeter
     public private(set) var meterChannels = 2
     public private(set) var analyzer: (any BandAnalyzer)?
+    /// The automatic sensitivity of bars and of the spectrum; they carry across tracks and devices,
+    /// as the visualizer does.
+    public private(set) var autoSensitivity = AutoSensitivity()
+    public private(set) var spectrumSensitivity = AutoSensitivity()
     /// The band count asked of the analyzer in use (merging may give fewer), so a new request rebuilds it.
     private var analyzedBandRequest = 0
     /// Band heights 0...1 per channel, reused every frame.
@@ -81,13 +86,21 @@ public struct VisualizerState {
             resize(to: barCount(canvasWidth: canvasWidth))
             if reading.frameCount > 0 {
                 let scale = settings.levelScale
-                SymmetricBars.fill(&targets, level: scale.normalized(reading.combinedRMSDB), peak: scale.normalized(reading.combinedPeakDB))
+                if let gain = settings.sensitivity.fixedGain {
+                    SymmetricBars.fill(&targets, level: scale.normalized(reading.combinedRMSDB) * gain,
+                                       peak: scale.normalized(reading.combinedPeakDB) * gain)
+                } else {
+                    autoSensitivity.advance(loudestDB: reading.combinedPeakDB, levelDB: reading.combinedRMSDB, dt: dt)
+                    let full = SymmetricBars.fullScale
+                    SymmetricBars.fill(&targets, level: autoSensitivity.normalized(reading.combinedRMSDB, fullScale: full),
+                                       peak: autoSensitivity.normalized(reading.combinedPeakDB, fullScale: full))
+                }
             } else if !hasAudio {
                 for index in targets.indices { targets[index] = 0 }
             }
             advanceBars(dt: dt, rangeDB: -settings.levelScale.floorDB)
         case .spectrum:
-            updateSpectrum(feed: feed, hasAudio: hasAudio, canvasWidth: canvasWidth)
+            updateSpectrum(feed: feed, reading: reading, hasAudio: hasAudio, dt: dt, canvasWidth: canvasWidth)
             advanceBars(dt: dt, rangeDB: -settings.spectrumFloor)
         case .meter:
             let channels = Swift.min(2, feed.format?.channelCount ?? 2)
@@ -154,7 +167,7 @@ public struct VisualizerState {
         }
     }
 
-    private mutating func updateSpectrum(feed: AudioFeed, hasAudio: Bool, canvasWidth: Int) {
+    private mutating func updateSpectrum(feed: AudioFeed, reading: LevelReading, hasAudio: Bool, dt: Double, canvasWidth: Int) {
         let bandsPerChannel = Swift.max(1, barCount(canvasWidth: canvasWidth) / 2)
         guard let format = feed.format else {
             resize(to: 2 * bandsPerChannel)
@@ -172,6 +185,26 @@ public struct VisualizerState {
         }
         let levels = analyzer.analyze { channel, destination in feed.copyLatest(channel: channel, into: destination) }
         SpectrumScale(floorDB: settings.spectrumFloor).normalize(levels, into: &bandHeights)
+        if let gain = settings.sensitivity.fixedGain {
+            if gain != 1 { scaleBandHeights { $0 * gain } }
+        } else {
+            // The spectrum keeps its own dB span; the reference follows the loudest band.
+            var loudestDB = -Float.infinity
+            for channel in levels { for level in channel { loudestDB = Swift.max(loudestDB, level) } }
+            spectrumSensitivity.advance(loudestDB: loudestDB, levelDB: reading.frameCount > 0 ? reading.combinedRMSDB : nil, dt: dt)
+            spectrumSensitivity.spanDB = -settings.spectrumFloor
+            for channel in bandHeights.indices {
+                for band in bandHeights[channel].indices {
+                    bandHeights[channel][band] = spectrumSensitivity.normalized(levels[channel][band], fullScale: 1)
+                }
+            }
+        }
         StereoSpectrum.arrange(bandHeights, lowsAtEdges: settings.lowsAtEdges, into: &targets)
+    }
+
+    private mutating func scaleBandHeights(_ transform: (Float) -> Float) {
+        for channel in bandHeights.indices {
+            for band in bandHeights[channel].indices { bandHeights[channel][band] = Swift.min(1, transform(bandHeights[channel][band])) }
+        }
     }
 }
