@@ -33,22 +33,15 @@ work=$(mktemp -d /tmp/decibar-music.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 ffmpeg -v error -nostdin -y -f lavfi -i "aevalsrc=$mix|0.95*$mix:s=48000:d=64" \
   -af "acompressor=threshold=0.1:ratio=3:attack=5:release=120" -c:a pcm_f32le "$work/raw.wav"
-# Master: gain to the target, then a limiter that keeps peaks under 0 dBFS; twice, as the limiter
-# takes some loudness away.
+# Master: a gain, then a limiter that keeps peaks under 0 dBFS. The limiter takes some loudness
+# away, so the gain grows by what is missing, up to three times.
 measure() { ffmpeg -nostdin -i "$1" -af ebur128 -f null - 2>&1 | awk '/Integrated loudness:/ { getline; print $2 }'; }
-cp "$work/raw.wav" "$work/in.wav"
+gain=$(awk -v t="$lufs" -v n="$(measure "$work/raw.wav")" 'BEGIN { printf "%.2f", t - n }')
 for _ in 1 2 3; do
-  now=$(measure "$work/in.wav")
-  gain=$(awk -v t="$lufs" -v n="$now" 'BEGIN { printf "%.2f", t - n }')
   ffmpeg -v error -nostdin -y -i "$work/raw.wav" -af "volume=${gain}dB,alimiter=limit=0.97:attack=2:release=60:level=disabled" \
     -c:a pcm_f32le "$work/out.wav"
   got=$(measure "$work/out.wav")
   awk -v t="$lufs" -v g="$got" 'BEGIN { exit !(g - t < 0.3 && t - g < 0.3) }' && break
-  # Aim higher by what the limiter took.
-  lufs_aim=$(awk -v t="$lufs" -v g="$got" -v a="${lufs_aim:-$lufs}" 'BEGIN { printf "%.2f", a + (t - g) }')
-  cp "$work/raw.wav" "$work/in.wav"
-  now=$(awk -v n="$now" -v a="$lufs_aim" -v t="$lufs" 'BEGIN { printf "%.2f", n - (a - t) }')
-  ffmpeg -v error -nostdin -y -i "$work/raw.wav" -af "volume=$(awk -v a="$lufs_aim" -v n="$(measure "$work/raw.wav")" 'BEGIN { printf "%.2f", a - n }')dB" -c:a pcm_f32le "$work/in.wav"
-  cp "$work/in.wav" "$work/raw.wav"
+  gain=$(awk -v t="$lufs" -v g="$got" -v a="$gain" 'BEGIN { printf "%.2f", a + t - g }')
 done
 mv "$work/out.wav" "$out"

@@ -62,6 +62,7 @@ public struct VisualizerState {
         smoother = BarSmoother(count: 0, times: settings.smoothing)
         caps = PeakCaps(count: 0, fallRate: 0)
         meter = Self.makeMeter(settings: settings, channels: 2)
+        spectrumSensitivity.spanDB = -settings.spectrumFloor
     }
 
     private static func makeMeter(settings: Settings, channels: Int) -> LevelMeter {
@@ -188,11 +189,10 @@ public struct VisualizerState {
         if let gain = settings.sensitivity.fixedGain {
             if gain != 1 { scaleBandHeights { $0 * gain } }
         } else {
-            // The spectrum keeps its own dB span; the reference follows the loudest band.
+            // The spectrum keeps its floor's dB span; the reference follows the loudest band.
             var loudestDB = -Float.infinity
             for channel in levels { for level in channel { loudestDB = Swift.max(loudestDB, level) } }
             spectrumSensitivity.advance(loudestDB: loudestDB, levelDB: reading.frameCount > 0 ? reading.combinedRMSDB : nil, dt: dt)
-            spectrumSensitivity.spanDB = -settings.spectrumFloor
             for channel in bandHeights.indices {
                 for band in bandHeights[channel].indices {
                     bandHeights[channel][band] = spectrumSensitivity.normalized(levels[channel][band], fullScale: 1)
