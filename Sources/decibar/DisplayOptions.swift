@@ -45,7 +45,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).", valueName: "digital|iec"))
     var ballistics: MeterBallistics = .digital
 
-    @Option(name: .long, help: ArgumentHelp("Spectrum level drawn as an empty bar, in dB (the top is 0 dB).", valueName: "dB"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Spectrum level drawn as an empty bar, in dB (the top is 0 dB).", valueName: "dB"))
     var spectrumFloor: Float = -70
 
     @Flag(name: .long, help: "Spectrum: put the low frequencies at the window's edges instead of the center.")
@@ -68,10 +68,10 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Fall time constant of the bars in ms (default 158 ms).", valueName: "ms"))
     var release: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Level shown as an empty bar, in dBFS.", valueName: "dB"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Level shown as an empty bar, in dBFS.", valueName: "dB"))
     var floor: Float = -60
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "A fixed gain on the bars, in dB, -40 to 40, instead of the automatic one (which keeps the tallest bars just under the top whatever the music's loudness, and holds in silence). 0 is the plain mapping of --floor...0 dBFS.",
         valueName: "dB"))
     var sensitivity: Float?

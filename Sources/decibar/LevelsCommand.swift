@@ -13,9 +13,11 @@ extension Decibar {
                 arrived; status changes (device switched, server gone) are reported on stderr.
                 With --file, the file is analyzed as fast as possible and t is the time in the file.
                 With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
-                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: the \
-                newest 4096-sample window's band levels (dB, flat for pink noise), all of the first \
-                channel's bands low to high, then the second's (at most two channels).
+                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: band \
+                levels (dB, flat for pink noise) as the window's spectrum draws them (band powers \
+                averaged over the time each band's width needs, then the bars' rise and fall, held at \
+                --floor), all of the first channel's bands low to high, then the second's (at most \
+                two channels). --raw gives each line's own analysis of the newest 4096 samples instead.
                 """)
 
         @OptionGroup var source: SourceOption
@@ -28,6 +30,12 @@ extension Decibar {
 
         @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))
         var bands = 32
+
+        @Flag(name: .long, help: "Spectrum: each line's own analysis, without the window's smoothing (floor -160 dB).")
+        var raw = false
+
+        @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Spectrum: the level of an empty bar, in dB (default -70, as the window's); smoothed levels stay at or above it.", valueName: "dB"))
+        var floor: Float?
 
         @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file).", valueName: "hz"))
         var rate: Double = 30
@@ -48,16 +56,30 @@ extension Decibar {
             if let duration, !(duration.isFinite && duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds")
             }
+            if let floor, !(floor.isFinite && floor >= -160 && floor <= -10) {
+                throw ValidationError("--floor must be between -160 and -10 dB")
+            }
+            if (raw || floor != nil) && mode != .spectrum {
+                throw ValidationError("--raw and --floor apply to --mode spectrum")
+            }
+            if raw && floor != nil {
+                throw ValidationError("--raw and --floor cannot be used together: raw levels are not held at a floor")
+            }
             if let source = source.source, source.isEmpty {
                 throw ValidationError("--source needs a name (see 'decibar devices')")
             }
         }
 
         func run() throws {
+            var settings = LevelsSettings()
+            settings.mode = mode
+            settings.bands = bands
+            settings.raw = raw
+            if let floor { settings.floorDB = floor }
             if let file {
-                try FileLevels(path: file, rate: rate, duration: duration, mode: mode, bands: bands).run()
+                try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
             } else {
-                try LiveLevels(source: source.source, rate: rate, duration: duration, mode: mode, bands: bands).run()
+                try LiveLevels(source: source.source, rate: rate, duration: duration, settings: settings).run()
             }
         }
     }

@@ -9,12 +9,11 @@ public struct FileLevels {
     let duration: Double?
     var lines: LineMaker
 
-    /// `bands` applies to spectrum lines.
-    public init(path: String, rate: Double, duration: Double?, mode: LevelsMode, bands: Int) {
+    public init(path: String, rate: Double, duration: Double?, settings: LevelsSettings) {
         self.path = path
         self.rate = rate
         self.duration = duration
-        lines = LineMaker(mode: mode, bands: bands)
+        lines = LineMaker(settings)
     }
 
     public func run() throws {

@@ -12,14 +12,22 @@ public enum LevelsMode: String, CaseIterable, Sendable {
 struct LineMaker {
     let mode: LevelsMode
     let bands: Int
+    /// Spectrum lines: the analysis as it is instead of the window's smoothing.
+    let raw: Bool
+    /// Spectrum lines: the level of an empty bar, where smoothed levels stop.
+    let floorDB: Float
     /// Made with the analyzer, one analysis window long; none in levels mode.
     private var history: SampleHistory?
     private var analyzer: SpectrumAnalyzer?
+    private var smoother: SpectrumSmoother?
+    private var lastTime: Double?
     private var format: (rate: Int, channels: Int) = (0, 0)
 
-    init(mode: LevelsMode, bands: Int) {
-        self.mode = mode
-        self.bands = bands
+    init(_ settings: LevelsSettings) {
+        mode = settings.mode
+        bands = settings.bands
+        raw = settings.raw
+        floorDB = settings.floorDB
     }
 
     /// Whether lines need RMS and peak levels (spectrum lines do not).
@@ -32,6 +40,8 @@ struct LineMaker {
             analyzer = SpectrumAnalyzer(sampleRate: buffer.sampleRate, bandCount: bands, channelCount: min(2, buffer.channelCount))
             // Exactly one analysis window of history: the smallest ring to keep warm in cache.
             history = SampleHistory(capacity: analyzer?.bands.fftLength ?? AudioFeed.historyLength, channelCount: 2)
+            smoother = analyzer.map { SpectrumSmoother(bands: $0.bands, channelCount: $0.channelCount, floorDB: floorDB) }
+            lastTime = nil
             if let analyzer { writeLine(SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount)) }
         }
         history?.append(buffer)
@@ -48,7 +58,13 @@ struct LineMaker {
             writeBytes(line)
             return
         }
-        let levels = analyzer.analyze { channel, destination in history.copyLatest(channel: channel, into: destination) }
+        var levels = analyzer.analyze { channel, destination in history.copyLatest(channel: channel, into: destination) }
+        if !raw, smoother != nil {
+            // The smoothing steps by the time between lines, as the window's does by its frame time.
+            smoother?.advance(toward: levels, dt: time - (lastTime ?? 0))
+            levels = smoother?.levels ?? levels
+        }
+        lastTime = time
         line.removeAll(keepingCapacity: true)
         SpectrumLine.append(time: time, levels: levels, to: &line)
         writeBytes(line)

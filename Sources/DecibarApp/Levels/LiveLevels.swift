@@ -10,14 +10,14 @@ public struct LiveLevels {
     let target: TapTarget
     let rate: Double
     let duration: Double?
-    let lines: LineMaker
+    let settings: LevelsSettings
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
-    public init(source: String?, rate: Double, duration: Double?, mode: LevelsMode, bands: Int) {
+    public init(source: String?, rate: Double, duration: Double?, settings: LevelsSettings) {
         target = source.map(TapTarget.named) ?? .defaultSinkMonitor
         self.rate = rate
         self.duration = duration
-        lines = LineMaker(mode: mode, bands: bands)
+        self.settings = settings
     }
 
     public func run() throws {
@@ -34,9 +34,9 @@ public struct LiveLevels {
         let rate = self.rate
         let buffers = tap.buffers
         // The maker is made in the task that uses it: it holds an analyzer that only that task may touch.
-        let (mode, bands) = (lines.mode, lines.bands)
+        let settings = self.settings
         let writer = Task.detached(priority: .high) {
-            var lines = LineMaker(mode: mode, bands: bands)
+            var lines = LineMaker(settings)
             var processor = LevelProcessor(channelCount: 2)
             var clock = LineClock(rate: rate)
             for await buffer in buffers {

@@ -35,6 +35,8 @@ public struct VisualizerState {
     public private(set) var meter: LevelMeter
     public private(set) var meterChannels = 2
     public private(set) var analyzer: (any BandAnalyzer)?
+    /// The analyzer's band powers averaged over the time each band's width needs (see `BandPowerAverager`).
+    public private(set) var bandAverager: BandPowerAverager?
     /// The automatic sensitivity of bars and of the spectrum; they carry across tracks and devices,
     /// as the visualizer does.
     public private(set) var autoSensitivity = AutoSensitivity()
@@ -177,14 +179,21 @@ public struct VisualizerState {
         if analyzer?.bands.sampleRate != format.sampleRate || analyzedBandRequest != bandsPerChannel {
             analyzer = makeAnalyzer(format.sampleRate, bandsPerChannel)
             analyzedBandRequest = bandsPerChannel
+            bandAverager = nil
         }
         guard let analyzer else { return }
         resize(to: 2 * analyzer.bands.count)
         guard hasAudio else {
             for index in targets.indices { targets[index] = 0 }
+            bandAverager?.reset()
             return
         }
-        let levels = analyzer.analyze { channel, destination in feed.copyLatest(channel: channel, into: destination) }
+        let raw = analyzer.analyze { channel, destination in feed.copyLatest(channel: channel, into: destination) }
+        if bandAverager?.levels.count != raw.count || bandAverager?.timeConstants.count != analyzer.bands.count {
+            bandAverager = BandPowerAverager(bands: analyzer.bands, channelCount: raw.count)
+        }
+        bandAverager?.advance(toward: raw, dt: dt)
+        let levels = bandAverager?.levels ?? raw
         SpectrumScale(floorDB: settings.spectrumFloor).normalize(levels, into: &bandHeights)
         if let gain = settings.sensitivity.fixedGain {
             if gain != 1 { scaleBandHeights { $0 * gain } }

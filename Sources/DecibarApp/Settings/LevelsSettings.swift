@@ -1,0 +1,14 @@
+import DecibarCore
+
+/// What `decibar levels` prints, whatever its source.
+public struct LevelsSettings: Sendable {
+    public var mode: LevelsMode = .levels
+    /// Bands per channel in spectrum mode.
+    public var bands = 32
+    /// Spectrum lines: the analysis as it is, without the window's smoothing.
+    public var raw = false
+    /// Spectrum lines: the level of an empty bar, below which smoothed levels do not go.
+    public var floorDB: Float = -70
+
+    public init() {}
+}
