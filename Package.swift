@@ -32,6 +32,8 @@ let package = Package(
                        providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
+        .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128", pkgConfig: "libebur128",
+                       providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
 
         // Adapters: the only Swift code that imports C.
-        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg"]),
+        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No

@@ -76,6 +76,7 @@ extension Decibar {
             settings.bands = bands
             settings.raw = raw
             if let floor { settings.floorDB = floor }
+            settings.exactLoudness = file != nil
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
             } else {

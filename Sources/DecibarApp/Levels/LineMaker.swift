@@ -5,6 +5,7 @@ import DecibarCore
 public enum LevelsMode: String, CaseIterable, Sendable {
     case levels
     case spectrum
+    case loudness
 }
 
 /// Turns the audio of one line into its text: levels, or band levels from the newest window
@@ -20,6 +21,8 @@ struct LineMaker {
     private var history: SampleHistory?
     private var analyzer: SpectrumAnalyzer?
     private var smoother: SpectrumSmoother?
+    /// Loudness lines only.
+    private let loudness: LoudnessMeter?
     private var lastTime: Double?
     private var format: (rate: Int, channels: Int) = (0, 0)
 
@@ -28,12 +31,14 @@ struct LineMaker {
         bands = settings.bands
         raw = settings.raw
         floorDB = settings.floorDB
+        loudness = settings.mode == .loudness ? LoudnessMeter(exact: settings.exactLoudness) : nil
     }
 
     /// Whether lines need RMS and peak levels (spectrum lines do not).
     var needsLevels: Bool { mode == .levels }
 
     mutating func add(_ buffer: AudioBuffer) {
+        loudness?.add(buffer)
         guard mode == .spectrum else { return }
         if buffer.sampleRate != format.rate || buffer.channelCount != format.channels {
             format = (buffer.sampleRate, buffer.channelCount)
@@ -52,6 +57,12 @@ struct LineMaker {
     /// Writes the line for the audio since the last one to standard output. `reading` is taken
     /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
     mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
+        if let loudness {
+            line.removeAll(keepingCapacity: true)
+            LoudnessLine.append(time: time, reading: loudness.reading, to: &line)
+            writeBytes(line)
+            return
+        }
         guard mode == .spectrum, let analyzer, let history else {
             line.removeAll(keepingCapacity: true)
             LevelLine.append(time: time, reading: reading(), to: &line)

@@ -9,6 +9,9 @@ public struct LevelsSettings: Sendable {
     public var raw = false
     /// Spectrum lines: the level of an empty bar, below which smoothed levels do not go.
     public var floorDB: Float = -70
+    /// Loudness lines: gate every block exactly (a file) rather than in 0.1 LU bins (live, where
+    /// adding audio must not allocate).
+    public var exactLoudness = false
 
     public init() {}
 }
