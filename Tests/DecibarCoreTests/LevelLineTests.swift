@@ -77,3 +77,21 @@ struct DecimalTextTests {
             == "{\"t\": 1.500, \"bands_db\": [-1.00, -2.50, -160.00, 0.00]}")
     }
 }
+
+@Suite("Loudness lines")
+struct LoudnessLineTests {
+    @Test("every figure with two decimals, gated ones null, true peaks per channel")
+    func line() {
+        var reading = LoudnessReading(channelCount: 2)
+        reading.momentaryLUFS = -23.004
+        reading.shortTermLUFS = LoudnessReading.gated(-71)
+        reading.integratedLUFS = LoudnessReading.gated(-23.1)
+        reading.loudnessRangeLU = 5.25
+        reading.setTruePeak(linear: 0.1, channel: 0)
+        reading.setTruePeak(linear: 0, channel: 1)
+        #expect(LoudnessLine.json(time: 1, reading: reading)
+            == #"{"t": 1.000, "momentary_lufs": -23.00, "short_term_lufs": null, "integrated_lufs": -23.10, "loudness_range_lu": 5.25, "true_peak_dbtp": [-20.00, -160.00]}"#)
+        #expect(reading.truePeakDBTP == -20)
+        #expect(LoudnessReading.gated(-.infinity) == nil && LoudnessReading.gated(.nan) == nil && LoudnessReading.gated(-70) == -70)
+    }
+}
