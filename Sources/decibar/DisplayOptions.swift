@@ -45,6 +45,14 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).", valueName: "digital|iec"))
     var ballistics: MeterBallistics = .digital
 
+    @Option(name: .long, help: ArgumentHelp("Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets).", valueName: "dbfs|lufs"))
+    var meterScale: MeterScale = .dbfs
+
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp(
+        "Mark a loudness target on the meter's loudness bars, in LUFS (-59 to 0); repeat for more (e.g. -23 for EBU R128, -14 for streaming).",
+        valueName: "LUFS"))
+    var loudnessTarget: [Double] = []
+
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Spectrum level drawn as an empty bar, in dB (the top is 0 dB).", valueName: "dB"))
     var spectrumFloor: Float = -70
 
@@ -131,6 +139,9 @@ struct DisplayOptions: ParsableArguments {
         guard floor.isFinite, floor < -1, floor >= -160 else {
             throw ValidationError("--floor must be between -160 and -1 dBFS")
         }
+        for target in loudnessTarget where !(target.isFinite && target >= -59 && target <= 0) {
+            throw ValidationError("--loudness-target must be between -59 and 0 LUFS")
+        }
         if let screenshot { try checkOutput(screenshot, option: "--screenshot", kind: .file) }
         if let frameLog { try checkOutput(frameLog, option: "--frame-log", kind: .file) }
         if let record {
@@ -166,6 +177,8 @@ struct DisplayOptions: ParsableArguments {
         settings.release = release
         settings.floor = floor
         settings.sensitivity = sensitivity.map { .fixed(decibels: $0) } ?? (noAutosens ? .off : .automatic)
+        settings.meterScale = meterScale
+        settings.loudnessTargets = loudnessTarget
         settings.exitAfter = exitAfter
         settings.screenshot = screenshot
         settings.record = record

@@ -12,6 +12,7 @@ extension BackgroundStyle: ExpressibleByArgument {}
 extension LevelsMode: ExpressibleByArgument {}
 extension BarOrientation: ExpressibleByArgument {}
 extension MeterBallistics: ExpressibleByArgument {}
+extension MeterScale: ExpressibleByArgument {}
 
 /// Options shared by the commands that tap a live source.
 struct SourceOption: ParsableArguments {

@@ -65,7 +65,7 @@ struct BarOrientationTests {
 
     @Test("meter scale: 0 dB at the top, the floor at the bottom, linear in dB between")
     func meterScale() {
-        let meter = MeterLayout(width: 800, height: 400, channelCount: 2, floorDB: -70)
+        let meter = MeterLayout(width: 800, height: 400, channelCount: 2)
         #expect(meter.y(forDB: 0) == meter.scaleTop)
         #expect(meter.y(forDB: 6) == meter.scaleTop)
         #expect(meter.y(forDB: -70) == meter.scaleBottom)

@@ -56,7 +56,7 @@ struct VisualModeTests {
     @Test("meter mode: a -6 dBFS sine's RMS bar tops out at -9 dB on the scale, and the clip lamp stays dark")
     func meter() throws {
         let (frame, _) = try screenshot(["--mode", "meter"], tone: (440, 0.5))
-        let meter = MeterLayout(width: width, height: height, channelCount: 2, floorDB: -70)
+        let meter = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2)
         for channel in 0 ..< 2 {
             let slot = meter.barSlot(channel: channel)
             let x = slot.x + slot.width / 2
@@ -78,6 +78,24 @@ struct VisualModeTests {
         }
     }
 
+    @Test("meter mode, LUFS scale: a 1 kHz sine at -23 dBFS fills the momentary loudness bar to -23 LUFS; a -14 target is marked")
+    func loudnessBars() throws {
+        let (frame, errors) = try screenshot(["--mode", "meter", "--meter-scale", "lufs", "--loudness-target", "-14"],
+                                             tone: (1000, pow(10, -23.0 / 20)), seconds: 4)
+        let meter = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2, scale: .lufs)
+        func isLoudnessColor(_ pixel: (UInt8, UInt8, UInt8)) -> Bool { pixel.0 < 150 && pixel.1 > 160 && pixel.2 > 200 }
+        for index in 0 ..< 2 {
+            let slot = meter.loudnessSlot(index)
+            let x = slot.x + slot.width / 2
+            let top = (slot.y ..< slot.maxY).first { isLoudnessColor(frame.pixel(x: x, y: $0)) } ?? -1
+            // Momentary settles in 0.4 s; short-term needs its 3 s, so it may still be a little low.
+            let tolerance = index == 0 ? 3 : 3 + abs(meter.y(forDB: -24) - meter.y(forDB: -23))
+            #expect(abs(top - meter.y(forDB: -23)) <= tolerance, "bar \(index): top at \(top), expected \(meter.y(forDB: -23)); \(errors)")
+        }
+        let mark = frame.pixel(x: meter.loudnessSlot(0).x - 2, y: meter.y(forDB: -14))
+        #expect(mark.0 > 200 && mark.1 > 150 && mark.2 < 120, "no target mark at -14 LUFS: \(mark)")
+    }
+
     @Test("meter mode: a full-scale square wave lights both clip lamps")
     func clipLamp() throws {
         let server = try PrivatePulseServer()
@@ -93,7 +111,7 @@ struct VisualModeTests {
         #expect(live.waitForExit(timeout: 20) == 0, "stderr: \(live.standardError)")
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
-        let meter = MeterLayout(width: width, height: height, channelCount: 2, floorDB: -70)
+        let meter = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2)
         for channel in 0 ..< 2 {
             let lamp = meter.lamp(channel: channel)
             let (r, g, _) = frame.pixel(x: lamp.x + lamp.width / 2, y: lamp.y + lamp.height / 2)

@@ -30,6 +30,9 @@ public struct DisplaySettings: Sendable {
     public var floor: Float = -60
     /// The gain on bars and spectrum: automatic unless fixed.
     public var sensitivity = Sensitivity.automatic
+    /// The meter's scale, and the loudness targets (LUFS) marked on it.
+    public var meterScale = MeterScale.dbfs
+    public var loudnessTargets: [Double] = []
     public var exitAfter: Double?
     public var screenshot: String?
     public var record: String?

@@ -85,7 +85,8 @@ extension Visualizer {
     private func drawMeter(width: Int, height: Int, windowHeight: Int) {
         let channels = state.meterChannels
         let meter = state.meter
-        let geometry = MeterLayout(width: width, height: height, channelCount: channels, floorDB: VisualizerState.meterFloorDB)
+        let geometry = MeterLayout(width: width, height: height, channelCount: channels, loudnessBarCount: 2,
+                                   scale: options.meterScale)
         shapes.removeAll(keepingCapacity: true)
         barRects.removeAll(keepingCapacity: true)
         let tick = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.25)
@@ -99,6 +100,21 @@ extension Visualizer {
             barRects.append(geometry.bar(channel: channel, level: reading.rmsDB))
             shapes.append((geometry.lamp(channel: channel), reading.isClipping ? Color(hex: 0xFF2A2A) : Color(hex: 0x4A1414)))
         }
+        let loudness = state.loudness
+        for index in 0 ..< 2 {
+            let value = index == 0 ? loudness?.momentaryLUFS : loudness?.shortTermLUFS
+            let slot = geometry.loudnessSlot(index)
+            shapes.append((slot, Self.loudnessColor.withAlpha(0.12)))
+            if let value {
+                let top = geometry.y(forDB: Float(value))
+                shapes.append((PixelRect(x: slot.x, y: top, width: slot.width, height: geometry.scaleBottom - top), Self.loudnessColor))
+            }
+        }
+        for target in options.loudnessTargets {
+            let first = geometry.loudnessSlot(0), second = geometry.loudnessSlot(1)
+            shapes.append((PixelRect(x: first.x - 4, y: geometry.y(forDB: Float(target)) - 1, width: second.maxX - first.x + 8, height: 2),
+                           Self.targetColor))
+        }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
         barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,
                          axis: (Double(geometry.scaleBottom), Double(geometry.scaleBottom - geometry.scaleTop)))
@@ -111,7 +127,7 @@ extension Visualizer {
         guard let labels else { return }
         var lastLabelBottom = Int.min
         for level in geometry.visibleTicks {
-            let text = level == 0 ? "0 dB" : Self.tickText(level)
+            let text = level == 0 ? (options.meterScale == .lufs ? "LUFS" : "0 dB") : Self.tickText(level)
             let size = labels.size(of: text)
             let y = geometry.y(forDB: level) - size.height / 2
             // On a short window the labels near 0 dB would overlap: skip those that would.
@@ -134,7 +150,63 @@ extension Visualizer {
                         y: geometry.lamp(channel: channel).y - size.height - 2, color: labelColor,
                         canvasWidth: width, canvasHeight: windowHeight)
         }
+        drawLoudnessText(geometry: geometry, labels: labels, windowHeight: windowHeight)
     }
+
+    private static let loudnessColor = Color(hex: 0x5EC8F2)
+    private static let targetColor = Color(hex: 0xFFC042)
+
+    /// "M -23.0" and "S -23.1" over the loudness bars, target labels beside their marks, and
+    /// "I -23.0 LUFS   LRA 4.2 LU   TP -1.0 dBTP" under the meter: built glyph by glyph.
+    private func drawLoudnessText(geometry: MeterLayout, labels: TextRenderer, windowHeight: Int) {
+        let loudness = state.loudness
+        let width = geometry.width
+        for index in 0 ..< 2 {
+            let value = index == 0 ? loudness?.momentaryLUFS : loudness?.shortTermLUFS
+            let slot = geometry.loudnessSlot(index)
+            textBytes.removeAll(keepingCapacity: true)
+            textBytes.append(index == 0 ? UInt8(ascii: "M") : UInt8(ascii: "S"))
+            textBytes.append(contentsOf: Self.twoSpaces)
+            appendFigure(value)
+            let size = labels.size(ofCharacters: textBytes)
+            labels.draw(characters: textBytes, x: slot.x + (slot.width - size.width) / 2,
+                        y: geometry.lamp(channel: 0).y - size.height - 2, color: labelColor,
+                        canvasWidth: width, canvasHeight: windowHeight)
+        }
+        let last = geometry.loudnessSlot(1)
+        for target in options.loudnessTargets {
+            textBytes.removeAll(keepingCapacity: true)
+            DecimalText.append(target, places: 0, to: &textBytes)
+            let size = labels.size(ofCharacters: textBytes)
+            labels.draw(characters: textBytes, x: min(width - size.width, last.maxX + 8),
+                        y: geometry.y(forDB: Float(target)) - size.height / 2, color: Self.targetColor,
+                        canvasWidth: width, canvasHeight: windowHeight)
+        }
+        textBytes.removeAll(keepingCapacity: true)
+        textBytes.append(contentsOf: Self.integratedText)
+        appendFigure(loudness?.integratedLUFS)
+        textBytes.append(contentsOf: Self.rangeText)
+        appendFigure(loudness?.loudnessRangeLU)
+        textBytes.append(contentsOf: Self.truePeakText)
+        appendFigure(loudness.map { $0.truePeakDBTP > LoudnessReading.floorDBTP ? $0.truePeakDBTP : nil } ?? nil)
+        textBytes.append(contentsOf: Self.truePeakUnit)
+        let size = labels.size(ofCharacters: textBytes)
+        let first = geometry.barSlot(channel: 0)
+        let y = min(geometry.height - size.height - 1, geometry.scaleBottom + max(2, (geometry.height - geometry.scaleBottom - size.height) / 2))
+        labels.draw(characters: textBytes, x: first.x + (last.maxX - first.x - size.width) / 2, y: y,
+                    color: labelColor, canvasWidth: width, canvasHeight: windowHeight)
+    }
+
+    /// One decimal, or "--" when there is nothing to read (under the gate).
+    private func appendFigure(_ value: Double?) {
+        if let value { DecimalText.append(value, places: 1, to: &textBytes) } else { textBytes.append(contentsOf: Self.noFigure) }
+    }
+
+    private static let integratedText: [UInt8] = Array("I ".utf8)
+    private static let rangeText: [UInt8] = Array(" LUFS   LRA ".utf8)
+    private static let truePeakText: [UInt8] = Array(" LU   TP ".utf8)
+    private static let truePeakUnit: [UInt8] = Array(" dBTP".utf8)
+    private static let noFigure: [UInt8] = Array("--".utf8)
 
     private static let twoSpaces: [UInt8] = Array("  ".utf8)
     private static let slash: [UInt8] = Array(" / ".utf8)

@@ -67,6 +67,8 @@ public final class Visualizer {
         settings.spectrumFloor = options.spectrumFloor
         settings.lowsAtEdges = options.lowsAtEdges
         settings.sensitivity = options.sensitivity
+        settings.meterScale = options.meterScale
+        settings.loudnessTargets = options.loudnessTargets
         return settings
     }
 
@@ -93,6 +95,9 @@ public final class Visualizer {
     /// Moves the display on by `dt`: `reading` covers the audio released from `feed` this frame.
     public func update(reading: LevelReading, feed: AudioFeed, dt: Double, now: Double, canvasWidth: Int) {
         userShaders?.refresh(now: now)
+        // Loudness is measured from the first time the meter shows, and then for good: switching
+        // modes loses no integrated loudness.
+        if state.mode == .meter { feed.measureLoudness { LoudnessMeter() } }
         state.update(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
     }
 }

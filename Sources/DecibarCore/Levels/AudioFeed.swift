@@ -17,6 +17,8 @@ public final class AudioFeed: Sendable {
         var processor = LevelProcessor(channelCount: 2)
         var history: SampleHistory
         var rms = RMSWindow(channelCount: 2)
+        /// Measures loudness from released audio once a meter asks for it.
+        var loudness: (any LoudnessAnalyzer)?
     }
 
     private let state: Mutex<State>
@@ -65,6 +67,7 @@ public final class AudioFeed: Sendable {
                 state.processor.process(buffer)
                 state.history.append(buffer)
                 state.rms.add(buffer)
+                state.loudness?.add(buffer)
             }
             state.waiting.removeFirst(due)
             return state.processor.takeReading()
@@ -84,6 +87,25 @@ public final class AudioFeed: Sendable {
     /// Copies the newest released samples of `channel` (0 left, 1 right; mono repeats), oldest first.
     public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>) {
         state.withLock { $0.history.copyLatest(channel: Swift.min(channel, 1), into: destination) }
+    }
+
+    /// Measures EBU R128 loudness of everything released from now on, with the analyzer `make`
+    /// returns (which starts again by itself on a new device or file format). It is made under the
+    /// feed's lock and only ever touched there, by the thread that releases audio.
+    public func measureLoudness(with make: () -> any LoudnessAnalyzer) {
+        state.withLock { state in
+            if state.loudness == nil { state.loudness = make() }
+        }
+    }
+
+    /// Whether loudness is being measured.
+    public var measuresLoudness: Bool {
+        state.withLock { $0.loudness != nil }
+    }
+
+    /// The loudness of the audio released since measuring began (nil when not measuring).
+    public var loudness: LoudnessReading? {
+        state.withLock { $0.loudness?.reading }
     }
 
     /// Forgets everything not heard yet (after a seek, it never will be).

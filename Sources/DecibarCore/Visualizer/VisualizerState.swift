@@ -18,6 +18,9 @@ public struct VisualizerState {
         public var spectrumFloor: Float = -70
         public var lowsAtEdges = false
         public var sensitivity = Sensitivity.automatic
+        /// The meter's scale, and loudness targets marked on its loudness bars, in LUFS.
+        public var meterScale = MeterScale.dbfs
+        public var loudnessTargets: [Double] = []
 
         public init() {}
     }
@@ -34,6 +37,8 @@ public struct VisualizerState {
     public private(set) var caps: PeakCaps
     public private(set) var meter: LevelMeter
     public private(set) var meterChannels = 2
+    /// The loudness the meter shows (nil until the feed measures it).
+    public private(set) var loudness: LoudnessReading?
     public private(set) var analyzer: (any BandAnalyzer)?
     /// The analyzer's band powers averaged over the time each band's width needs (see `BandPowerAverager`).
     public private(set) var bandAverager: BandPowerAverager?
@@ -121,6 +126,7 @@ public struct VisualizerState {
                 meterPeaks[channel] = reading.frameCount > 0 && channel < reading.channelCount ? reading.peakDB(channel: channel) : floor
             }
             meter.advance(rmsDB: meterRMS, peakDB: meterPeaks, dt: dt)
+            loudness = feed.loudness
         }
     }
 
