@@ -8,7 +8,8 @@
 # (a short baseline) and during the window, where it also serves both capture clients.
 #
 # With MODE spectrum, decibar prints 64 band levels per channel at 60 lines/s
-# (`levels --mode spectrum --bands 64 --rate 60`), against the same cava.
+# (`levels --mode spectrum --bands 64 --rate 60`), against the same cava. With MODE loudness,
+# `levels --mode loudness --rate 10` (EBU R128 with true peak on every sample, 10 lines/s).
 #
 # Decibar's own CPU is also split by thread: the PulseAudio client thread (capture callback and
 # the stream's yields), the executor threads that run the line writer, and the rest (the main
@@ -22,11 +23,13 @@ decibar=${1:-$root/.build-release/release/decibar}
 window=${2:-60}
 mode=${3:-levels}
 case "$mode" in
-  levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60" ;;
+  levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60"; goal="  (goal <= 0.5)" ;;
   spectrum) decibar_args=(levels --mode spectrum --bands 64 --rate 60); label="decibar levels --mode spectrum --bands 64" ;;
-  *) echo "bench-cpu: MODE must be levels or spectrum" >&2; exit 2 ;;
+  loudness) decibar_args=(levels --mode loudness --rate 10); label="decibar levels --mode loudness" ;;
+  *) echo "bench-cpu: MODE must be levels, spectrum or loudness" >&2; exit 2 ;;
 esac
 baseline=5
+goal=${goal:-}
 
 for tool in pulseaudio pactl paplay cava ffmpeg python3; do
   command -v "$tool" >/dev/null || { echo "bench-cpu: $tool not found (apt-get install pulseaudio pulseaudio-utils cava ffmpeg python3)" >&2; exit 1; }
@@ -106,7 +109,7 @@ printf '  %-32s %s %%\n' "$label:" "$decibar_pct"
 echo "  cava 0.7.4 (64 bars, 60 fps):    $cava_pct %"
 python3 -c "
 d, c = $decibar_pct, $cava_pct
-print(f'  ratio decibar / cava:            {d / c:.2f}  (goal <= 0.5)' if c > 0 else '  ratio decibar / cava:            n/a (cava used no measurable CPU)')"
+print(f'  ratio decibar / cava:            {d / c:.2f}$goal' if c > 0 else '  ratio decibar / cava:            n/a (cava used no measurable CPU)')"
 echo "  pulseaudio during the window:    $pulse_pct % (player + both capture clients; player alone: $pulse_alone %)"
 python3 - "$dir/threads0" "$dir/threads1" "$elapsed" <<'PY'
 import sys

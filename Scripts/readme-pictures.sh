@@ -15,13 +15,22 @@ export XDG_CACHE_HOME="$work/cache"
 # 10 dB quieter, so the bars keep some headroom.
 ffmpeg -v error -nostdin -y -i "$work/loud.wav" -af volume=-10dB -c:a pcm_f32le "$work/demo.wav"
 
-# picture NAME SECONDS [render options...]: the frame at SECONDS.
+# A mastered synthetic song at -14 LUFS (Scripts/make-music.sh), for the pictures of music.
+"$here/make-music.sh" "$work/music.wav" 1 -14
+
+# picture NAME SECONDS [render options...]: the frame at SECONDS of the demo track
+# (INPUT=music for the song).
 picture() {
   local name=$1 seconds=$2
   shift 2
-  "$bin" render "$work/demo.wav" -o "$work/$name/" --size 1280x720 --fps 30 --duration "$seconds" "$@" 2>/dev/null
+  "$bin" render "$work/${INPUT:-demo}.wav" -o "$work/$name/" --size 1280x720 --fps 30 --duration "$seconds" "$@" 2>/dev/null
   cp "$(ls "$work/$name"/frame-*.png | tail -n 1)" "$out/$name.png"
 }
+
+# The same frame of the song with seed 003's fixed mapping and with automatic sensitivity.
+INPUT=music picture music-fixed 30.0 --bars 48 --no-autosens
+INPUT=music picture music-autosens 30.0 --bars 48
+INPUT=music picture meter-loudness 30.0 --mode meter --meter-scale lufs --loudness-target -23 --loudness-target -14
 
 picture play 8.0 --bars 64
 picture bars-24 3.77 --bars 24 --theme sunset

@@ -102,6 +102,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(smoother.values)
     }
 
+    loudnessAndSensitivityBenchmarks()
+
     // The framework's own allocations per sample: with --scale, a benchmark above allocates nothing
     // exactly when its raw malloc total equals this one.
     Benchmark("Empty measured loop (framework baseline)") { benchmark in
