@@ -5,7 +5,7 @@ import Foundation
 extension Decibar {
     struct Levels: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print RMS and peak levels as JSON lines, without a window.",
+            abstract: "Print levels, spectrum bands or loudness as JSON lines, without a window.",
             discussion: """
                 One object per line: {"t": seconds, "channels": N, "rms_db": [..], "peak_db": [..]}.
                 Levels are dBFS per channel (floor -160); each line covers every sample since the \
@@ -18,6 +18,10 @@ extension Decibar {
                 averaged over the time each band's width needs, then the bars' rise and fall, held at \
                 --floor), all of the first channel's bands low to high, then the second's (at most \
                 two channels). --raw gives each line's own analysis of the newest 4096 samples instead.
+                With --mode loudness, each line is {"t": .., "momentary_lufs": .., "short_term_lufs": .., \
+                "integrated_lufs": .., "loudness_range_lu": .., "true_peak_dbtp": [..]}: EBU R128 \
+                loudness (libebur128), null under the -70 LUFS gate, true peaks the highest so far per \
+                channel. With --file the last line covers the whole file.
                 """)
 
         @OptionGroup var source: SourceOption
@@ -25,7 +29,7 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
 
-        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel) or spectrum (band levels).", valueName: "levels|spectrum"))
+        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel), spectrum (band levels) or loudness (EBU R128).", valueName: "levels|spectrum|loudness"))
         var mode: LevelsMode = .levels
 
         @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))
