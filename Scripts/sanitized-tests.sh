@@ -13,6 +13,7 @@ trap 'rm -rf "$reports"' EXIT
 
 start=$(date +%s)
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+skips=()
 case "$sanitizer" in
   address)
     # Leaks are not this run's business (libraries keep their singletons until exit).
@@ -35,11 +36,15 @@ case "$sanitizer" in
     if [ "$guarded" -ne 0 ] || [ "$planted" -eq 0 ]; then echo "sanitized-tests: the Mutex shim does not work as it should" >&2; exit 1; fi
     export LD_PRELOAD="$shim"
     # Statuses stay as they are (the tests check them); every report lands in a file.
-    export TSAN_OPTIONS="log_path=$reports/report exitcode=0" ;;
+    export TSAN_OPTIONS="log_path=$reports/report exitcode=0"
+    # Two suites exercise no threads of their own but synthesize and render minutes of music;
+    # under ThreadSanitizer's 5-15x slowdown they starve the timing tests that run beside them
+    # (a tap reader then starts minutes late and its bounded stream overflows). `make test` runs them.
+    skips=(--skip "MusicBarsTests|LoudnessTests") ;;
   *) echo "sanitized-tests: unknown sanitizer $sanitizer" >&2; exit 2 ;;
 esac
 status=0
-Scripts/with-test-env.sh swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" "$@" || status=$?
+Scripts/with-test-env.sh swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${skips[@]+"${skips[@]}"} "$@" || status=$?
 if compgen -G "$reports/report*" > /dev/null; then
   echo "sanitized-tests: $sanitizer reported problems:" >&2
   for report in "$reports"/report*; do echo "--- $report" >&2; head -40 "$report" >&2; done
