@@ -14,6 +14,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // Pure Swift: levels, smoothing, layouts, formats. No C, no devices, no clocks.
@@ -34,6 +37,8 @@ let package = Package(
                        providers: [.apt(["libgl-dev"])]),
         .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128", pkgConfig: "libebur128",
                        providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
@@ -43,12 +48,17 @@ let package = Package(
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
+        .target(name: "DecibarSystem", dependencies: ["CSystemd"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No
         // ArgumentParser: commands turn their options into the settings structs it takes.
         .target(name: "DecibarApp", dependencies: [
-            "DecibarCore", "DecibarAudio", "DecibarRender",
+            "DecibarCore", "DecibarAudio", "DecibarRender", "DecibarSystem",
             .product(name: "SystemPackage", package: "swift-system"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 
         // The command line only: one file per command and the option groups.

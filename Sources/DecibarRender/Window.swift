@@ -172,6 +172,16 @@ public final class Window {
         set { SDL_SetWindowTitle(window, newValue) }
     }
 
+    /// Shows a hidden window (and raises it); `hide` takes it off the screen. Nothing else changes.
+    public func show() {
+        SDL_ShowWindow(window)
+        SDL_RaiseWindow(window)
+    }
+
+    public func hide() {
+        SDL_HideWindow(window)
+    }
+
     public func toggleFullscreen() {
         isFullscreen.toggle()
         SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)

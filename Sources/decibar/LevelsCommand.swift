@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecibarApp
+import DecibarCore
 import Foundation
 
 extension Decibar {
@@ -12,6 +13,8 @@ extension Decibar {
                 previous line. Live, t is seconds since start and a line is printed only when audio \
                 arrived; status changes (device switched, server gone) are reported on stderr.
                 With --file, the file is analyzed as fast as possible and t is the time in the file.
+                Live, when a decibar daemon runs, the lines come from its tap (the same lines, no second \
+                tap); --standalone opens a tap of its own.
                 With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
                 "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: band \
                 levels (dB, flat for pink noise) as the window's spectrum draws them (band powers \
@@ -41,6 +44,12 @@ extension Decibar {
         @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Spectrum: the level of an empty bar, in dB (default -70, as the window's); smoothed levels stay at or above it.", valueName: "dB"))
         var floor: Float?
 
+        @Flag(name: .long, help: "Open a tap of its own even when a daemon runs (by default, live levels come from the running daemon's tap).")
+        var standalone = false
+
+        @Option(name: .long, help: ArgumentHelp("The daemon's socket to subscribe to (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
+        var socket: String?
+
         @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file).", valueName: "hz"))
         var rate: Double = 30
 
@@ -50,6 +59,9 @@ extension Decibar {
         var duration: Double?
 
         func validate() throws {
+            if standalone && socket != nil {
+                throw ValidationError("--standalone and --socket cannot be used together")
+            }
             if source.source != nil && file != nil {
                 throw ValidationError("--source and --file cannot be used together")
             }
@@ -83,6 +95,12 @@ extension Decibar {
             settings.exactLoudness = file != nil
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
+            } else if !standalone, source.source == nil, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
+                      let client = try? DaemonClient.connect(socket: socket, timeout: nil) {
+                // A daemon runs: its one tap serves everybody.
+                try SubscribedLevels(client: client, settings: settings, rate: rate, duration: duration).run()
+            } else if socket != nil && !standalone {
+                _ = try DaemonClient.connect(socket: socket)
             } else {
                 try LiveLevels(source: source.source, rate: rate, duration: duration, settings: settings).run()
             }

@@ -19,13 +19,15 @@ extension Decibar {
 
         @OptionGroup var display: DisplayOptions
 
+        @OptionGroup var config: ConfigFileOption
+
         @Option(name: .long, help: ArgumentHelp(
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.",
             valueName: "ms"))
-        var avOffset: Double = 0
+        var avOffset: Double?
 
         func validate() throws {
-            guard avOffset.isFinite, abs(avOffset) <= 5000 else {
+            if let avOffset, !(avOffset.isFinite && abs(avOffset) <= 5000) {
                 throw ValidationError("--av-offset must be between -5000 and 5000 ms")
             }
             if let source = source.source, source.isEmpty {
@@ -34,8 +36,10 @@ extension Decibar {
         }
 
         func run() throws {
-            try LiveView(source: source.source, display: display.settings,
-                         avOffset: avOffset / 1000).run()
+            let file = try config.load()
+            let source = self.source.source ?? file.string("audio.source")
+            let offset = avOffset ?? file.number("audio.av_offset") ?? 0
+            try LiveView(source: source, display: display.settings(over: file), avOffset: offset / 1000).run()
         }
     }
 }

@@ -20,8 +20,10 @@ extension Decibar {
 
         @OptionGroup var display: DisplayOptions
 
-        @Flag(name: .long, help: "Start again from the first file after the last.")
-        var loop = false
+        @Flag(name: .long, inversion: .prefixedNo, help: "Start again from the first file after the last.")
+        var loop: Bool?
+
+        @OptionGroup var config: ConfigFileOption
 
         @OptionGroup var scrubber: ScrubberOptions
 
@@ -38,8 +40,10 @@ extension Decibar {
         }
 
         func run() throws {
+            let file = try config.load()
             try PlayView(settings: PlayView.Settings(
-                files: files, loops: loop, display: display.settings, scrubber: scrubber.settings, seekLogPath: seekLog)).run()
+                files: files, loops: loop ?? file.bool("player.loop"), display: display.settings(over: file),
+                scrubber: scrubber.settings(over: file), seekLogPath: seekLog)).run()
         }
     }
 }

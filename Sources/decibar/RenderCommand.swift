@@ -39,7 +39,7 @@ extension Decibar {
             if let duration, !(duration.isFinite && duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds")
             }
-            if display.fullscreen { throw ValidationError("--fullscreen does not apply to render (there is no window)") }
+            if display.fullscreen == true { throw ValidationError("--fullscreen does not apply to render (there is no window)") }
             if display.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
             if display.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
             if display.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
@@ -47,14 +47,14 @@ extension Decibar {
                 throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
             }
             try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
-            if display.size.width % 2 != 0 || display.size.height % 2 != 0 {
+            if let size = display.size, size.width % 2 != 0 || size.height % 2 != 0 {
                 throw ValidationError("--size must be even in both directions for video")
             }
         }
 
         func run() throws {
-            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display.settings,
-                              scrubber: scrubber.settings).run()
+            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display.settings(over: Configuration()),
+                              scrubber: scrubber.settings(over: Configuration())).run()
         }
     }
 }

@@ -5,39 +5,47 @@ import DecibarCore
 /// How the waveform scrubber looks: shared by `play` and `render`.
 struct ScrubberOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Width of the scrubber's bars in pixels.", valueName: "px"))
-    var scrubberBarWidth = 3
+    var scrubberBarWidth: Int?
 
     @Option(name: .long, help: ArgumentHelp("Space between the scrubber's bars in pixels.", valueName: "px"))
-    var scrubberBarSpacing = 2
+    var scrubberBarSpacing: Int?
 
     @Option(name: .long, help: ArgumentHelp("How a scrubber bar sums up the audio under it: max (never hides a peak) or average (smoother).", valueName: "max|average"))
-    var scrubberFilter = "max"
+    var scrubberFilter: String?
 
-    @Flag(name: .long, help: "Start the scrubber in dB mode (d switches at run time).")
-    var decibels = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Start the scrubber in dB mode (d switches at run time).")
+    var decibels: Bool?
 
     @Option(name: .long, help: ArgumentHelp("Noise floor of the dB mode: -50, -70 or -90 dB.", valueName: "dB"))
-    var noiseFloor: Float = ScrubberScale.defaultNoiseFloor
+    var noiseFloor: Float?
 
-    @Flag(name: .long, help: "Show the played part as a filled region instead of a playhead line.")
-    var fillIndicator = false
+    @Flag(name: .long, inversion: .prefixedNo, help: "Show the played part as a filled region instead of a playhead line.")
+    var fillIndicator: Bool?
 
     func validate() throws {
-        guard (1...64).contains(scrubberBarWidth) else { throw ValidationError("--scrubber-bar-width must be between 1 and 64") }
-        guard (0...64).contains(scrubberBarSpacing) else { throw ValidationError("--scrubber-bar-spacing must be between 0 and 64") }
-        guard ScrubberFilter(rawValue: scrubberFilter) != nil else { throw ValidationError("--scrubber-filter must be max or average") }
-        guard ScrubberScale.noiseFloors.contains(noiseFloor) else { throw ValidationError("--noise-floor must be -50, -70 or -90") }
+        if let scrubberBarWidth, !(1...64).contains(scrubberBarWidth) { throw ValidationError("--scrubber-bar-width must be between 1 and 64") }
+        if let scrubberBarSpacing, !(0...64).contains(scrubberBarSpacing) { throw ValidationError("--scrubber-bar-spacing must be between 0 and 64") }
+        if let scrubberFilter, ScrubberFilter(rawValue: scrubberFilter) == nil { throw ValidationError("--scrubber-filter must be max or average") }
+        if let noiseFloor, !ScrubberScale.noiseFloors.contains(noiseFloor) { throw ValidationError("--noise-floor must be -50, -70 or -90") }
     }
 
-    /// What the app takes.
-    var settings: ScrubberSettings {
-        var settings = ScrubberSettings()
-        settings.barWidth = scrubberBarWidth
-        settings.barSpacing = scrubberBarSpacing
-        settings.filter = ScrubberFilter(rawValue: scrubberFilter) ?? .max
-        settings.decibels = decibels
-        settings.noiseFloor = noiseFloor
-        settings.fillIndicator = fillIndicator
-        return settings
+    /// The options given, as a layer over the config file.
+    var layer: Configuration {
+        var layer = Configuration()
+        func put(_ path: String, _ value: JSONValue?) {
+            if let value { try? layer.set(path, to: value) }
+        }
+        put("player.scrubber_bar_width", scrubberBarWidth.map { .number(Double($0)) })
+        put("player.scrubber_bar_spacing", scrubberBarSpacing.map { .number(Double($0)) })
+        put("player.scrubber_filter", scrubberFilter.map { .string($0) })
+        put("player.decibels", decibels.map { .bool($0) })
+        put("player.noise_floor", noiseFloor.map { .number(Double($0)) })
+        put("player.fill_indicator", fillIndicator.map { .bool($0) })
+        return layer
+    }
+
+    /// What the app takes: the file's values with these options over them.
+    func settings(over file: Configuration) -> ScrubberSettings {
+        ScrubberSettings(configuration: file.merging(layer))
     }
 }

@@ -25,8 +25,11 @@ struct LineMaker {
     private let loudness: LoudnessMeter?
     private var lastTime: Double?
     private var format: (rate: Int, channels: Int) = (0, 0)
+    /// Where lines go: standard output, or a daemon's subscriber.
+    private let output: ([UInt8]) -> Void
 
-    init(_ settings: LevelsSettings) {
+    init(_ settings: LevelsSettings, output: @escaping ([UInt8]) -> Void = { writeBytes($0) }) {
+        self.output = output
         mode = settings.mode
         bands = settings.bands
         raw = settings.raw
@@ -47,26 +50,26 @@ struct LineMaker {
             history = SampleHistory(capacity: analyzer?.bands.fftLength ?? AudioFeed.historyLength, channelCount: 2)
             smoother = analyzer.map { SpectrumSmoother(bands: $0.bands, channelCount: $0.channelCount, floorDB: floorDB) }
             lastTime = nil
-            if let analyzer { writeLine(SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount)) }
+            if let analyzer { output(Array((SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount) + "\n").utf8)) }
         }
         history?.append(buffer)
     }
 
     private var line: [UInt8] = []
 
-    /// Writes the line for the audio since the last one to standard output. `reading` is taken
+    /// Writes the line for the audio since the last one to the output. `reading` is taken
     /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
     mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
         if let loudness {
             line.removeAll(keepingCapacity: true)
             LoudnessLine.append(time: time, reading: loudness.reading, to: &line)
-            writeBytes(line)
+            output(line)
             return
         }
         guard mode == .spectrum, let analyzer, let history else {
             line.removeAll(keepingCapacity: true)
             LevelLine.append(time: time, reading: reading(), to: &line)
-            writeBytes(line)
+            output(line)
             return
         }
         var levels = analyzer.analyze { channel, destination in history.copyLatest(channel: channel, into: destination) }
@@ -78,6 +81,6 @@ struct LineMaker {
         lastTime = time
         line.removeAll(keepingCapacity: true)
         SpectrumLine.append(time: time, levels: levels, to: &line)
-        writeBytes(line)
+        output(line)
     }
 }

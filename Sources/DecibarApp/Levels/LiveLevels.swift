@@ -36,17 +36,8 @@ public struct LiveLevels {
         // The maker is made in the task that uses it: it holds an analyzer that only that task may touch.
         let settings = self.settings
         let writer = Task.detached(priority: .high) {
-            var lines = LineMaker(settings)
-            var processor = LevelProcessor(channelCount: 2)
-            var clock = LineClock(rate: rate)
-            for await buffer in buffers {
-                if lines.needsLevels { processor.process(buffer) }
-                lines.add(buffer)
-                if clock.add(frames: buffer.frameCount, sampleRate: buffer.sampleRate) {
-                    let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
-                    lines.write(time: clock.lineTime(captured - start), reading: processor.takeReading())
-                }
-            }
+            var lines = LiveLines(settings: settings, rate: rate, start: start)
+            for await buffer in buffers { lines.add(buffer) }
         }
         defer {
             tap.stop()

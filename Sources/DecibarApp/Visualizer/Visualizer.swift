@@ -72,7 +72,10 @@ public final class Visualizer {
         return settings
     }
 
-    public var mode: VisualMode { state.mode }
+    public var mode: VisualMode {
+        get { state.mode }
+        set { state.mode = newValue }
+    }
 
     /// The color to clear the window to.
     public var clearColor: Color { options.background.color(theme: theme) }

@@ -14,11 +14,13 @@ struct FeedPump {
     let task: Task<Void, Never>
     let rest = RestFlag()
 
-    init(_ buffers: AsyncStream<AudioBuffer>, into feed: AudioFeed) {
+    /// - Parameter also: sees every buffer after the feed (a daemon's subscribers).
+    init(_ buffers: AsyncStream<AudioBuffer>, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil) {
         let rest = self.rest
         task = Task.detached(priority: .high) {
             for await buffer in buffers {
                 feed.add(buffer)
+                also?(buffer)
                 if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {
                     rest.value.store(false, ordering: .releasing)
                     Window.wakeEventLoop()

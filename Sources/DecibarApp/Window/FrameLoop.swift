@@ -27,11 +27,11 @@ struct FrameLoop {
     }
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
-    static func openWindow(options: DisplaySettings) throws -> Window {
+    static func openWindow(options: DisplaySettings, hidden: Bool = false) throws -> Window {
         let window: Window
         do {
             window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
-                                fullscreen: options.fullscreen, borderless: options.borderless,
+                                fullscreen: options.fullscreen, hidden: hidden, borderless: options.borderless,
                                 transparent: options.background == .transparent)
             // When the X server goes away, Xlib ends the process; leave no partial file behind.
             let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""

@@ -5,8 +5,8 @@ import Foundation
 /// The playlist: which file plays, its player and overview, moving on at the end of each file.
 /// A file that cannot be played is reported in one line and skipped.
 final class PlaySession {
-    let files: [String]
-    let loops: Bool
+    private(set) var files: [String]
+    var loops: Bool
     let heard = AudioFeed()
     private(set) var index = -1
     private(set) var player: PulsePlayer?
@@ -33,6 +33,7 @@ final class PlaySession {
     /// Opens the file at `start` or the next playable one after it, in `direction`.
     func open(from start: Int, direction: Int = 1, autoplay: Bool = true) {
         close()
+        isOver = false
         var candidate = start
         for _ in 0 ..< files.count {
             if candidate >= files.count || candidate < 0 {
@@ -107,6 +108,12 @@ final class PlaySession {
         guard let player else { return }
         heard.discardWaiting()
         player.seek(toFrame: Int64((max(0, min(duration, seconds)) * Double(player.sampleRate)).rounded()))
+    }
+
+    /// Adds files to the end of the list.
+    func append(_ more: [String]) {
+        files += more
+        isOver = false
     }
 
     func next() { open(from: index + 1) }

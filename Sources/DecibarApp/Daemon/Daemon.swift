@@ -1,0 +1,289 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+import DecibarSystem
+import Foundation
+import Logging
+
+/// `decibar daemon`: one long-running process that owns one tap, the player and the window, and
+/// serves clients on the control socket. Everything it owns lives on the process main thread
+/// (SDL wants the thread that opened the window); the socket's event loop, the signal watcher and
+/// the config watcher post to its inbox.
+///
+/// With no window shown and no subscriber the tap is closed and the main thread sleeps on the inbox:
+/// nothing listens to the user's audio and no CPU is used.
+public final class Daemon {
+    let settings: DaemonSettings
+    var log: Logger
+    let inbox = DaemonInbox()
+    let hub = SubscriberHub()
+    var server: ControlServer?
+    let socketPath: String
+
+    /// The file's values, and what is in force (the file, the command line, then `set`s).
+    var fileConfiguration = Configuration()
+    var runtime = Configuration()
+    var configuration = Configuration()
+    var display = DisplaySettings()
+
+    /// Made on the first `show`: a daemon without a display still serves levels and plays.
+    var window: Window?
+    var isShown = false
+    var visualizer: Visualizer?
+    var liveText: TextRenderer?
+    var liveScreen: LiveScreen?
+    var playerScreen: PlayerScreen?
+
+    var tap: PulseMonitorTap?
+    var tapIsLowLatency = false
+    var pump: FeedPump?
+    let feed = AudioFeed()
+
+    var session: PlaySession?
+    var stopping: String?
+    var lastStatusKey: StatusKey?
+    /// A config problem to show on screen until the next good reload.
+    var configProblem: String?
+
+    public init(settings: DaemonSettings) throws(CommandFailure) {
+        self.settings = settings
+        if let path = settings.socketPath { socketPath = path } else { socketPath = try ControlSocketPath.defaultPath() }
+        var logger = Logger(label: "decibar")
+        logger.logLevel = Logger.Level(rawValue: settings.logLevel ?? "info") ?? .info
+        log = logger
+    }
+
+    /// Runs until `ctl quit` or a signal. Throws (one line) when it cannot start: another daemon
+    /// runs, the socket cannot be made, the config is broken.
+    public func run() throws {
+        SignalWatcher.blockSignals()
+        do {
+            fileConfiguration = try ConfigFile.load(settings.configPath)
+        } catch {
+            throw CommandFailure(message: error.summary)
+        }
+        applyConfiguration()
+        if settings.logLevel == nil, let level = configuration.string("daemon.log_level").flatMap({ Logger.Level(rawValue: $0) }) {
+            log.logLevel = level
+        }
+        let server = try ControlServer.start(path: socketPath, handler: InboxForwarder(inbox: inbox), log: log)
+        self.server = server
+        SignalWatcher.start(posting: inbox)
+        let watcher = ConfigWatcher(path: settings.configPath) { [inbox] in inbox.post(.reloadConfig(reason: "the file changed")) }
+        if watcher == nil { log.warning("cannot watch \(settings.configPath) for changes; SIGHUP or ctl reload_config reload it") }
+        log.info("listening on \(socketPath) (pid \(getpid()))")
+        ServiceNotifier.ready(status: "listening on \(socketPath)")
+
+        if configuration.string("daemon.window") == "shown" {
+            if let failure = show() { log.error("\(failure.message)") }
+        }
+        updateTap()
+        defer { shutDown() }
+        while stopping == nil {
+            if isShown, let window {
+                try runWindow(window)
+                if stopping == nil && isShown {
+                    // Closed with its close button, q or Esc: hidden, not stopped.
+                    hide()
+                }
+            } else {
+                // Asleep until told something; with a player, a few times a second to move on
+                // at the end of a track.
+                inbox.wait(timeout: session?.player == nil ? nil : 0.25)
+                handleInbox()
+                tickHiddenPlayer()
+            }
+            updateTap()
+            publishStatusIfChanged()
+        }
+    }
+
+    private func shutDown() {
+        log.info("stopping (\(stopping ?? "error"))")
+        ServiceNotifier.stopping()
+        hub.publish(ControlMessage.event("shutdown"))
+        server?.close()
+        session?.close()
+        closeTap()
+        playerScreen = nil
+        liveScreen = nil
+        visualizer = nil
+        liveText = nil
+        window = nil
+    }
+
+    // MARK: Configuration
+
+    /// Recomputes what is in force from the layers.
+    func applyConfiguration() {
+        configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
+        display = DisplaySettings(configuration: configuration)
+        liveScreen?.avOffset = (configuration.number("audio.av_offset") ?? 0) / 1000
+    }
+
+    func reloadConfiguration(reason: String) -> ControlFailure? {
+        ServiceNotifier.reloading()
+        defer { ServiceNotifier.ready(status: "listening on \(socketPath)") }
+        do {
+            let loaded = try ConfigFile.load(settings.configPath)
+            let changed = loaded != fileConfiguration || !runtime.values.isEmpty
+            fileConfiguration = loaded
+            runtime = Configuration()
+            configProblem = nil
+            applyConfiguration()
+            if changed { rebuildVisualizer() }
+            log.info("config reloaded (\(reason))")
+            return nil
+        } catch {
+            // The previous values stay; say so once.
+            if configProblem != error.summary {
+                configProblem = error.summary
+                writeError("config not reloaded, the previous one stays: \(error.summary)")
+                hub.publish(ControlMessage.event("config-error", ["message": .string(error.summary)]))
+                ServiceNotifier.status("config error: \(error.summary)")
+            }
+            return ControlFailure(.commandFailed, "config not reloaded: \(error.summary)")
+        }
+    }
+
+    // MARK: Window
+
+    /// Shows the window, opening it the first time. Returns why it cannot.
+    func show() -> ControlFailure? {
+        if window == nil {
+            do {
+                let opened = try FrameLoop.openWindow(options: display, hidden: true)
+                window = opened
+                liveText = LiveScreen.makeText(for: opened)
+                try makeVisualizer(for: opened)
+            } catch let failure as CommandFailure {
+                window = nil
+                return ControlFailure(.commandFailed, failure.message)
+            } catch {
+                window = nil
+                return ControlFailure(.commandFailed, "\(error)")
+            }
+        }
+        window?.show()
+        if !isShown {
+            isShown = true
+            // What waited while hidden is old: start from what is heard now.
+            feed.discardWaiting()
+            log.info("window shown")
+        }
+        return nil
+    }
+
+    func hide() {
+        guard isShown else { return }
+        window?.hide()
+        isShown = false
+        log.info("window hidden")
+    }
+
+    func makeVisualizer(for window: Window) throws {
+        let shaders = try ShaderLibrary()
+        visualizer = try Visualizer(options: display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
+                                    now: MonotonicClock.now())
+        if let session {
+            playerScreen = try makePlayerScreen(for: session, window: window, shaders: shaders)
+        }
+    }
+
+    func makePlayerScreen(for session: PlaySession, window: Window, shaders: ShaderLibrary) throws -> PlayerScreen {
+        let scrubberSettings = ScrubberSettings(configuration: configuration)
+        let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
+        return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text),
+                            decibels: playerScreen?.decibels ?? scrubberSettings.decibels)
+    }
+
+    /// After a change of look: the visualizer is made again (its mode, theme and layout are fixed
+    /// when it is made); the player and the tap carry on.
+    func rebuildVisualizer() {
+        guard let window else { return }
+        let mode = visualizer?.mode
+        do {
+            try makeVisualizer(for: window)
+            if let mode, configuration.values["display.mode"] == nil, runtime.values["display.mode"] == nil { visualizer?.mode = mode }
+        } catch {
+            log.error("cannot redraw with the new settings: \(error)")
+        }
+    }
+
+    /// The frame loop while the window shows; returns when it is hidden or the daemon stops.
+    private func runWindow(_ window: Window) throws {
+        try FrameLoop(window: window, options: display).run { frame in
+            handleInbox()
+            if stopping != nil || !isShown {
+                frame.closes = true
+                frame.skipsDrawing = true
+                return
+            }
+            updateTap()
+            publishStatusIfChanged()
+            guard let visualizer else { return }
+            if let session, !session.isOver, let playerScreen {
+                playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
+                if session.isOver { session.close() }
+            } else if let liveScreen {
+                for case .key(let key) in frame.events { visualizer.handle(key) }
+                liveScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
+            }
+        }
+    }
+
+    // MARK: Tap
+
+    /// Opens, reopens or closes the tap for who needs it: a shown window wants 256-frame
+    /// deliveries (low latency), subscribers alone 50 ms ones (far fewer wake-ups).
+    func updateTap() {
+        let needed = isShown || hub.audioSubscriberCount > 0 || configuration.string("daemon.tap") == "always"
+        guard needed else {
+            if tap != nil { closeTap(); log.info("tap closed: nothing is looking") }
+            return
+        }
+        if tap != nil && tapIsLowLatency == isShown { return }
+        closeTap()
+        let target = configuration.string("audio.source").map(TapTarget.named) ?? .defaultSinkMonitor
+        do {
+            let opened = try PulseMonitorTap(target: target, fragmentDuration: isShown ? nil : LiveLevels.fragmentDuration,
+                                             relaxesInSilence: true, measuresSinkLatency: true)
+            let hub = self.hub
+            let pump = FeedPump(opened.buffers, into: feed) { buffer in hub.process(buffer, now: MonotonicClock.now()) }
+            opened.start()
+            tap = opened
+            tapIsLowLatency = isShown
+            self.pump = pump
+            liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: (configuration.number("audio.av_offset") ?? 0) / 1000,
+                                    text: liveText)
+            log.info("tap opened (\(isShown ? "window" : "subscribers"))")
+        } catch {
+            log.error("cannot open the tap: \(error.description)")
+        }
+    }
+
+    func closeTap() {
+        tap?.stop()
+        pump?.cancel()
+        tap = nil
+        pump = nil
+        liveScreen = nil
+    }
+
+    // MARK: Player while hidden
+
+    private func tickHiddenPlayer() {
+        guard let session else { return }
+        session.heard.discardWaiting()
+        if session.player?.isFinished == true { session.next() }
+        if session.isOver { session.close() }
+    }
+}
+
+/// Hands the socket's requests to the main thread.
+private struct InboxForwarder: ControlRequestHandler {
+    let inbox: DaemonInbox
+    func handle(_ request: ControlRequest, from client: ControlClientHandle) { inbox.post(.request(request, client)) }
+    func clientLeft(_ client: ControlClientHandle) { inbox.post(.clientLeft(client)) }
+    func answer(_ reply: [UInt8], to client: ControlClientHandle) { inbox.post(.reply(reply, client)) }
+}

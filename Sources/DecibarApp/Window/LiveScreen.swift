@@ -1,0 +1,83 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+
+/// What a window shows of a live tap, frame by frame: the bars for what is heard now, the tap's
+/// status in the title and over the bars. The live window is this alone; the daemon's window shows
+/// it whenever its player has nothing open.
+final class LiveScreen {
+    let tap: PulseMonitorTap
+    let feed: AudioFeed
+    let pump: FeedPump
+    /// Added to the sink's measured latency (may be negative), seconds.
+    var avOffset: Double
+    /// Text is a nicety: without a font the bars still run.
+    private let text: TextRenderer?
+    private var overlay = StatusOverlay()
+    private var reporter = StatusReporter()
+    private var shownStatus: TapStatus?
+
+    init(tap: PulseMonitorTap, feed: AudioFeed, pump: FeedPump, avOffset: Double, text: TextRenderer?) {
+        self.tap = tap
+        self.feed = feed
+        self.pump = pump
+        self.avOffset = avOffset
+        self.text = text
+    }
+
+    /// The text renderer status messages use, sized for `window`; nil (with a warning) without a font.
+    static func makeText(for window: Window) -> TextRenderer? {
+        do {
+            return try TextRenderer(shaders: ShaderLibrary(), pixelSize: max(14, window.drawableSize.height / 24))
+        } catch {
+            writeError("warning: no on-screen text: \(error.description)")
+            return nil
+        }
+    }
+
+    /// Moves the bars on by the frame and draws them, or marks the frame as skipped when nothing moves.
+    func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
+        let now = frame.now
+        let status = tap.status
+        if status != shownStatus {
+            shownStatus = status
+            reporter.report(status)
+            window.title = "Decibar — \(status.summary)"
+        }
+        overlay.update(status, at: now)
+
+        // The monitor hears audio before the speakers do, by the sink's latency: show it then.
+        feed.delay = tap.sinkLatency + avOffset
+        let reading = feed.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
+        let (width, height) = window.drawableSize
+        visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
+        let message = overlay.message(at: now)
+        // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
+        if visualizer.isAtRest && recorder == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
+            frame.skipsDrawing = true
+            pump.isResting = true
+            return
+        }
+        pump.isResting = false
+        BarRenderer.clear(to: visualizer.clearColor)
+        visualizer.draw(width: width, height: height, windowHeight: height, now: now)
+        if let text, let message {
+            Self.draw(message, with: text, width: width, height: height)
+        }
+        text?.endFrame()
+        frame.loggedValue = visualizer.meanValue
+    }
+
+    /// Waiting messages sit in the middle of the window; a device name sits small in a corner.
+    private static func draw(_ message: StatusOverlay.Message, with text: TextRenderer, width: Int, height: Int) {
+        let color = Color(red: 0.93, green: 0.94, blue: 0.97, alpha: 0.9 * message.opacity)
+        let size = text.size(of: message.text)
+        if message.isProminent {
+            text.draw(message.text, x: (width - size.width) / 2, y: height / 2 - size.height - text.pixelSize / 2,
+                      color: color, canvasWidth: width, canvasHeight: height)
+        } else {
+            let margin = text.pixelSize / 2
+            text.draw(message.text, x: margin, y: margin, color: color, canvasWidth: width, canvasHeight: height)
+        }
+    }
+}

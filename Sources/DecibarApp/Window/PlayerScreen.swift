@@ -1,0 +1,117 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+
+/// What a window shows of the player, frame by frame: bars for what is heard, the scrubber with
+/// playhead and labels, click/drag seeking and the player's keys. `play` is this alone; the
+/// daemon's window shows it while its player has a playlist.
+final class PlayerScreen {
+    let session: PlaySession
+    private let scrubber: ScrubberView
+    private let seekLog: LineLog?
+    private var interaction = ScrubberInteraction()
+    var decibels: Bool
+    private var hoverX: Double?
+    private var seekHandledAt: Double?
+    private var shownTitle: (key: TitleKey?, text: String) = (nil, "")
+
+    init(session: PlaySession, scrubber: ScrubberView, decibels: Bool, seekLog: LineLog? = nil) {
+        self.session = session
+        self.scrubber = scrubber
+        self.decibels = decibels
+        self.seekLog = seekLog
+    }
+
+    /// The renderers a player screen needs, sized for `window`.
+    static func makeRenderers(for window: Window, shaders: ShaderLibrary) throws(RenderError) -> (rects: RectRenderer, text: TextRenderer) {
+        let labelSize = PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize
+        return (try RectRenderer(shaders: shaders), try TextRenderer(shaders: shaders, pixelSize: labelSize))
+    }
+
+    /// The visualizer's label size under a player layout.
+    static func labelSize(for window: Window) -> Int {
+        max(11, PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize * 4 / 5)
+    }
+
+    /// Handles the frame's input, then draws the bars and the scrubber.
+    func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
+        let now = frame.now
+        let (width, height) = window.drawableSize
+        let layout = PlayLayout(width: width, height: height)
+        session.refreshDuration()
+        let geometry = layout.scrubberGeometry(duration: session.duration)
+        let isPlaying = !(session.player?.isPaused ?? true)
+
+        for event in frame.events {
+            switch event {
+            case .quit, .toggleFullscreen, .resized: break
+            case .key(let key):
+                switch key {
+                case .playPause: isPlaying ? session.player?.pause() : session.player?.play()
+                case .back: session.seek(to: session.playhead - 5)
+                case .forward: session.seek(to: session.playhead + 5)
+                case .start: session.seek(to: 0)
+                case .end, .next: session.next()
+                case .previous: session.previous()
+                case .toggleDecibels: decibels.toggle()
+                case .cycleMode, .cycleShader: visualizer.handle(key)
+                }
+            case .mouseDown(let x, let y):
+                if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
+                                     isPlaying: isPlaying) == .pause {
+                    session.player?.pause()
+                }
+            case .mouseMoved(let x, let y):
+                interaction.move(x: x, geometry: geometry)
+                hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
+            case .mouseUp(let x, _):
+                if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
+                    session.seek(to: time)
+                    seekHandledAt = now
+                    if resume { session.player?.play() }
+                }
+            }
+        }
+        if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
+            seekLog?.write("\(handled) \(written)")
+            seekHandledAt = nil
+        }
+        if session.player?.isFinished == true { session.next() }
+        if session.isOver { return }
+
+        // The visualizer: what is being heard now.
+        let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
+        visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
+        frame.loggedValue = visualizer.meanValue
+        BarRenderer.clear(to: visualizer.clearColor)
+        visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
+
+        let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
+        // The title is made again only when what it says changes, not every frame.
+        let titleKey = TitleKey(opening: session.index < 0, track: session.index, paused: session.player?.isPaused == true,
+                                analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
+                                underruns: session.player?.underrunCount ?? 0)
+        if titleKey != shownTitle.key {
+            var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
+            if titleKey.paused { title += "  (paused)" }
+            if let analyzed = titleKey.analyzed { title += "  analyzing \(analyzed) %" }
+            if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
+            shownTitle = (titleKey, title)
+            window.title = "Decibar — \(session.currentName)"
+        }
+        scrubber.draw(ScrubberView.State(
+            peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
+            playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
+            decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive), layout: layout)
+    }
+
+    /// What the scrubber's title says.
+    private struct TitleKey: Equatable {
+        var opening: Bool
+        var track: Int
+        var paused: Bool
+        /// Percent analyzed while the overview is being made.
+        var analyzed: Int?
+        var underruns: Int
+    }
+}

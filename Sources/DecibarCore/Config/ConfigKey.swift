@@ -1,0 +1,161 @@
+/// One setting of the config file, of `decibar ctl set` and (under its option's name) of the
+/// command line: where it lives, what it takes, what it means, and its default.
+public struct ConfigKey: Sendable {
+    public enum Kind: Sendable {
+        case boolean
+        case integer(ClosedRange<Int>)
+        case number(ClosedRange<Double>)
+        /// One of these words.
+        case choice([String])
+        /// One of these numbers.
+        case numberChoice([Double])
+        /// A list of numbers in the range (a single number is a list of one).
+        case numbers(ClosedRange<Double>)
+        /// `WxH` pixels, 16 to 16384 each.
+        case size
+        /// `"auto"`, `"off"` or a gain in dB from -40 to 40.
+        case sensitivity
+        /// Free text (a device name, a folder).
+        case text
+    }
+
+    /// The section of the file (`display`, `audio`, `player`, `daemon`).
+    public let section: String
+    /// The key inside it, as in the file (`bar_width`); the option is `--bar-width`.
+    public let name: String
+    public let kind: Kind
+    /// The documentation: one or two sentences, written into `config init`'s comments.
+    public let help: String
+    /// The value when nothing sets it; nil when unset means something computed (said in `help`).
+    public let defaultValue: JSONValue?
+    /// Whether a running daemon can take a new value without reopening its window.
+    public let appliesLive: Bool
+
+    init(_ section: String, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true, _ help: String) {
+        self.section = section
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.defaultValue = defaultValue
+        self.appliesLive = appliesLive
+    }
+
+    /// `display.theme`.
+    public var path: String { section + "." + name }
+
+    /// The command-line option that sets it: `--bar-width`.
+    public var optionName: String { "--" + name.replacingUnderscores }
+
+    /// Checks a value and returns it in its plain form: numbers as numbers, sizes and choices as
+    /// strings. Text from the command line (`"48"`, `"on"`) is read as the kind says.
+    public func check(_ value: JSONValue) throws(ConfigFailure) -> JSONValue {
+        func fail(_ expected: String) -> ConfigFailure {
+            ConfigFailure("\(path) must be \(expected), not \(value.shortText)")
+        }
+        switch kind {
+        case .boolean:
+            switch value {
+            case .bool: return value
+            case .string(let text):
+                switch text.lowercased() {
+                case "true", "yes", "on", "1": return .bool(true)
+                case "false", "no", "off", "0": return .bool(false)
+                default: throw fail("true or false")
+                }
+            default: throw fail("true or false")
+            }
+        case .integer(let range):
+            guard let number = value.numeric, number == number.rounded(), number >= Double(range.lowerBound),
+                  number <= Double(range.upperBound) else {
+                throw fail("a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .number(number)
+        case .number(let range):
+            guard let number = value.numeric, range.contains(number) else {
+                throw fail("a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText)")
+            }
+            return .number(number)
+        case .choice(let words):
+            guard let text = value.string?.lowercased(), words.contains(text) else {
+                throw fail("one of \(words.joined(separator: ", "))")
+            }
+            return .string(text)
+        case .numberChoice(let numbers):
+            guard let number = value.numeric, numbers.contains(number) else {
+                throw fail("one of \(numbers.map(\.plainText).joined(separator: ", "))")
+            }
+            return .number(number)
+        case .numbers(let range):
+            let items: [JSONValue]
+            switch value {
+            case .array(let values): items = values
+            case .string(let text): items = text.split(separator: ",").map { .string(String($0)) }
+            default: items = [value]
+            }
+            var numbers: [JSONValue] = []
+            for item in items {
+                guard let number = item.numeric, range.contains(number) else {
+                    throw fail("a list of numbers from \(range.lowerBound.plainText) to \(range.upperBound.plainText)")
+                }
+                numbers.append(.number(number))
+            }
+            return .array(numbers)
+        case .size:
+            guard let text = value.string, let size = Self.size(text) else { throw fail("a size such as \"1280x720\" (16 to 16384 each way)") }
+            return .string("\(size.width)x\(size.height)")
+        case .sensitivity:
+            if let text = value.string?.lowercased(), text == "auto" || text == "off" { return .string(text) }
+            guard let number = value.numeric, (-40...40).contains(number) else { throw fail("\"auto\", \"off\" or a gain from -40 to 40 dB") }
+            return .number(number)
+        case .text:
+            guard let text = value.string, !text.isEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
+            return value
+        }
+    }
+
+    /// Reads `WxH`.
+    public static func size(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (16...16384).contains(width), (16...16384).contains(height) else { return nil }
+        return (width, height)
+    }
+}
+
+/// A value or key the config cannot take, said in one sentence.
+public struct ConfigFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension JSONValue {
+    /// A number, also from text such as `"-12.5"` (the command line sends text).
+    var numeric: Double? {
+        switch self {
+        case .number(let value): value.isFinite ? value : nil
+        case .string(let text): Double(text.trimmingSpaces).flatMap { $0.isFinite ? $0 : nil }
+        default: nil
+        }
+    }
+
+    /// The value as TOML/JSON text, cut for a message.
+    var shortText: String {
+        let text = self.text
+        return text.count > 40 ? String(text.prefix(40)) + "..." : text
+    }
+}
+
+extension Double {
+    /// `60`, `-0.5`: without a needless `.0`.
+    var plainText: String { self == rounded() && Swift.abs(self) < 1e15 ? String(Int(self)) : String(self) }
+}
+
+extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? "-" : $0 }) }
+    var trimmingSpaces: Substring {
+        let start = firstIndex { $0 != " " } ?? endIndex
+        let end = lastIndex { $0 != " " }.map { index(after: $0) } ?? start
+        return self[start ..< max(start, end)]
+    }
+}

@@ -1,0 +1,99 @@
+/// The settings in force: every key's value, from the defaults, the config file and what was set
+/// at run time. Values are checked when they go in, so reading one never fails.
+public struct Configuration: Sendable, Equatable {
+    /// Values that differ from nothing set: by path.
+    public private(set) var values: [String: JSONValue] = [:]
+
+    public init() {}
+
+    /// The value of `path`: set, or the key's default (nil when unset and without a default).
+    public subscript(path: String) -> JSONValue? {
+        values[path] ?? ConfigSchema.keys.first { $0.path == path }?.defaultValue
+    }
+
+    /// Sets a key by path or unique name; returns the key. Throws for an unknown key or a bad value.
+    @discardableResult
+    public mutating func set(_ name: String, to value: JSONValue) throws(ConfigFailure) -> ConfigKey {
+        let key = try ConfigSchema.key(named: name)
+        values[key.path] = try key.check(value)
+        return key
+    }
+
+    /// Sets a key already found.
+    public mutating func set(_ key: ConfigKey, to value: JSONValue) throws(ConfigFailure) {
+        values[key.path] = try key.check(value)
+    }
+
+    public func string(_ path: String) -> String? { self[path]?.string }
+    public func number(_ path: String) -> Double? { self[path]?.number }
+    public func bool(_ path: String) -> Bool { if case .bool(true)? = self[path] { true } else { false } }
+    public func numbers(_ path: String) -> [Double] {
+        if case .array(let items)? = self[path] { items.compactMap(\.number) } else { [] }
+    }
+
+    /// The TOML text of every key: as `config init` writes it (documentation, defaults commented
+    /// out) or, with `effective`, as `config show` prints the values in force.
+    public func text(effective: Bool) -> String {
+        var lines: [String] = []
+        if !effective {
+            lines += [
+                "# Decibar's configuration. Every key is shown with its default, commented out: remove the #",
+                "# and change the value to use another. Options on the command line override this file.",
+                "# The daemon and the live window reload it when it is saved; `decibar config check` finds",
+                "# mistakes. Unknown keys are errors, so a misspelt key never goes unnoticed.",
+            ]
+        }
+        for section in ConfigSchema.sections {
+            if !lines.isEmpty { lines.append("") }
+            if !effective, let help = ConfigSchema.sectionHelp[section] { lines += Self.comment(help, width: 98) }
+            lines.append("[\(section)]")
+            for key in ConfigSchema.keys where key.section == section {
+                let value = self[key.path]
+                if !effective {
+                    lines.append("")
+                    lines += Self.comment(key.help, width: 98)
+                }
+                if let value {
+                    let line = "\(key.name) = \(Self.toml(value))"
+                    lines.append(effective ? line : "# " + line)
+                } else {
+                    lines.append("# \(key.name) =    (unset)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Words wrapped into `# ` lines.
+    static func comment(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = "#"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > width && line != "#" {
+                lines.append(line)
+                line = "#"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// A value as TOML: strings quoted (JSON's escapes are TOML's), numbers and arrays as they are.
+    static func toml(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number): number.plainText
+        case .array(let items): "[" + items.map(toml).joined(separator: ", ") + "]"
+        default: value.text
+        }
+    }
+}
+
+extension Configuration {
+    /// These values with `other`'s on top (a file's, then the command line's).
+    public func merging(_ other: Configuration) -> Configuration {
+        var merged = self
+        merged.values.merge(other.values) { _, new in new }
+        return merged
+    }
+}

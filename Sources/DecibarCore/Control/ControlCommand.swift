@@ -1,0 +1,156 @@
+/// A command a control client sends, its arguments checked (mpv's JSON IPC is the model: the name
+/// first, then positional arguments).
+public enum ControlCommand: Sendable, Equatable {
+    case getStatus
+    case show
+    case hide
+    case toggleWindow
+    /// `["set", "theme", "fire"]`: a config key (`display.theme`, or `theme` when that is unique).
+    case set(key: String, value: JSONValue)
+    /// `["get", "theme"]`: a key's value as the daemon uses it.
+    case get(key: String)
+    /// `["open", "a.flac"]`, `["open", ["a.flac", "b.flac"], "append"]`.
+    case open(paths: [String], append: Bool)
+    case play
+    case pause
+    case cyclePause
+    case stop
+    /// `["seek", 90, "absolute"]`; relative (the default) moves from the playhead.
+    case seek(seconds: Double, relative: Bool)
+    case next
+    case previous
+    case subscribe(Subscription)
+    /// Without a kind: every subscription of the connection.
+    case unsubscribe(Subscription.Kind?)
+    case reloadConfig
+    case quit
+    case protocolVersion
+
+    /// The names a client sends, in the order the README documents them.
+    public static let names = [
+        "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
+        "stop", "seek", "next", "previous", "subscribe", "unsubscribe", "reload_config", "quit", "protocol_version",
+    ]
+
+    /// The protocol's version: raised when a command or reply changes incompatibly.
+    public static let currentProtocolVersion = 1
+
+    /// Reads a command from its JSON array form.
+    public init(arguments: [JSONValue]) throws(ControlFailure) {
+        guard let name = arguments.first?.string else {
+            throw ControlFailure(.invalidParameter, "the command must be an array starting with the command's name")
+        }
+        let rest = Array(arguments.dropFirst())
+        func count(_ range: ClosedRange<Int>) throws(ControlFailure) {
+            guard range.contains(rest.count) else {
+                let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                throw ControlFailure(.invalidParameter, "\(name) takes \(expected) argument\(range.upperBound == 1 ? "" : "s"), not \(rest.count)")
+            }
+        }
+        func text(_ index: Int, _ what: String) throws(ControlFailure) -> String {
+            guard let value = rest[index].string else {
+                throw ControlFailure(.invalidParameter, "\(name): \(what) must be a string, not \(rest[index].kindName)")
+            }
+            return value
+        }
+        switch name {
+        case "get_status": try count(0...0); self = .getStatus
+        case "show": try count(0...0); self = .show
+        case "hide": try count(0...0); self = .hide
+        case "toggle_window": try count(0...0); self = .toggleWindow
+        case "play": try count(0...0); self = .play
+        case "pause": try count(0...0); self = .pause
+        case "cycle_pause": try count(0...0); self = .cyclePause
+        case "stop": try count(0...0); self = .stop
+        case "next": try count(0...0); self = .next
+        case "previous": try count(0...0); self = .previous
+        case "reload_config": try count(0...0); self = .reloadConfig
+        case "quit": try count(0...0); self = .quit
+        case "protocol_version": try count(0...0); self = .protocolVersion
+        case "set":
+            try count(2...2)
+            self = .set(key: try text(0, "the key"), value: rest[1])
+        case "get":
+            try count(1...1)
+            self = .get(key: try text(0, "the key"))
+        case "open":
+            try count(1...2)
+            let paths: [String]
+            switch rest[0] {
+            case .string(let path): paths = [path]
+            case .array(let values):
+                var list: [String] = []
+                for value in values {
+                    guard let path = value.string else { throw ControlFailure(.invalidParameter, "open: every path must be a string") }
+                    list.append(path)
+                }
+                paths = list
+            default: throw ControlFailure(.invalidParameter, "open: give a path or an array of paths, not \(rest[0].kindName)")
+            }
+            guard !paths.isEmpty, paths.allSatisfy({ !$0.isEmpty }) else { throw ControlFailure(.invalidParameter, "open: a path is empty") }
+            var append = false
+            if rest.count == 2 {
+                switch try text(1, "the flag") {
+                case "append": append = true
+                case "replace": append = false
+                case let other: throw ControlFailure(.invalidParameter, "open: the flag must be replace or append, not \(other.quotedForMessage)")
+                }
+            }
+            self = .open(paths: paths, append: append)
+        case "seek":
+            try count(1...2)
+            guard let seconds = rest[0].number, seconds.isFinite, Swift.abs(seconds) < 1e9 else {
+                throw ControlFailure(.invalidParameter, "seek: the position must be a number of seconds")
+            }
+            var relative = true
+            if rest.count == 2 {
+                switch try text(1, "the flag") {
+                case "relative": relative = true
+                case "absolute": relative = false
+                case let other: throw ControlFailure(.invalidParameter, "seek: the flag must be relative or absolute, not \(other.quotedForMessage)")
+                }
+            }
+            self = .seek(seconds: seconds, relative: relative)
+        case "subscribe":
+            try count(1...3)
+            guard let kind = Subscription.Kind(rawValue: try text(0, "the kind")) else {
+                throw ControlFailure(.invalidParameter, "subscribe: the kind must be \(Subscription.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            var subscription = Subscription(kind: kind)
+            if rest.count >= 2 {
+                guard let rate = rest[1].number, Subscription.rates.contains(rate) else {
+                    throw ControlFailure(.invalidParameter, "subscribe: the rate must be a number of events per second from 0.1 to 240")
+                }
+                subscription.rate = rate
+            }
+            if rest.count == 3 {
+                guard let bands = rest[2].number, bands == bands.rounded(), (1...1024).contains(bands) else {
+                    throw ControlFailure(.invalidParameter, "subscribe: the band count must be a whole number from 1 to 1024")
+                }
+                subscription.bands = Int(bands)
+            }
+            self = .subscribe(subscription)
+        case "unsubscribe":
+            try count(0...1)
+            if rest.isEmpty {
+                self = .unsubscribe(nil)
+            } else {
+                guard let kind = Subscription.Kind(rawValue: try text(0, "the kind")) else {
+                    throw ControlFailure(.invalidParameter, "unsubscribe: no such kind of subscription")
+                }
+                self = .unsubscribe(kind)
+            }
+        default:
+            let suggestion = Spelling.closest(to: name, among: Self.names).map { " (did you mean \($0)?)" } ?? ""
+            throw ControlFailure(.unknownCommand, "no command \(name.quotedForMessage)\(suggestion)")
+        }
+    }
+}
+
+extension String {
+    /// Quoted and cut to a length fit for a one-line message.
+    var quotedForMessage: String {
+        let cut = count > 40 ? String(prefix(40)) + "..." : self
+        return "\"" + cut.escapingControlCharacters + "\""
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import DecibarApp
+import DecibarCore
+import Foundation
+
+/// How `decibar ctl`'s words become protocol commands, and replies become lines.
+enum ControlCommandLine {
+    static func command(from words: [String]) throws -> [JSONValue] {
+        let name = words[0]
+        let rest = Array(words.dropFirst())
+        func none() throws {
+            guard rest.isEmpty else { throw ValidationError("\(name) takes no arguments") }
+        }
+        switch name {
+        case "status": try none(); return [.string("get_status")]
+        case "toggle": try none(); return [.string("toggle_window")]
+        case "toggle-pause": try none(); return [.string("cycle_pause")]
+        case "reload": try none(); return [.string("reload_config")]
+        case "version": try none(); return [.string("protocol_version")]
+        case "mode":
+            guard rest.count == 1 else { throw ValidationError("mode takes one of bars, spectrum, meter") }
+            return [.string("set"), .string("display.mode"), .string(rest[0])]
+        case "set":
+            guard rest.count >= 2 else { throw ValidationError("set takes a key and a value, such as 'set theme fire'") }
+            // Several words are a list (loudness_targets -23 -14).
+            return [.string("set"), .string(rest[0]), rest.count == 2 ? .string(rest[1]) : .string(rest.dropFirst().joined(separator: ","))]
+        case "get":
+            guard rest.count == 1 else { throw ValidationError("get takes one key") }
+            return [.string("get"), .string(rest[0])]
+        case "open":
+            let append = rest.first == "--append"
+            let files = append ? Array(rest.dropFirst()) : rest
+            guard !files.isEmpty else { throw ValidationError("open takes one or more files") }
+            // The daemon has its own working folder: send full paths.
+            let cwd = FileManager.default.currentDirectoryPath
+            let paths = files.map { $0.hasPrefix("/") ? $0 : (cwd as NSString).appendingPathComponent($0) }
+            return [.string("open"), .array(paths.map(JSONValue.string)), .string(append ? "append" : "replace")]
+        case "seek":
+            guard rest.count == 1, let (seconds, relative) = seekTarget(rest[0]) else {
+                throw ValidationError("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")
+            }
+            return [.string("seek"), .number(seconds), .string(relative ? "relative" : "absolute")]
+        case "show", "hide", "play", "pause", "stop", "next", "previous", "quit":
+            try none()
+            return [.string(name)]
+        default:
+            // Any protocol command, arguments as JSON where they parse (numbers, arrays), else text.
+            guard ControlCommand.names.contains(name) else {
+                let known = ["status", "show", "hide", "toggle", "mode", "set", "get", "open", "play", "pause", "toggle-pause", "stop",
+                             "seek", "next", "previous", "reload", "quit"] + ControlCommand.names
+                let suggestion = Spelling.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
+                throw ValidationError("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
+            }
+            return [.string(name)] + rest.map { JSONValue(parsing: Array($0.utf8)) ?? .string($0) }
+        }
+    }
+
+    /// `90`, `1:30`, `1:02:03` are absolute; `+5`, `-5`, `+1:00` relative.
+    static func seekTarget(_ text: String) -> (Double, Bool)? {
+        var body = Substring(text)
+        var sign = 0.0
+        if body.first == "+" { sign = 1; body = body.dropFirst() } else if body.first == "-" { sign = -1; body = body.dropFirst() }
+        var seconds = 0.0
+        for part in body.split(separator: ":", omittingEmptySubsequences: false) {
+            guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
+            seconds = seconds * 60 + value
+        }
+        return sign == 0 ? (seconds, false) : (sign * seconds, true)
+    }
+
+    /// One line for a reply; nil when there is nothing to say (a command that just happened).
+    static func describe(_ data: JSONValue?, for command: [JSONValue]) -> String? {
+        guard let data else { return nil }
+        if command.first?.string == "get_status", case .object(let status) = data { return describeStatus(status) }
+        if let text = data.string { return text }
+        return data.text
+    }
+
+    private static func describeStatus(_ status: [String: JSONValue]) -> String {
+        var parts: [String] = []
+        parts.append("window \(status["window"]?.string ?? "?")")
+        parts.append(status["mode"]?.string ?? "?")
+        if case .object(let tap)? = status["tap"] {
+            let state = tap["state"]?.string ?? "?"
+            parts.append("tap \(state)" + (tap["device"]?.string.map { " (\($0))" } ?? ""))
+        }
+        if case .object(let player)? = status["player"] {
+            var line = "player \(player["state"]?.string ?? "idle")"
+            if let file = player["file"]?.string, let index = player["index"]?.number, case .array(let list)? = player["playlist"] {
+                line += " \(Int(index) + 1)/\(list.count) \((file as NSString).lastPathComponent)"
+                if let position = player["position"]?.number, let duration = player["duration"]?.number {
+                    line += " \(TimeLabel.text(seconds: position))/\(TimeLabel.text(seconds: duration))"
+                }
+            }
+            parts.append(line)
+        }
+        if let subscribers = status["subscribers"]?.number { parts.append("\(Int(subscribers)) subscriber\(subscribers == 1 ? "" : "s")") }
+        if let problem = status["config_error"]?.string { parts.append("config error: \(problem)") }
+        return parts.joined(separator: "  ·  ")
+    }
+}

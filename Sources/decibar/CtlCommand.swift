@@ -1,0 +1,56 @@
+import ArgumentParser
+import DecibarApp
+import DecibarCore
+import Foundation
+
+extension Decibar {
+    struct Ctl: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ctl",
+            abstract: "Tell the running daemon what to do, or ask it how it is.",
+            discussion: """
+                Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
+                set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
+                play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; reload; quit; \
+                or any protocol command by its name with JSON arguments (see the README).
+                Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
+                1 when the daemon refuses (with its reason) or none runs.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The daemon's socket (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
+        var socket: String?
+
+        @Flag(name: .long, help: "Print the reply's data as one JSON line.")
+        var json = false
+
+        @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments.", valueName: "command"))
+        var words: [String] = []
+
+        /// `--json` may come after the command too (`ctl status --json`).
+        private var commandWords: [String] { words.filter { $0 != "--json" } }
+        private var wantsJSON: Bool { json || words.contains("--json") }
+
+        func validate() throws {
+            let words = commandWords
+            guard !words.isEmpty else { throw ValidationError("name a command, such as 'decibar ctl status' (see --help)") }
+            _ = try ControlCommandLine.command(from: words)
+        }
+
+        func run() throws {
+            let command = try ControlCommandLine.command(from: commandWords)
+            let client = try DaemonClient.connect(socket: socket)
+            let reply: ControlConnectionClient.Reply
+            do {
+                reply = try client.request(command)
+            } catch {
+                throw CommandFailure(message: DaemonClient.describe(error))
+            }
+            guard reply.succeeded else { throw CommandFailure(message: reply.message ?? reply.error) }
+            if wantsJSON {
+                writeLine((reply.data ?? .null).text)
+            } else if let text = ControlCommandLine.describe(reply.data, for: command) {
+                writeLine(text)
+            }
+        }
+    }
+}
