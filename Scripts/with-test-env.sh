@@ -18,7 +18,7 @@ DISPLAY=$("$here/xvfb-start.sh" "$env_dir/x")
 export PULSE_SERVER DISPLAY
 export PULSE_COOKIE="$env_dir/pa/cookie"
 # Keep clients out of the real home and runtime directories.
-export XDG_RUNTIME_DIR="$env_dir/pa/run"
+export XDG_RUNTIME_DIR="$env_dir/pa/run" XDG_CONFIG_HOME="$env_dir/config"
 export DECIBAR_TEST_ENV=1
 echo "test environment: PULSE_SERVER=$PULSE_SERVER DISPLAY=$DISPLAY"
 "$@"

@@ -35,6 +35,10 @@ enum ControlCommandLine {
             let cwd = FileManager.default.currentDirectoryPath
             let paths = files.map { $0.hasPrefix("/") ? $0 : (cwd as NSString).appendingPathComponent($0) }
             return [.string("open"), .array(paths.map(JSONValue.string)), .string(append ? "append" : "replace")]
+        case "screenshot":
+            guard rest.count == 1 else { throw ValidationError("screenshot takes the PNG file to write") }
+            let path = rest[0].hasPrefix("/") ? rest[0] : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(rest[0])
+            return [.string("screenshot"), .string(path)]
         case "seek":
             guard rest.count == 1, let (seconds, relative) = seekTarget(rest[0]) else {
                 throw ValidationError("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")

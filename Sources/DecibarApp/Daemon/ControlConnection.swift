@@ -67,7 +67,7 @@ final class ControlConnection: ChannelInboundHandler {
         // What arrived before the check is handled now.
         let early = beforeAdmission
         beforeAdmission = []
-        process(early)
+        early.withUnsafeBytes { process($0) }
     }
 
     /// Bytes that arrived before the client's credentials were checked (at most one line's worth).
@@ -94,7 +94,7 @@ final class ControlConnection: ChannelInboundHandler {
         }
     }
 
-    private func process(_ bytes: some Sequence<UInt8>) {
+    private func process(_ bytes: UnsafeRawBufferPointer) {
         guard let client else { return }
         splitter.append(bytes) { piece in
                 switch piece {

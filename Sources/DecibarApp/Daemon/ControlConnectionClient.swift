@@ -91,7 +91,7 @@ public final class ControlConnectionClient {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .lost("the daemon closed the connection") }
-            splitter.append(buffer[0 ..< count]) { piece in
+            splitter.append(Array(buffer[0 ..< count])) { piece in
                 if case .line(let line) = piece { lines.append(line) }
             }
         }

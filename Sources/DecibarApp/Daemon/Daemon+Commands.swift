@@ -9,6 +9,15 @@ extension Daemon {
         for item in inbox.take() {
             switch item {
             case .request(let request, let client):
+                if case .screenshot(let path) = request.command {
+                    // Answered once the next frame is drawn.
+                    if isShown && window != nil {
+                        pendingScreenshots.append((path, request.id, client))
+                    } else {
+                        client.reply(ControlMessage.failure(id: request.id, ControlFailure(.commandFailed, "the window is hidden: decibar ctl show first")))
+                    }
+                    continue
+                }
                 let reply: [UInt8]
                 do {
                     reply = ControlMessage.success(id: request.id, data: try execute(request.command, from: client))
@@ -83,6 +92,8 @@ extension Daemon {
             if let failure = reloadConfiguration(reason: "ctl reload_config") { throw failure }
         case .quit:
             stopping = "ctl quit"
+        case .screenshot:
+            break
         }
         publishStatusIfChanged()
         return nil

@@ -40,6 +40,8 @@ public final class Daemon {
     let feed = AudioFeed()
 
     var session: PlaySession?
+    /// Screenshots asked for, saved after the next frame is drawn.
+    var pendingScreenshots: [(path: String, id: Int64, client: ControlClientHandle)] = []
     var stopping: String?
     var lastStatusKey: StatusKey?
     /// A config problem to show on screen until the next good reload.
@@ -178,6 +180,10 @@ public final class Daemon {
         guard isShown else { return }
         window?.hide()
         isShown = false
+        for pending in pendingScreenshots {
+            pending.client.reply(ControlMessage.failure(id: pending.id, ControlFailure(.commandFailed, "the window was hidden before it drew")))
+        }
+        pendingScreenshots = []
         log.info("window hidden")
     }
 
@@ -222,6 +228,8 @@ public final class Daemon {
             updateTap()
             publishStatusIfChanged()
             guard let visualizer else { return }
+            frame.forcesDrawing = !pendingScreenshots.isEmpty
+            defer { if frame.forcesDrawing { saveScreenshots(of: window) } }
             if let session, !session.isOver, let playerScreen {
                 playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
                 if session.isOver { session.close() }
@@ -230,6 +238,19 @@ public final class Daemon {
                 liveScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
             }
         }
+    }
+
+    private func saveScreenshots(of window: Window) {
+        for pending in pendingScreenshots {
+            do {
+                try FrameLoop.saveScreenshot(of: window, to: pending.path)
+                pending.client.reply(ControlMessage.success(id: pending.id))
+            } catch {
+                let message = (error as? CommandFailure)?.message ?? "\(error)"
+                pending.client.reply(ControlMessage.failure(id: pending.id, ControlFailure(.commandFailed, message)))
+            }
+        }
+        pendingScreenshots = []
     }
 
     // MARK: Tap

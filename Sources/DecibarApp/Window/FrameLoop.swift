@@ -24,6 +24,8 @@ struct FrameLoop {
         var hadEvents: Bool { !events.isEmpty }
         /// Set when nothing changed: the frame is not drawn or shown.
         var skipsDrawing = false
+        /// Set to draw the frame even if nothing moves (a screenshot is waiting for it).
+        var forcesDrawing = false
     }
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
@@ -104,7 +106,7 @@ struct FrameLoop {
                 window.waitForEvent(timeout: max(0.001, min(Self.restTimeout, untilExit)))
                 continue
             }
-            if finished, let path = options.screenshot { try saveScreenshot(to: path) }
+            if finished, let path = options.screenshot { try Self.saveScreenshot(of: window, to: path) }
             try recorder?.frameDrawn(in: window, at: now)
             lastFrame = now
             window.swap()
@@ -115,7 +117,8 @@ struct FrameLoop {
         }
     }
 
-    private func saveScreenshot(to path: String) throws {
+    /// Saves what was drawn into the back buffer (before the swap) as a PNG, atomically.
+    static func saveScreenshot(of window: Window, to path: String) throws {
         let frame = window.readPixels()
         let png: [UInt8]
         do {

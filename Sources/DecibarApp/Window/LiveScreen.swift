@@ -53,7 +53,8 @@ final class LiveScreen {
         visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
         let message = overlay.message(at: now)
         // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
-        if visualizer.isAtRest && recorder == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents {
+        if visualizer.isAtRest && recorder == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents
+            && !frame.forcesDrawing {
             frame.skipsDrawing = true
             pump.isResting = true
             return

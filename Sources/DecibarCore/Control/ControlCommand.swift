@@ -23,13 +23,15 @@ public enum ControlCommand: Sendable, Equatable {
     /// Without a kind: every subscription of the connection.
     case unsubscribe(Subscription.Kind?)
     case reloadConfig
+    /// `["screenshot", "/tmp/shot.png"]`: the next frame the window draws, as a PNG.
+    case screenshot(path: String)
     case quit
     case protocolVersion
 
     /// The names a client sends, in the order the README documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
-        "stop", "seek", "next", "previous", "subscribe", "unsubscribe", "reload_config", "quit", "protocol_version",
+        "stop", "seek", "next", "previous", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -67,6 +69,11 @@ public enum ControlCommand: Sendable, Equatable {
         case "reload_config": try count(0...0); self = .reloadConfig
         case "quit": try count(0...0); self = .quit
         case "protocol_version": try count(0...0); self = .protocolVersion
+        case "screenshot":
+            try count(1...1)
+            let path = try text(0, "the path")
+            guard path.hasPrefix("/") else { throw ControlFailure(.invalidParameter, "screenshot: give a full path (the daemon has its own working folder)") }
+            self = .screenshot(path: path)
         case "set":
             try count(2...2)
             self = .set(key: try text(0, "the key"), value: rest[1])

@@ -23,24 +23,36 @@ public struct ControlLineSplitter: Sendable {
     public var pendingCount: Int { pending.count }
 
     /// Adds bytes as they arrived and hands each complete piece to `handle`, in order.
-    public mutating func append(_ bytes: some Sequence<UInt8>, _ handle: (Piece) -> Void) {
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if discarding {
-                    discarding = false
-                } else {
-                    if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
-                    handle(.line(pending))
-                }
-                pending.removeAll(keepingCapacity: pending.count <= 4096)
-            } else if !discarding {
-                pending.append(byte)
-                if pending.count > limit {
+    public mutating func append(_ bytes: [UInt8], _ handle: (Piece) -> Void) {
+        bytes.withUnsafeBytes { append($0, handle) }
+    }
+
+    /// The same for bytes in place (a socket's read buffer). Concrete rather than generic: a
+    /// hostile client may send megabytes of one line, and each byte must cost next to nothing.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer, _ handle: (Piece) -> Void) {
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            var end = start
+            while end < count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            if !discarding {
+                if pending.count + (end - start) > limit {
                     pending = []
                     discarding = true
                     handle(.tooLong)
+                } else {
+                    pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start ..< end]))
                 }
             }
+            guard end < count else { return }
+            if discarding {
+                discarding = false
+            } else {
+                if pending.last == UInt8(ascii: "\r") { pending.removeLast() }
+                handle(.line(pending))
+            }
+            pending.removeAll(keepingCapacity: pending.count <= 4096)
+            start = end + 1
         }
     }
 }

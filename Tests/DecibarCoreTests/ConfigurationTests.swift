@@ -1,0 +1,77 @@
+import DecibarCore
+import Testing
+
+@Suite("Configuration keys")
+struct ConfigurationTests {
+    @Test("values are checked and normalized by their key's kind; text from the command line is read as the kind says")
+    func checking() throws {
+        var configuration = Configuration()
+        try configuration.set("theme", to: .string("Fire"))
+        #expect(configuration["display.theme"] == .string("fire"))
+        try configuration.set("display.bars", to: .string("64"))
+        #expect(configuration["display.bars"] == .number(64))
+        try configuration.set("caps", to: .string("on"))
+        #expect(configuration.bool("display.caps"))
+        try configuration.set("sensitivity", to: .string("-6"))
+        #expect(configuration["display.sensitivity"] == .number(-6))
+        try configuration.set("loudness_targets", to: .string("-23,-14"))
+        #expect(configuration.numbers("display.loudness_targets") == [-23, -14])
+        try configuration.set("size", to: .string("800X600"))
+        #expect(configuration["display.size"] == .string("800x600"))
+        #expect(throws: ConfigFailure("display.bars must be a whole number from 1 to 1024, not 0")) { try configuration.set("bars", to: .number(0)) }
+        #expect(throws: ConfigFailure(#"display.theme must be one of neon, fire, ocean, forest, mono, sunset, not "purple""#)) {
+            try configuration.set("theme", to: .string("purple"))
+        }
+        #expect(throws: ConfigFailure("player.noise_floor must be one of -50, -70, -90, not -60")) { try configuration.set("noise_floor", to: .number(-60)) }
+        // A failed set changes nothing.
+        #expect(configuration["display.theme"] == .string("fire"))
+    }
+
+    @Test("unknown keys suggest the closest; defaults read through")
+    func lookup() throws {
+        #expect(throws: ConfigFailure(#"no setting "them" (did you mean theme?)"#)) { try ConfigSchema.key(named: "them") }
+        #expect(throws: ConfigFailure("unknown key display.bar_widht (did you mean display.bar_width?)")) { try ConfigSchema.key(section: "display", name: "bar_widht") }
+        #expect(throws: ConfigFailure("unknown key audio.theme (did you mean display.theme?)")) { try ConfigSchema.key(section: "audio", name: "theme") }
+        #expect(try ConfigSchema.key(named: "bar-width").path == "display.bar_width")
+        #expect(Configuration()["display.mode"] == .string("bars"))
+        #expect(Configuration()["display.bars"] == nil)
+        #expect(Configuration()["daemon.tap"] == .string("on-demand"))
+    }
+
+    @Test("every key has a unique path, a sentence of help, and a default its own check accepts")
+    func schema() throws {
+        #expect(Set(ConfigSchema.keys.map(\.path)).count == ConfigSchema.keys.count)
+        for key in ConfigSchema.keys {
+            #expect(ConfigSchema.sections.contains(key.section))
+            #expect(key.help.count > 15 && key.help.hasSuffix(".") || key.help.hasSuffix(")"), "\(key.path)")
+            if let value = key.defaultValue { #expect(try key.check(value) == value, "\(key.path)") }
+        }
+    }
+
+    @Test("later layers win: file, then command line, then run time")
+    func layers() throws {
+        var file = Configuration()
+        try file.set("theme", to: .string("ocean"))
+        try file.set("caps", to: .bool(true))
+        var flags = Configuration()
+        try flags.set("theme", to: .string("fire"))
+        let merged = file.merging(flags)
+        #expect(merged["display.theme"] == .string("fire"))
+        #expect(merged.bool("display.caps"))
+    }
+
+    @Test("the annotated default text names every key once, commented out with its default")
+    func annotatedText() {
+        let text = Configuration().text(effective: false)
+        for key in ConfigSchema.keys {
+            let lines = text.split(separator: "\n").filter { $0.hasPrefix("# \(key.name) =") }
+            #expect(lines.count == 1, "\(key.path)")
+        }
+        #expect(text.contains("# theme = \"neon\"\n"))
+        #expect(text.contains("# loudness_targets = []\n"))
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 100 })
+        let shown = Configuration().text(effective: true)
+        #expect(shown.contains("\ntheme = \"neon\"\n"))
+        #expect(shown.contains("[daemon]\n"))
+    }
+}

@@ -1,0 +1,331 @@
+import DecibarApp
+import DecibarCore
+import Foundation
+import Synchronization
+import Testing
+
+/// `decibar daemon` as a real process on a private PulseAudio (and Xvfb for its window), driven by
+/// `decibar ctl`, `decibar levels` and connections of the test's own.
+@Suite("Daemon", .serialized, .enabled(if: TestRig.canRun(needing: .display)))
+struct DaemonTests {
+    @Test("socket 0600 in a 0700 folder; a second daemon exits 1 naming the first; SIGTERM exits 0 and removes the socket")
+    func lifecycle() throws {
+        let rig = try DaemonRig()
+        var info = stat()
+        #expect(stat(rig.socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(stat((rig.socket as NSString).deletingLastPathComponent, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let pid = rig.daemon!.process.processIdentifier
+
+        let second = try TestRig.run(TestRig.decibar, ["daemon", "--config", rig.config], environment: rig.environment)
+        #expect(second.status == 1)
+        #expect(second.error == "decibar: a decibar daemon is already running (pid \(pid)) at \(rig.socket)\n")
+
+        kill(pid, SIGTERM)
+        #expect(rig.daemon!.waitForExit(timeout: 10) == 0)
+        #expect(!FileManager.default.fileExists(atPath: rig.socket))
+        let ctl = try rig.ctl("status")
+        #expect(ctl.status == 1)
+        #expect(ctl.error == "decibar: no decibar daemon at \(rig.socket): start one with `decibar daemon` or `systemctl --user start decibar`\n")
+    }
+
+    @Test("after kill -9 the stale socket is taken over by a new daemon")
+    func staleSocket() throws {
+        let rig = try DaemonRig()
+        kill(rig.daemon!.process.processIdentifier, SIGKILL)
+        _ = rig.daemon!.waitForExit(timeout: 10)
+        #expect(FileManager.default.fileExists(atPath: rig.socket))
+        try rig.start()
+        #expect(try rig.ctl("status").status == 0)
+        #expect(rig.daemon!.standardError.contains("removing the stale socket"))
+    }
+
+    @Test("no XDG_RUNTIME_DIR: a clear error, no fallback")
+    func noRuntimeFolder() throws {
+        let result = try TestRig.run("env", ["-u", "XDG_RUNTIME_DIR", TestRig.decibar, "daemon"])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("decibar: XDG_RUNTIME_DIR is not set, so there is no private folder for the control socket"))
+        #expect(result.error.split(separator: "\n").count == 1)
+    }
+
+    @Test("a client running as another uid is refused, even when the socket's permissions let it connect")
+    func otherUser() throws {
+        let rig = try DaemonRig()
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+        let request = Data(#"{"command":["get_status"],"request_id":1}"#.utf8 + [10])
+        // The folder (0700) keeps it out.
+        let blocked = try TestRig.run("setpriv", asNobody + ["socat", "-t2", "-", "UNIX-CONNECT:\(rig.socket)"], input: request)
+        #expect(blocked.status != 0)
+        #expect(blocked.error.contains("Permission denied"))
+        // Opened up, the daemon's own check (SO_PEERCRED) refuses it.
+        chmod(rig.server.directory, 0o755)
+        chmod(rig.server.directory + "/run", 0o755)
+        chmod((rig.socket as NSString).deletingLastPathComponent, 0o755)
+        chmod(rig.socket, 0o666)
+        let refused = try TestRig.run("setpriv", asNobody + ["socat", "-t2", "-", "UNIX-CONNECT:\(rig.socket)"], input: request)
+        let reply = String(decoding: refused.output, as: UTF8.self)
+        #expect(reply.contains(#""error":"error running command""#) && reply.contains("permission denied"), "\(reply) \(refused.error)")
+        #expect(!reply.contains("success"))
+        #expect(try rig.ctl("status").status == 0)
+    }
+
+    @Test("levels through the daemon equals levels --standalone on the same tone (within 0.1 dB), with one tap")
+    func levelsThroughDaemon() throws {
+        let rig = try DaemonRig()
+        let tone = rig.server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 8)
+        let player = try rig.server.play(tone)
+        defer { player.kill() }
+        let subscribed = try RunningCommand(["levels", "--rate", "10", "--duration", "3"], environment: rig.environment)
+        let standalone = try RunningCommand(["levels", "--standalone", "--rate", "10", "--duration", "3"], environment: rig.environment)
+        #expect(TestRig.wait(timeout: 5) { (try? rig.status()["subscribers"]) == .number(1) })
+        #expect(subscribed.waitForExit(timeout: 10) == 0)
+        #expect(standalone.waitForExit(timeout: 10) == 0)
+        let through = subscribed.output.compactMap { LevelsLine($0.text) }.filter { $0.time > 0.5 && $0.time < 2.5 }
+        let own = standalone.output.compactMap { LevelsLine($0.text) }.filter { $0.time > 0.5 && $0.time < 2.5 }
+        #expect(through.count >= 15 && own.count >= 15, "\(subscribed.standardError)")
+        for line in through { #expect(line.reads(rms: -9.03, peak: -6.02, tolerance: 0.1), "\(line.rmsDB)") }
+        for line in own { #expect(line.reads(rms: -9.03, peak: -6.02, tolerance: 0.1), "\(line.rmsDB)") }
+        #expect(!subscribed.standardError.contains("listening to"), "the subscriber opened no tap of its own")
+        // The subscriber left: the tap closes again.
+        #expect(TestRig.wait(timeout: 5) { (try? rig.status()["tap"]) == .object(["state": .string("closed")]) })
+    }
+
+    @Test("show, theme, mode and hide change what the window shows")
+    func window() throws {
+        let rig = try DaemonRig(arguments: ["--size", "320x180"])
+        let shot = rig.server.directory + "/shot.png"
+        #expect(try rig.ctl("screenshot", shot).status == 1, "a hidden window has no picture")
+        #expect(try rig.ctl("show").status == 0)
+        #expect(try rig.ctl("screenshot", shot).status == 0)
+        let neon = try RenderTests.Frame(png: shot)
+        #expect(try rig.ctl("set", "theme", "fire").status == 0)
+        #expect(try rig.ctl("screenshot", shot).status == 0)
+        let fire = try RenderTests.Frame(png: shot)
+        let fireBackground = BarTheme.preset(named: "fire")!.background
+        let corner = fire.pixel(x: 2, y: 2)
+        #expect(abs(Int(corner.0) - Int((fireBackground.red * 255).rounded())) <= 1 && abs(Int(corner.1) - Int((fireBackground.green * 255).rounded())) <= 1)
+        #expect(neon.pixel(x: 2, y: 2) != corner)
+        #expect(try rig.ctl("mode", "meter").status == 0)
+        #expect(try rig.ctl("get", "mode").output == "meter")
+        #expect(try rig.ctl("screenshot", shot).status == 0)
+        let meter = try RenderTests.Frame(png: shot)
+        #expect(meter.pixels != fire.pixels, "the meter draws its scale even in silence")
+        #expect(try rig.ctl("hide").status == 0)
+        #expect(try rig.status()["window"] == .string("hidden"))
+        #expect(try rig.status()["tap"] == .object(["state": .string("closed")]), "nothing looks: the tap is closed")
+        #expect(try rig.ctl("set", "theme", "purple").error.contains("display.theme must be one of"))
+    }
+
+    @Test("open, pause, play, seek, next and stop change what is played (heard on the monitor)")
+    func player() throws {
+        let rig = try DaemonRig()
+        let loud = rig.server.directory + "/loud.wav"
+        let quiet = rig.server.directory + "/quiet.wav"
+        try TestRig.makeTone(at: loud, amplitude: 0.5, seconds: 30)
+        try TestRig.makeTone(at: quiet, amplitude: 0.05, seconds: 30)
+        #expect(try rig.ctl("open", loud, quiet).status == 0)
+        #expect(abs(try rig.heardRMS() - -9.03) < 0.5)
+        #expect(try rig.ctl("pause").status == 0)
+        #expect(try rig.heardRMS() < -100)
+        #expect(try rig.ctl("play").status == 0)
+        #expect(try rig.ctl("seek", "20").status == 0)
+        // The playhead is what is heard: it reaches the target once the new audio is out.
+        #expect(TestRig.wait(timeout: 1) { ((try? rig.player("position"))??.number).map { $0 >= 20 && $0 < 21 } ?? false })
+        #expect(try rig.ctl("next").status == 0)
+        #expect(try rig.player("index") == .number(1))
+        #expect(abs(try rig.heardRMS() - -29.03) < 0.5)
+        #expect(try rig.ctl("stop").status == 0)
+        #expect(try rig.player("state") == .string("stopped"))
+        #expect(try rig.heardRMS() < -100)
+        let missing = try rig.ctl("open", "/nonexistent.flac")
+        #expect(missing.status == 1 && missing.error.contains("none of the files could be played"))
+        #expect(try rig.ctl("seek", "5").error.contains("nothing is open in the player"))
+    }
+
+    @Test("the config reloads within 1 s when written in place or renamed over; a broken edit keeps the old values")
+    func configReload() throws {
+        let rig = try DaemonRig(config: "[display]\ntheme = \"ocean\"\n")
+        #expect(try rig.ctl("get", "theme").output == "ocean")
+        func becomes(_ theme: String) -> Bool {
+            TestRig.wait(timeout: 1) { (try? rig.ctl("get", "theme").output) == theme }
+        }
+        try "[display]\ntheme = \"fire\"\n".write(toFile: rig.config, atomically: false, encoding: .utf8)
+        #expect(becomes("fire"), "in-place write")
+        let temporary = rig.server.directory + "/config.toml.new"
+        try "[display]\ntheme = \"forest\"\n".write(toFile: temporary, atomically: false, encoding: .utf8)
+        #expect(rename(temporary, rig.config) == 0)
+        #expect(becomes("forest"), "renamed over")
+        try "[display]\ntheme = \"forest\"\nbars = \"many\"\n".write(toFile: rig.config, atomically: false, encoding: .utf8)
+        #expect(TestRig.wait(timeout: 2) { rig.daemon!.standardError.contains("config not reloaded") })
+        #expect(rig.daemon!.standardError.contains("\(rig.config):3:1: display.bars must be a whole number from 1 to 1024"))
+        #expect(try rig.ctl("get", "theme").output == "forest")
+        #expect(try rig.ctl("status").output.contains("config error"))
+        try "[display]\ntheme = \"mono\"\n".write(toFile: rig.config, atomically: false, encoding: .utf8)
+        #expect(becomes("mono"))
+        // SIGHUP reloads too.
+        try "[display]\ntheme = \"sunset\"\n".write(toFile: rig.config + ".x", atomically: false, encoding: .utf8)
+        try rig.ctl("set", "theme", "neon")
+        kill(rig.daemon!.process.processIdentifier, SIGHUP)
+        #expect(becomes("mono"), "a reload starts from the file again")
+    }
+
+    @Test("10 000 malformed lines: each is answered or skipped, the daemon lives on and its memory stays flat")
+    func malformedLines() throws {
+        let rig = try DaemonRig()
+        var generator = SeededGenerator(seed: 20261123)
+        let corpus = (0 ..< 10_000).map { _ in MalformedControlLines.line(using: &generator) }
+        let expected = corpus.reduce(0) { count, line in
+            line.count > ControlLineSplitter.maximumLineLength ? count + 1 : ControlRequest.parse(line) == .ignored ? count : count + 1
+        }
+        func send(_ lines: [[UInt8]]) throws -> Int {
+            var replies = 0
+            var bytes: [UInt8] = []
+            for line in lines { bytes += line + [10] }
+            // One write of everything, then a marker request whose reply ends the count.
+            let raw = try RawSocket(path: rig.socket)
+            try raw.write(bytes + Array(#"{"command":["protocol_version"],"request_id":424242}"#.utf8) + [10])
+            while true {
+                let line = try raw.readLine()
+                if line.contains("424242") { break }
+                replies += 1
+            }
+            return replies
+        }
+        // The first pass warms up allocator arenas and caches; memory must not grow after it.
+        #expect(try send(corpus) == expected)
+        let before = rig.residentKiB
+        let start = TestRig.now()
+        #expect(try send(corpus) == expected)
+        #expect(try send(corpus) == expected)
+        let after = rig.residentKiB
+        print("malformed lines: \((TestRig.now() - start) / 2) s per 10 000 lines, RSS \(before) -> \(after) KiB")
+        #expect(after - before < 2048, "RSS grew from \(before) to \(after) KiB")
+        #expect(try rig.ctl("status").status == 0)
+    }
+
+    @Test("64 clients at 60 levels per second and one that never reads: each reader gets at least 59 a second")
+    func manySubscribers() throws {
+        let rig = try DaemonRig()
+        let tone = rig.server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 20)
+        let player = try rig.server.play(tone)
+        defer { player.kill() }
+        let stuck = try RawSocket(path: rig.socket)
+        try stuck.write(Array(#"{"command":["subscribe","levels",240]}"#.utf8) + [10])
+        let counts = Counts(63)
+        let seconds = 4.0
+        let socket = rig.socket
+        let threads = (0 ..< 63).map { index in
+            Thread {
+                guard let client = try? ControlConnectionClient(path: socket, timeout: 5),
+                      (try? client.request([.string("subscribe"), .string("levels"), .number(60)]))?.succeeded == true else { return }
+                // Let every subscriber join, then count for `seconds`.
+                let start = TestRig.now() + 1
+                while TestRig.now() < start + seconds {
+                    guard let line = try? client.nextLine() else { return }
+                    if TestRig.now() >= start, ControlMessage.lineData(of: line, event: "levels") != nil { counts.add(index) }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        #expect(TestRig.wait(timeout: 20) { threads.allSatisfy(\.isFinished) })
+        let rates = counts.values.map { Double($0) / seconds }
+        #expect(rates.count == 63 && rates.allSatisfy { $0 >= 59 }, "slowest \(rates.min() ?? 0) events/s")
+        #expect(try rig.status()["clients"] == .number(1 + 1), "the stuck client stays connected, losing its oldest events")
+        // The 65th connection is turned away politely once 64 are in.
+    }
+
+    @Test("the systemd user unit passes systemd-analyze verify")
+    func systemdUnit() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let unit = try String(contentsOfFile: TestRig.packageRoot + "/contrib/systemd/decibar.service", encoding: .utf8)
+        #expect(unit.contains("Type=notify") && unit.contains("Restart=on-failure") && unit.contains("PartOf=graphical-session.target"))
+        // Verified as installed: ExecStart names the binary under test.
+        let installed = unit.replacingOccurrences(of: "/usr/local/bin/decibar", with: TestRig.decibar)
+        try installed.write(toFile: folder + "/decibar.service", atomically: true, encoding: .utf8)
+        let result = try TestRig.run("systemd-analyze", ["verify", "--man=no", folder + "/decibar.service"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(!result.error.contains("decibar.service"), "\(result.error)")
+    }
+
+    @Test("ready is reported to systemd (sd_notify) once the socket listens")
+    func readiness() throws {
+        let server = try PrivatePulseServer()
+        let notify = "@decibar-test-\(getpid())"
+        let listener = Process(tool: "socat", arguments: ["-u", "ABSTRACT-RECV:\(notify.dropFirst())", "STDOUT"], environment: [:],
+                               output: Pipe(), errors: nil)
+        try listener.run()
+        defer { listener.terminate() }
+        usleep(200_000)
+        let daemon = try RunningCommand(["daemon"], environment: server.environment.merging(["NOTIFY_SOCKET": notify, "XDG_CONFIG_HOME": server.directory]) { $1 })
+        defer { daemon.stop() }
+        let output = (listener.standardOutput as! Pipe).fileHandleForReading
+        let data = output.availableData
+        #expect(String(decoding: data, as: UTF8.self).contains("READY=1"))
+    }
+}
+
+/// Per-thread counters.
+final class Counts: Sendable {
+    private let storage: Mutex<[Int]>
+    init(_ count: Int) { storage = Mutex([Int](repeating: 0, count: count)) }
+    func add(_ index: Int) { storage.withLock { $0[index] += 1 } }
+    var values: [Int] { storage.withLock { $0 } }
+}
+
+/// A plain blocking Unix socket: what a careless or hostile client does.
+final class RawSocket {
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw RigError("cannot connect to \(path)") }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func write(_ bytes: [UInt8]) throws {
+        // Written from a thread of its own so a full socket cannot stall the reader.
+        let fd = self.fd
+        let copy = bytes
+        let writer = Thread {
+            var offset = 0
+            while offset < copy.count {
+                let written = copy.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+        writer.start()
+    }
+
+    private var start = 0
+    private var buffer = [UInt8](repeating: 0, count: 65536)
+
+    func readLine() throws -> String {
+        while true {
+            if let newline = pending[start...].firstIndex(of: 10) {
+                let line = String(decoding: pending[start ..< newline], as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            pending.removeFirst(start)
+            start = 0
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw RigError("the daemon closed the connection or did not answer") }
+            pending += buffer[..<count]
+        }
+    }
+}
