@@ -31,7 +31,7 @@ asan: deps
 tsan: deps
 	Scripts/sanitized-tests.sh thread
 
-# libFuzzer targets (Fuzz/): the overview readers and decoding from bytes, FUZZ_SECONDS each (600).
+# libFuzzer targets (Fuzz/): the overview readers, decoding from bytes and the control protocol, FUZZ_SECONDS each (600).
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
 

@@ -79,6 +79,7 @@ if Context.environment["DECIBAR_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(name: "FuzzOverviewReader", dependencies: ["DecibarCore"], path: "Fuzz/OverviewReader"),
         .executableTarget(name: "FuzzDecoder", dependencies: ["DecibarAudio"], path: "Fuzz/Decoder"),
+        .executableTarget(name: "FuzzControlLine", dependencies: ["DecibarCore"], path: "Fuzz/ControlLine"),
     ]
 }
 

@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for SECONDS (default 600):
-# FuzzOverviewReader (audiowaveform .dat and JSON readers) and FuzzDecoder (opening and decoding a
-# file from its bytes). Seeds are made here: overviews written by decibar itself, and a short file
+# FuzzOverviewReader (audiowaveform .dat and JSON readers), FuzzDecoder (opening and decoding a
+# file from its bytes) and FuzzControlLine (the daemon's control lines: splitting and parsing). Seeds are made here: overviews written by decibar itself, and a short file
 # in every format the decoder reads. Corpora and crash reproducers stay in .build-fuzz/work.
 # Usage: fuzz.sh [SECONDS [TARGET...]]   (all targets by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
-targets=("${@:-FuzzOverviewReader FuzzDecoder}")
+targets=("${@:-FuzzOverviewReader FuzzDecoder FuzzControlLine}")
 targets=(${targets[*]})
 work=.build-fuzz/work
 mkdir -p "$work"
 
 swift build --product decibar
-for target in FuzzOverviewReader FuzzDecoder; do
+for target in FuzzOverviewReader FuzzDecoder FuzzControlLine; do
   DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --product "$target"
 done
 
 # Seeds.
 seeds=$(mktemp -d /tmp/decibar-fuzz-seeds.XXXXXX)
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds/overview" "$seeds/decoder" "$work/overview" "$work/decoder"
+mkdir -p "$seeds/overview" "$seeds/decoder" "$seeds/control" "$work/overview" "$work/decoder" "$work/control"
+# Control lines: a chunk-size byte, then requests as clients send them.
+printf '\x07{"command": ["seek", 90, "absolute"], "request_id": 7}\n{"command":["get_status"]}\n' > "$seeds/control/seek"
+printf '\x20{"command": ["open", ["/a.flac", "/b.flac"], "append"]}\r\n# note\n\n{"command": ["set", "bars", "48"]}\n' > "$seeds/control/open"
+printf '\x01{"command": ["subscribe", "spectrum", 60, 32], "request_id": 1}\n{"command":["set","loudness_targets",[-23,-14]]}\n' > "$seeds/control/subscribe"
 ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=44100:duration=0.5" -ac 2 "$seeds/stereo.wav"
 ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=440:sample_rate=8000:duration=0.5" "$seeds/mono.wav"
 for input in stereo mono; do
@@ -66,6 +70,7 @@ for target in "${targets[@]}"; do
   case "$target" in
     FuzzOverviewReader) run FuzzOverviewReader "$work/overview" "$seeds/overview" -dict=Fuzz/overview.dict ;;
     FuzzDecoder) run FuzzDecoder "$work/decoder" "$seeds/decoder" ;;
+    FuzzControlLine) run FuzzControlLine "$work/control" "$seeds/control" -dict=Fuzz/control.dict ;;
     *) echo "fuzz: no target $target" >&2; status=2 ;;
   esac
 done

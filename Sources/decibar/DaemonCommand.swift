@@ -52,6 +52,7 @@ extension Decibar {
             if let tap { try? layer.set("daemon.tap", to: .string(tap)) }
             settings.overrides = layer
             settings.logLevel = logLevel
+            settings.frameLog = display.frameLog
             try DecibarApp.Daemon(settings: settings).run()
         }
     }

@@ -39,7 +39,8 @@ extension Decibar {
             let file = try config.load()
             let source = self.source.source ?? file.string("audio.source")
             let offset = avOffset ?? file.number("audio.av_offset") ?? 0
-            try LiveView(source: source, display: display.settings(over: file), avOffset: offset / 1000).run()
+            try LiveView(source: source, display: display.settings(over: file), avOffset: offset / 1000,
+                         reload: ConfigReload(path: config.path, overrides: display.layer)).run()
         }
     }
 }

@@ -169,6 +169,33 @@ struct DaemonTests {
         #expect(becomes("mono"), "a reload starts from the file again")
     }
 
+    @Test("live redraws with its config file when it is saved; its command line stays on top")
+    func liveReload() throws {
+        let server = try PrivatePulseServer()
+        let config = server.directory + "/live.toml"
+        let shot = server.directory + "/live.png"
+        try "[display]\ntheme = \"ocean\"\nbars = 8\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let live = try RunningCommand(["live", "--config", config, "--size", "320x180", "--bars", "16", "--exit-after", "2.5", "--screenshot", shot],
+                                      environment: server.environment)
+        #expect(TestRig.wait(timeout: 5) { live.standardError.contains("listening to") })
+        let temporary = config + ".new"
+        try "[display]\ntheme = \"fire\"\nbars = 8\n".write(toFile: temporary, atomically: false, encoding: .utf8)
+        #expect(rename(temporary, config) == 0)
+        #expect(live.waitForExit(timeout: 10) == 0)
+        let frame = try RenderTests.Frame(png: shot)
+        #expect(frame.isBackground(x: 2, y: 2, theme: BarTheme.preset(named: "fire")!), "\(frame.pixel(x: 2, y: 2))")
+        // A broken save keeps the last good look and says so once.
+        try "[display]\ntheme = \"ocean\"\nbars = 8\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let again = try RunningCommand(["live", "--config", config, "--size", "320x180", "--exit-after", "2", "--screenshot", shot],
+                                       environment: server.environment)
+        #expect(TestRig.wait(timeout: 5) { again.standardError.contains("listening to") })
+        try "[display]\ntheme = fire\n".write(toFile: config, atomically: false, encoding: .utf8)
+        #expect(again.waitForExit(timeout: 10) == 0)
+        #expect(again.standardError.components(separatedBy: "config not reloaded").count == 2, "\(again.standardError)")
+        // (The notice sits in the top corner: look at the bottom one.)
+        #expect(try RenderTests.Frame(png: shot).isBackground(x: 2, y: 176, theme: BarTheme.preset(named: "ocean")!))
+    }
+
     @Test("10 000 malformed lines: each is answered or skipped, the daemon lives on and its memory stays flat")
     func malformedLines() throws {
         let rig = try DaemonRig()

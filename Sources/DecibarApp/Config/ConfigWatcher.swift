@@ -1,11 +1,19 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Watches the config file's folder with inotify and calls back when the file was written or
 /// replaced: editors that save by writing a new file and renaming it over the old one work, which
 /// a watch on the file itself would miss. Saves close together are reported once (150 ms).
 final class ConfigWatcher: Sendable {
     private let fd: Int32
+
+    /// Raised by the watcher's thread, taken by the frame loop.
+    final class Flag: Sendable {
+        private let raised = Atomic<Bool>(false)
+        func raise() { raised.store(true, ordering: .releasing) }
+        func take() -> Bool { raised.exchange(false, ordering: .acquiringAndReleasing) }
+    }
 
     /// Starts watching; nil (with the reason logged by the caller) when inotify cannot watch the folder.
     init?(path: String, changed: @escaping @Sendable () -> Void) {

@@ -44,8 +44,12 @@ public final class Daemon {
     var pendingScreenshots: [(path: String, id: Int64, client: ControlClientHandle)] = []
     var stopping: String?
     var lastStatusKey: StatusKey?
-    /// A config problem to show on screen until the next good reload.
+    /// A config problem to show in the status until the next good reload, and on screen for a while.
     var configProblem: String?
+    var configNotice: (text: String, until: Double)?
+
+    /// How long a config problem stays on screen.
+    static let noticeSeconds = 8.0
 
     public init(settings: DaemonSettings) throws(CommandFailure) {
         self.settings = settings
@@ -120,6 +124,7 @@ public final class Daemon {
     func applyConfiguration() {
         configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
         display = DisplaySettings(configuration: configuration)
+        display.frameLog = settings.frameLog
         liveScreen?.avOffset = (configuration.number("audio.av_offset") ?? 0) / 1000
     }
 
@@ -128,6 +133,7 @@ public final class Daemon {
         defer { ServiceNotifier.ready(status: "listening on \(socketPath)") }
         do {
             let loaded = try ConfigFile.load(settings.configPath)
+            configNotice = nil
             let changed = loaded != fileConfiguration || !runtime.values.isEmpty
             fileConfiguration = loaded
             runtime = Configuration()
@@ -141,6 +147,7 @@ public final class Daemon {
             if configProblem != error.summary {
                 configProblem = error.summary
                 writeError("config not reloaded, the previous one stays: \(error.summary)")
+                configNotice = ("config not reloaded: \(error.summary)", MonotonicClock.now() + Self.noticeSeconds)
                 hub.publish(ControlMessage.event("config-error", ["message": .string(error.summary)]))
                 ServiceNotifier.status("config error: \(error.summary)")
             }
@@ -228,8 +235,17 @@ public final class Daemon {
             updateTap()
             publishStatusIfChanged()
             guard let visualizer else { return }
-            frame.forcesDrawing = !pendingScreenshots.isEmpty
-            defer { if frame.forcesDrawing { saveScreenshots(of: window) } }
+            let notice = configNotice.flatMap { $0.until > frame.now ? $0.text : nil }
+            frame.forcesDrawing = !pendingScreenshots.isEmpty || notice != nil
+            defer {
+                if let notice, let liveText {
+                    let (width, height) = window.drawableSize
+                    let margin = liveText.pixelSize / 2
+                    liveText.draw(notice, x: margin, y: margin, color: Color(red: 1, green: 0.55, blue: 0.45, alpha: 0.95),
+                                  canvasWidth: width, canvasHeight: height)
+                }
+                if !pendingScreenshots.isEmpty { saveScreenshots(of: window) }
+            }
             if let session, !session.isOver, let playerScreen {
                 playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
                 if session.isOver { session.close() }

@@ -10,6 +10,8 @@ public struct DaemonSettings: Sendable {
     public var overrides = Configuration()
     /// Set only from the command line: written by the daemon's log, not the config.
     public var logLevel: String?
+    /// One line per frame, for the frame-pacing benchmark.
+    public var frameLog: String?
 
     public init(socketPath: String?, configPath: String) {
         self.socketPath = socketPath

@@ -16,6 +16,8 @@ final class LiveScreen {
     private var overlay = StatusOverlay()
     private var reporter = StatusReporter()
     private var shownStatus: TapStatus?
+    /// A message of the app's own (a config problem), shown in the corner until a time.
+    var notice: (text: String, until: Double)?
 
     init(tap: PulseMonitorTap, feed: AudioFeed, pump: FeedPump, avOffset: Double, text: TextRenderer?) {
         self.tap = tap
@@ -51,7 +53,8 @@ final class LiveScreen {
         let reading = feed.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
         let (width, height) = window.drawableSize
         visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
-        let message = overlay.message(at: now)
+        let message = notice.flatMap { $0.until > now ? StatusOverlay.Message(text: $0.text, opacity: 1, isProminent: false) : nil }
+            ?? overlay.message(at: now)
         // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
         if visualizer.isAtRest && recorder == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents
             && !frame.forcesDrawing {

@@ -11,23 +11,37 @@ public struct LiveView {
     /// Added to the sink's measured latency (may be negative), seconds.
     let avOffset: Double
 
+    /// The config file to follow, and the command line's values over it.
+    let reload: ConfigReload?
+
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
-    public init(source: String?, display: DisplaySettings, avOffset: Double) {
+    public init(source: String?, display: DisplaySettings, avOffset: Double, reload: ConfigReload? = nil) {
         target = source.map(TapTarget.named) ?? .defaultSinkMonitor
         self.display = display
         self.avOffset = avOffset
+        self.reload = reload
     }
 
     public func run() throws {
         let window = try FrameLoop.openWindow(options: display)
-        let visualizer: Visualizer
-        do {
-            let shaders = try ShaderLibrary()
-            visualizer = try Visualizer(options: display, shaders: shaders,
-                                        labelSize: max(11, window.drawableSize.height / 48), now: MonotonicClock.now())
-        } catch {
-            throw CommandFailure(message: error.description)
+        func makeVisualizer(_ options: DisplaySettings) throws -> Visualizer {
+            do {
+                return try Visualizer(options: options, shaders: ShaderLibrary(),
+                                      labelSize: max(11, window.drawableSize.height / 48), now: MonotonicClock.now())
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
         }
+        var visualizer = try makeVisualizer(display)
+        // Saving the config file redraws with its values (the command line's still on top).
+        let changed = ConfigWatcher.Flag()
+        let watcher = reload.flatMap { reload in
+            ConfigWatcher(path: reload.path) {
+                changed.raise()
+                Window.wakeEventLoop()
+            }
+        }
+        defer { _ = watcher }
         let tap: PulseMonitorTap
         do {
             // A recording keeps 256-frame deliveries throughout: a sound after silence must not arrive late.
@@ -48,7 +62,26 @@ public struct LiveView {
         let recorder = try display.record.map { path in
             try Recorder(path: path, fps: display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height)
         }
+        var lastProblem: String?
         try FrameLoop(window: window, options: display, recorder: recorder).run { frame in
+            if changed.take(), let reload {
+                do {
+                    let file = try ConfigFile.load(reload.path)
+                    var options = DisplaySettings(configuration: file.merging(reload.overrides))
+                    (options.exitAfter, options.screenshot, options.record, options.recordFPS, options.frameLog) =
+                        (display.exitAfter, display.screenshot, display.record, display.recordFPS, display.frameLog)
+                    visualizer = try makeVisualizer(options)
+                    screen.notice = nil
+                    lastProblem = nil
+                } catch let failure as ConfigFile.Failure {
+                    // The previous look stays; the problem is said once.
+                    if failure.summary != lastProblem {
+                        lastProblem = failure.summary
+                        writeError("config not reloaded, the previous one stays: \(failure.summary)")
+                    }
+                    screen.notice = ("config not reloaded: \(failure.summary)", frame.now + 8)
+                }
+            }
             for case .key(let key) in frame.events { visualizer.handle(key) }
             screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
         }
