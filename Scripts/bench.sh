@@ -40,5 +40,8 @@ section "CPU: decibar levels --mode spectrum against cava"
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"
 
+section "The daemon: round trip, idle, subscribers against cava, frame pacing, RSS"
+RSS_SECONDS=${RSS_SECONDS:-600} "$here/bench-daemon.sh" "$root/.build-release/release/decibar"
+
 section "Render speed against ffmpeg encoding the same frames alone"
 "$here/bench-render.sh" "$root/.build-release/release/decibar"

@@ -15,7 +15,9 @@ mkdir -p "$work"
 
 swift build --product decibar
 for target in FuzzOverviewReader FuzzDecoder FuzzControlLine; do
-  DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address --product "$target"
+  # lld: with the default gold linker the coverage counters' section bounds are lost and libFuzzer
+  # runs blind ("no interesting inputs ... Is the code instrumented?").
+  DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product "$target"
 done
 
 # Seeds.
@@ -62,6 +64,10 @@ run() {
     status=1
     echo "fuzz: $target FAILED; reproducers: $(ls "$work/$target-"* 2>/dev/null | tr '\n' ' ')"
     grep -m 20 -E "ERROR|SUMMARY|Fatal|panic|==[0-9]+==" "$log" || tail -20 "$log"
+  fi
+  if grep -q "Is the code instrumented for coverage" "$log"; then
+    status=1
+    echo "fuzz: $target ran without coverage feedback"
   fi
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | sed "s/^/  $target /"
   echo "  $target corpus: $(ls "$corpus" | wc -l) inputs"

@@ -41,6 +41,10 @@ struct ControlProtocolTests {
         #expect(code(#"{"command": ["subscribe", "levels", 1000]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["fly"], "request_id": 9}"#)! == (.unknownCommand, 9))
         #expect(code(#"{"command": ["get_status"], "request_id": 1.5}"#)! == (.invalidParameter, 0))
+        // Deep nesting is refused before decoding; brackets inside strings do not count.
+        #expect(code("{\"command\": " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}")! == (.invalidParameter, 0))
+        #expect(parse(#"{"command": ["open", "/[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[.flac"]}"#) ==
+                .request(ControlRequest(command: .open(paths: ["/[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[.flac"], append: false))))
         // Invalid UTF-8 inside a string is not JSON.
         #expect(code("{\"command\": [\"open\", \"\u{FF}\"]}".replacingOccurrences(of: "\u{FF}", with: "")) != nil)
         #expect(ControlRequest.parse([0x7B, 0x22, 0xFF, 0x22, 0x7D]) == .failure(ControlFailure(.invalidParameter, "not a JSON object (one per line, UTF-8)"), id: 0))

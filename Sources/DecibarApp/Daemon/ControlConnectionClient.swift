@@ -80,12 +80,23 @@ public final class ControlConnectionClient {
 
     /// The next line from the daemon (an event, once subscribed).
     public func nextLine() throws(Failure) -> [UInt8] {
+        guard let line = try nextLine(until: nil) else { throw .lost("the daemon did not answer") }
+        return line
+    }
+
+    /// The next line, or nil when `deadline` (monotonic seconds) comes first.
+    public func nextLine(until deadline: Double?) throws(Failure) -> [UInt8]? {
         while lines.isEmpty {
-            if let timeout {
+            let untilDeadline = deadline.map { max(0, $0 - MonotonicClock.now()) }
+            if let wait = [timeout, untilDeadline].compactMap({ $0 }).min() {
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32(timeout * 1000))
-                if ready == 0 { throw .lost("the daemon did not answer within \(Int(timeout)) s") }
+                let ready = poll(&poller, 1, Int32((wait * 1000).rounded(.up)))
                 if ready < 0 && errno == EINTR { continue }
+                if ready == 0 {
+                    if let deadline, MonotonicClock.now() >= deadline { return nil }
+                    if let timeout { throw .lost("the daemon did not answer within \(Int(timeout)) s") }
+                    continue
+                }
             }
             var buffer = [UInt8](repeating: 0, count: 65536)
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -178,6 +178,7 @@ public final class Daemon {
             isShown = true
             // What waited while hidden is old: start from what is heard now.
             feed.discardWaiting()
+            pump?.feedsWindow = true
             log.info("window shown")
         }
         return nil
@@ -187,6 +188,8 @@ public final class Daemon {
         guard isShown else { return }
         window?.hide()
         isShown = false
+        pump?.feedsWindow = false
+        feed.discardWaiting()
         for pending in pendingScreenshots {
             pending.client.reply(ControlMessage.failure(id: pending.id, ControlFailure(.commandFailed, "the window was hidden before it drew")))
         }
@@ -283,11 +286,13 @@ public final class Daemon {
         closeTap()
         let target = configuration.string("audio.source").map(TapTarget.named) ?? .defaultSinkMonitor
         do {
+            // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
             let opened = try PulseMonitorTap(target: target, fragmentDuration: isShown ? nil : LiveLevels.fragmentDuration,
-                                             relaxesInSilence: true, measuresSinkLatency: true)
+                                             relaxesInSilence: isShown, measuresSinkLatency: isShown)
             let hub = self.hub
             let pump = FeedPump(opened.buffers, into: feed) { buffer in hub.process(buffer, now: MonotonicClock.now()) }
             opened.start()
+            pump.feedsWindow = isShown
             tap = opened
             tapIsLowLatency = isShown
             self.pump = pump

@@ -33,7 +33,9 @@ public struct SubscribedLevels {
         while end.map({ MonotonicClock.now() < $0 }) ?? true {
             let line: [UInt8]
             do {
-                line = try client.nextLine()
+                // No audio (a suspended sink) sends nothing: --duration still ends on time.
+                guard let next = try client.nextLine(until: end) else { return }
+                line = next
             } catch {
                 throw CommandFailure(message: "lost the decibar daemon: \(DaemonClient.describe(error))")
             }

@@ -13,13 +13,18 @@ struct FeedPump {
 
     let task: Task<Void, Never>
     let rest = RestFlag()
+    /// Cleared while no window reads the feed (a daemon's hidden window): buffers then go only to
+    /// `also`, instead of filling the feed to its capacity and shifting it on every buffer.
+    let feeding = RestFlag()
 
     /// - Parameter also: sees every buffer after the feed (a daemon's subscribers).
     init(_ buffers: AsyncStream<AudioBuffer>, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil) {
         let rest = self.rest
+        let feeding = self.feeding
+        feeding.value.store(true, ordering: .releasing)
         task = Task.detached(priority: .high) {
             for await buffer in buffers {
-                feed.add(buffer)
+                if feeding.value.load(ordering: .acquiring) { feed.add(buffer) }
                 also?(buffer)
                 if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {
                     rest.value.store(false, ordering: .releasing)
@@ -33,6 +38,12 @@ struct FeedPump {
     var isResting: Bool {
         get { rest.value.load(ordering: .acquiring) }
         nonmutating set { rest.value.store(newValue, ordering: .releasing) }
+    }
+
+    /// Whether buffers go into the feed.
+    var feedsWindow: Bool {
+        get { feeding.value.load(ordering: .acquiring) }
+        nonmutating set { feeding.value.store(newValue, ordering: .releasing) }
     }
 
     func cancel() { task.cancel() }

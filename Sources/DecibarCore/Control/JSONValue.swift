@@ -10,10 +10,39 @@ public enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses one JSON text; nil when it is not strict JSON (or not UTF-8).
+    /// The deepest nesting a value may have. Requests need three or four levels; the decoder's
+    /// cost grows with the square of the depth (each failed guess of a value's kind records its
+    /// whole coding path), so a line of a few hundred `[` would cost a second.
+    public static let maximumDepth = 32
+
+    /// Parses one JSON text; nil when it is not strict JSON (or not UTF-8), or nests too deep.
     public init?(parsing bytes: some Collection<UInt8>) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+        guard Self.nestingDepth(of: bytes) <= Self.maximumDepth,
+              let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
         self = value
+    }
+
+    /// The deepest nesting of arrays and objects in JSON text, outside strings.
+    static func nestingDepth(of bytes: some Collection<UInt8>) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = Swift.max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// The value as compact JSON text (object keys sorted, so the same value reads the same).
