@@ -11,7 +11,11 @@ final class DaemonRig {
     let config: String
     private(set) var daemon: RunningCommand?
 
-    init(config text: String = "", arguments: [String] = []) throws {
+    /// Added to every process's environment (a private DISPLAY, say).
+    let extraEnvironment: [String: String]
+
+    init(config text: String = "", arguments: [String] = [], environment: [String: String] = [:]) throws {
+        extraEnvironment = environment
         server = try PrivatePulseServer()
         socket = server.directory + "/run/decibar/control.sock"
         config = server.directory + "/config.toml"
@@ -21,7 +25,9 @@ final class DaemonRig {
 
     deinit { daemon?.stop() }
 
-    var environment: [String: String] { server.environment.merging(["XDG_CONFIG_HOME": server.directory + "/xdg"]) { $1 } }
+    var environment: [String: String] {
+        server.environment.merging(["XDG_CONFIG_HOME": server.directory + "/xdg"]) { $1 }.merging(extraEnvironment) { $1 }
+    }
 
     func start(_ arguments: [String] = []) throws {
         let daemon = try RunningCommand(["daemon", "--config", config] + arguments, environment: environment)

@@ -116,6 +116,62 @@ struct DaemonTests {
         #expect(try rig.ctl("set", "theme", "purple").error.contains("display.theme must be one of"))
     }
 
+    @Test("q and Esc hide the window (as its close button does); the daemon keeps running")
+    func closeHides() throws {
+        let screen = try PrivateDisplay()
+        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "320x180"], environment: ["DISPLAY": screen.display])
+        func xdotool(_ arguments: [String]) throws -> String {
+            String(decoding: try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display]).output, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        var id = ""
+        #expect(TestRig.wait(timeout: 10) {
+            id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--name", "^Decibar"]))?
+                .split(separator: "\n").first.map(String.init) ?? ""
+            return !id.isEmpty
+        })
+        #expect(try rig.status()["window"] == .string("shown"))
+        _ = try xdotool(["windowfocus", "--sync", id, "key", "q"])
+        #expect(TestRig.wait(timeout: 5) { (try? rig.status()["window"]) == .string("hidden") })
+        #expect(try rig.ctl("show").status == 0)
+        #expect(try rig.status()["window"] == .string("shown"))
+        // Esc too. (The close button reaches the frame loop as the same quit event; xdotool can only
+        // destroy a window, not ask it to close as a window manager does.)
+        _ = try xdotool(["windowfocus", "--sync", id, "key", "Escape"])
+        #expect(TestRig.wait(timeout: 5) { (try? rig.status()["window"]) == .string("hidden") })
+        #expect(rig.daemon!.isRunning)
+    }
+
+    @Test("config init writes a file check accepts; check names each problem by line and column; show prints what is in force")
+    func configCommands() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/config.toml"
+        #expect(try TestRig.run(TestRig.decibar, ["config", "init", file]).status == 0)
+        let checked = try TestRig.run(TestRig.decibar, ["config", "check", file])
+        #expect(checked.status == 0 && String(decoding: checked.output, as: UTF8.self) == "\(file): ok\n")
+        #expect(try TestRig.run(TestRig.decibar, ["config", "init", file]).status == 1, "an existing file is kept without --force")
+        try "[display]\nthem = \"fire\"\nbars = 0\n[colours]\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let problems = try TestRig.run(TestRig.decibar, ["config", "check", file])
+        #expect(problems.status == 1)
+        #expect(String(decoding: problems.output, as: UTF8.self) == """
+            \(file):2:1: unknown key display.them (did you mean display.theme?)
+            \(file):3:1: display.bars must be a whole number from 1 to 1024, not 0
+            \(file):4:1: unknown section [colours]
+
+            """)
+        try "[display]\ntheme = \"fire\"\nbars =\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let syntax = try TestRig.run(TestRig.decibar, ["config", "check", file])
+        #expect(String(decoding: syntax.output, as: UTF8.self).hasPrefix("\(file):3:7: "), "\(String(decoding: syntax.output, as: UTF8.self))")
+        try "[display]\ntheme = \"fire\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let shown = String(decoding: try TestRig.run(TestRig.decibar, ["config", "show", "--config", file]).output, as: UTF8.self)
+        #expect(shown.contains("\ntheme = \"fire\"\n") && shown.contains("\nmode = \"bars\"\n"))
+        // A broken file stops live, with the problem in one line.
+        try "[display]\nbars = 0\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let live = try TestRig.run(TestRig.decibar, ["live", "--config", file, "--exit-after", "1"])
+        #expect(live.status == 1 && live.error == "decibar: \(file):2:1: display.bars must be a whole number from 1 to 1024, not 0\n")
+    }
+
     @Test("open, pause, play, seek, next and stop change what is played (heard on the monitor)")
     func player() throws {
         let rig = try DaemonRig()
@@ -259,7 +315,12 @@ struct DaemonTests {
         let rates = counts.values.map { Double($0) / seconds }
         #expect(rates.count == 63 && rates.allSatisfy { $0 >= 59 }, "slowest \(rates.min() ?? 0) events/s")
         #expect(try rig.status()["clients"] == .number(1 + 1), "the stuck client stays connected, losing its oldest events")
-        // The 65th connection is turned away politely once 64 are in.
+        // Once 64 are in, the 65th connection is turned away with a reason.
+        // (The connections of the 63 readers are gone: the count above was 2.) 63 held and the
+        // stuck one make 64; they are accepted in order, so the next one is the 65th.
+        let held = try (0 ..< 63).map { _ in try RawSocket(path: rig.socket) }
+        #expect(try RawSocket(path: rig.socket).readLine().contains("too many clients (at most 64)"))
+        _ = held
     }
 
     @Test("the systemd user unit passes systemd-analyze verify")

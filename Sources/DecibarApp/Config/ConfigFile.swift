@@ -96,7 +96,7 @@ public enum ConfigFile {
                 }
             }
         }
-        guard problems.isEmpty else { throw Failure(problems: problems) }
+        guard problems.isEmpty else { throw Failure(problems: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }) }
         return configuration
     }
 
