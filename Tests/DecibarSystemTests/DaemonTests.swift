@@ -47,7 +47,8 @@ struct DaemonTests {
         #expect(result.error.split(separator: "\n").count == 1)
     }
 
-    @Test("a client running as another uid is refused, even when the socket's permissions let it connect")
+    @Test("a client running as another uid is refused, even when the socket's permissions let it connect",
+          .enabled(if: getuid() == 0, "setpriv needs root to run a client as another uid (CI runs as root)"))
     func otherUser() throws {
         let rig = try DaemonRig()
         let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -313,7 +314,10 @@ struct DaemonTests {
         threads.forEach { $0.start() }
         #expect(TestRig.wait(timeout: 20) { threads.allSatisfy(\.isFinished) })
         let rates = counts.values.map { Double($0) / seconds }
-        #expect(rates.count == 63 && rates.allSatisfy { $0 >= 59 }, "slowest \(rates.min() ?? 0) events/s")
+        // Under a sanitizer (5-15x slower) the test looks for races, not speed: every reader must
+        // still be served.
+        let goal = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 59.0 : 5.0
+        #expect(rates.count == 63 && rates.allSatisfy { $0 >= goal }, "slowest \(rates.min() ?? 0) events/s")
         #expect(try rig.status()["clients"] == .number(1 + 1), "the stuck client stays connected, losing its oldest events")
         // Once 64 are in, the 65th connection is turned away with a reason.
         // (The connections of the 63 readers are gone: the count above was 2.) 63 held and the
