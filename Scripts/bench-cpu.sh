@@ -45,25 +45,7 @@ pulse_pid=$(cat "$dir/pa/pulse.pid")
 (while true; do paplay --device=viz "$dir/demo.wav"; done) </dev/null >/dev/null 2>&1 &
 pids+=("$!")
 
-# Written here rather than read from ~/.config, so the comparison does not depend on the machine.
-cat > "$dir/cava.conf" <<'EOF'
-[general]
-framerate = 60
-bars = 64
-autosens = 1
-sleep_timer = 0
-
-[input]
-method = pulse
-source = viz.monitor
-
-[output]
-method = raw
-raw_target = /dev/null
-data_format = binary
-bit_format = 16bit
-channels = stereo
-EOF
+rig_cava_config "$dir/cava.conf"
 
 # Nanoseconds on a CPU, summed over the process's threads (schedstat is exact; the 10 ms ticks
 # of /proc/PID/stat are too coarse for a process that uses 1 % of a core).

@@ -97,22 +97,7 @@ idle=$(cpu_over "$daemon_pid" "$window")
 echo "2. idle, no window, no subscriber: $idle % of a core  (goal < 0.05 %; tap: $(grep -c 'tap opened' "$dir/daemon.err" || true) opened so far)"
 
 # 3. One subscriber at 30 Hz against cava.
-cat > "$dir/cava.conf" <<'CAVA'
-[general]
-framerate = 60
-bars = 64
-autosens = 1
-sleep_timer = 0
-[input]
-method = pulse
-source = viz.monitor
-[output]
-method = raw
-raw_target = /dev/null
-data_format = binary
-bit_format = 16bit
-channels = stereo
-CAVA
+rig_cava_config "$dir/cava.conf"
 cava -p "$dir/cava.conf" </dev/null >/dev/null 2>"$dir/cava.err" &
 cava_pid=$!
 pids+=("$cava_pid")

@@ -26,3 +26,27 @@ rig_start() {
     export DISPLAY
   fi
 }
+
+# Writes the cava 0.7.4 configuration every CPU comparison uses: 64 bars at 60 fps with autosens,
+# on the null sink's monitor, raw 16-bit output to /dev/null. Written here rather than read from
+# ~/.config, so the comparison does not depend on the machine.
+rig_cava_config() {
+  cat > "$1" <<'CAVA'
+[general]
+framerate = 60
+bars = 64
+autosens = 1
+sleep_timer = 0
+
+[input]
+method = pulse
+source = viz.monitor
+
+[output]
+method = raw
+raw_target = /dev/null
+data_format = binary
+bit_format = 16bit
+channels = stereo
+CAVA
+}

@@ -61,6 +61,13 @@ final class DaemonRig {
         return player[key]
     }
 
+    /// Plays a -6 dBFS 1 kHz tone into the null sink (RMS -9.03, peak -6.02 dBFS).
+    func playTone(seconds: Double) throws -> Process {
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: seconds)
+        return try server.play(tone)
+    }
+
     /// The daemon's resident memory, in KiB.
     var residentKiB: Int {
         guard let pid = daemon?.process.processIdentifier,

@@ -72,9 +72,7 @@ struct DaemonTests {
     @Test("levels through the daemon equals levels --standalone on the same tone (within 0.1 dB), with one tap")
     func levelsThroughDaemon() throws {
         let rig = try DaemonRig()
-        let tone = rig.server.directory + "/tone.wav"
-        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 8)
-        let player = try rig.server.play(tone)
+        let player = try rig.playTone(seconds: 8)
         defer { player.kill() }
         let subscribed = try RunningCommand(["levels", "--rate", "10", "--duration", "3"], environment: rig.environment)
         let standalone = try RunningCommand(["levels", "--standalone", "--rate", "10", "--duration", "3"], environment: rig.environment)
@@ -290,9 +288,7 @@ struct DaemonTests {
     @Test("64 clients at 60 levels per second and one that never reads: each reader gets at least 59 a second")
     func manySubscribers() throws {
         let rig = try DaemonRig()
-        let tone = rig.server.directory + "/tone.wav"
-        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 20)
-        let player = try rig.server.play(tone)
+        let player = try rig.playTone(seconds: 20)
         defer { player.kill() }
         let stuck = try RawSocket(path: rig.socket)
         try stuck.write(Array(#"{"command":["subscribe","levels",240]}"#.utf8) + [10])
