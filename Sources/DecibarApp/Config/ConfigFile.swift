@@ -17,6 +17,13 @@ public enum ConfigFile {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let problems: [Problem]
         public var description: String { problems.map(\.description).joined(separator: "\n") }
+        /// The first problem with the file's name only, for the window.
+        public var screenSummary: String {
+            guard let first = problems.first else { return summary }
+            let name = (first.path as NSString).lastPathComponent
+            return "\(name):\(first.line):\(first.column): \(first.message)"
+        }
+
         /// The first problem, and how many more there are.
         public var summary: String {
             guard let first = problems.first else { return "the config file has a problem" }

@@ -25,12 +25,16 @@ public final class Daemon {
     var runtime = Configuration()
     var configuration = Configuration()
     var display = DisplaySettings()
+    /// `daemon.tap = "always"`, read once per change: the frame loop asks every frame.
+    var keepsTapOpen = false
 
     /// Made on the first `show`: a daemon without a display still serves levels and plays.
     var window: Window?
     var isShown = false
     var visualizer: Visualizer?
     var liveText: TextRenderer?
+    /// Smaller text for notices in the corner.
+    var noticeText: TextRenderer?
     var liveScreen: LiveScreen?
     var playerScreen: PlayerScreen?
 
@@ -115,6 +119,7 @@ public final class Daemon {
         liveScreen = nil
         visualizer = nil
         liveText = nil
+        noticeText = nil
         window = nil
     }
 
@@ -125,6 +130,7 @@ public final class Daemon {
         configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
         display = DisplaySettings(configuration: configuration)
         display.frameLog = settings.frameLog
+        keepsTapOpen = configuration.string("daemon.tap") == "always"
         liveScreen?.avOffset = (configuration.number("audio.av_offset") ?? 0) / 1000
     }
 
@@ -147,7 +153,7 @@ public final class Daemon {
             if configProblem != error.summary {
                 configProblem = error.summary
                 writeError("config not reloaded, the previous one stays: \(error.summary)")
-                configNotice = ("config not reloaded: \(error.summary)", MonotonicClock.now() + Self.noticeSeconds)
+                configNotice = ("config not reloaded: \(error.screenSummary)", MonotonicClock.now() + Self.noticeSeconds)
                 hub.publish(ControlMessage.event("config-error", ["message": .string(error.summary)]))
                 ServiceNotifier.status("config error: \(error.summary)")
             }
@@ -164,6 +170,7 @@ public final class Daemon {
                 let opened = try FrameLoop.openWindow(options: display, hidden: true)
                 window = opened
                 liveText = LiveScreen.makeText(for: opened)
+                noticeText = try? TextRenderer(shaders: ShaderLibrary(), pixelSize: max(11, opened.drawableSize.height / 40))
                 try makeVisualizer(for: opened)
             } catch let failure as CommandFailure {
                 window = nil
@@ -241,11 +248,11 @@ public final class Daemon {
             let notice = configNotice.flatMap { $0.until > frame.now ? $0.text : nil }
             frame.forcesDrawing = !pendingScreenshots.isEmpty || notice != nil
             defer {
-                if let notice, let liveText {
+                if let notice, let noticeText {
                     let (width, height) = window.drawableSize
-                    let margin = liveText.pixelSize / 2
-                    liveText.draw(notice, x: margin, y: margin, color: Color(red: 1, green: 0.55, blue: 0.45, alpha: 0.95),
-                                  canvasWidth: width, canvasHeight: height)
+                    let margin = noticeText.pixelSize / 2
+                    noticeText.draw(StatusOverlay.fitting(notice, width: width - 2 * margin, with: noticeText), x: margin, y: margin,
+                                    color: Color(red: 1, green: 0.55, blue: 0.45, alpha: 0.95), canvasWidth: width, canvasHeight: height)
                 }
                 if !pendingScreenshots.isEmpty { saveScreenshots(of: window) }
             }
@@ -277,7 +284,7 @@ public final class Daemon {
     /// Opens, reopens or closes the tap for who needs it: a shown window wants 256-frame
     /// deliveries (low latency), subscribers alone 50 ms ones (far fewer wake-ups).
     func updateTap() {
-        let needed = isShown || hub.audioSubscriberCount > 0 || configuration.string("daemon.tap") == "always"
+        let needed = isShown || keepsTapOpen || hub.audioSubscriberCount > 0
         guard needed else {
             if tap != nil { closeTap(); log.info("tap closed: nothing is looking") }
             return

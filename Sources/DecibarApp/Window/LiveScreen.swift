@@ -81,7 +81,8 @@ final class LiveScreen {
                       color: color, canvasWidth: width, canvasHeight: height)
         } else {
             let margin = text.pixelSize / 2
-            text.draw(message.text, x: margin, y: margin, color: color, canvasWidth: width, canvasHeight: height)
+            text.draw(StatusOverlay.fitting(message.text, width: width - 2 * margin, with: text), x: margin, y: margin, color: color,
+                      canvasWidth: width, canvasHeight: height)
         }
     }
 }

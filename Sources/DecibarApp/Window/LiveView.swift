@@ -79,7 +79,7 @@ public struct LiveView {
                         lastProblem = failure.summary
                         writeError("config not reloaded, the previous one stays: \(failure.summary)")
                     }
-                    screen.notice = ("config not reloaded: \(failure.summary)", frame.now + 8)
+                    screen.notice = ("config not reloaded: \(failure.screenSummary)", frame.now + 8)
                 }
             }
             for case .key(let key) in frame.events { visualizer.handle(key) }

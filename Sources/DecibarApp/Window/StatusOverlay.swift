@@ -1,5 +1,6 @@
 import DecibarAudio
 import DecibarCore
+import DecibarRender
 
 /// What the window says about the tap: a steady message while no audio can flow, and the
 /// device's name for a moment after the tap (re)connects, fading out.
@@ -21,6 +22,14 @@ struct StatusOverlay {
         guard status != self.status else { return }
         self.status = status
         changedAt = now
+    }
+
+    /// `text` cut (with "...") to fit `width` pixels in `renderer`'s size.
+    static func fitting(_ text: String, width: Int, with renderer: TextRenderer) -> String {
+        guard renderer.size(of: text).width > width else { return text }
+        var cut = text
+        while !cut.isEmpty && renderer.size(of: cut + "...").width > width { cut.removeLast(max(1, cut.count / 20)) }
+        return cut + "..."
     }
 
     func message(at now: Double) -> Message? {

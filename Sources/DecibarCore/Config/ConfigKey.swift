@@ -34,6 +34,7 @@ public struct ConfigKey: Sendable {
     init(_ section: String, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true, _ help: String) {
         self.section = section
         self.name = name
+        path = section + "." + name
         self.kind = kind
         self.help = help
         self.defaultValue = defaultValue
@@ -41,7 +42,7 @@ public struct ConfigKey: Sendable {
     }
 
     /// `display.theme`.
-    public var path: String { section + "." + name }
+    public let path: String
 
     /// The command-line option that sets it: `--bar-width`.
     public var optionName: String { "--" + name.replacingUnderscores }
