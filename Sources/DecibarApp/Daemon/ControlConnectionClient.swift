@@ -22,6 +22,8 @@ public final class ControlConnectionClient {
     private let fd: Int32
     private var splitter = ControlLineSplitter(maximumLineLength: 16 << 20)
     private var lines: [[UInt8]] = []
+    /// Reused by every read: a subscriber reads dozens of times a second.
+    private var buffer = [UInt8](repeating: 0, count: 65536)
     private var nextID: Int64 = 1
     private let timeout: Double?
 
@@ -98,12 +100,13 @@ public final class ControlConnectionClient {
                     continue
                 }
             }
-            var buffer = [UInt8](repeating: 0, count: 65536)
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .lost("the daemon closed the connection") }
-            splitter.append(Array(buffer[0 ..< count])) { piece in
-                if case .line(let line) = piece { lines.append(line) }
+            buffer.withUnsafeBytes { bytes in
+                splitter.append(UnsafeRawBufferPointer(rebasing: bytes[0 ..< count])) { piece in
+                    if case .line(let line) = piece { lines.append(line) }
+                }
             }
         }
         return lines.removeFirst()

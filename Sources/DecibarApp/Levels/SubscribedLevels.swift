@@ -30,6 +30,7 @@ public struct SubscribedLevels {
         }
         guard reply.succeeded else { throw CommandFailure(message: "the daemon refused the subscription: \(reply.message ?? reply.error)") }
         let end = duration.map { MonotonicClock.now() + $0 }
+        let shutdown = Array(ControlMessage.event("shutdown").dropLast())
         while end.map({ MonotonicClock.now() < $0 }) ?? true {
             let line: [UInt8]
             do {
@@ -41,7 +42,7 @@ public struct SubscribedLevels {
             }
             if let data = ControlMessage.lineData(of: line, event: kind.rawValue) {
                 writeBytes(data)
-            } else if ControlMessage.lineData(of: line, event: "shutdown") != nil || line.starts(with: Array("{\"event\":\"shutdown\"".utf8)) {
+            } else if line == shutdown {
                 throw CommandFailure(message: "the decibar daemon stopped")
             }
         }

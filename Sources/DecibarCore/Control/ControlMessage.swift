@@ -35,13 +35,14 @@ public enum ControlMessage {
 
     /// The `data` of an event made by `event(_:line:)`, as the standalone line (with a newline);
     /// nil for any other line.
-    public static func lineData(of message: some Collection<UInt8>, event name: String) -> [UInt8]? {
+    public static func lineData(of message: [UInt8], event name: String) -> [UInt8]? {
         var prefix: [UInt8] = Array("{\"event\":".utf8)
         JSONValue.append(string: name, to: &prefix)
         prefix.append(contentsOf: ",\"data\":".utf8)
-        let bytes = Array(message)
-        guard bytes.count > prefix.count + 1, bytes.starts(with: prefix), bytes.last == UInt8(ascii: "}") else { return nil }
-        return Array(bytes[prefix.count ..< bytes.count - 1]) + [UInt8(ascii: "\n")]
+        guard message.count > prefix.count + 1, message.starts(with: prefix), message.last == UInt8(ascii: "}") else { return nil }
+        var line = Array(message[prefix.count ..< message.count - 1])
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     private static func line(_ value: JSONValue) -> [UInt8] {
