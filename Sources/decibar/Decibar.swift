@@ -33,8 +33,10 @@ extension Decibar {
 enum Main {
     static func main() {
         unblockTerminationSignals()
-        // Past a file-size limit, a write should fail with an error we report, not kill us.
+        // Past a file-size limit, or to a reader that went away (a pipe, a child, a socket), a write
+        // should fail with an error we report, not kill us.
         signal(SIGXFSZ, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try Decibar.parseAsRoot()
             try command.run()
