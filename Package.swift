@@ -44,11 +44,13 @@ let package = Package(
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
         // are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.
+        .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
-        .target(name: "DecibarSystem", dependencies: ["CSystemd"]),
+        .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No
         // ArgumentParser: commands turn their options into the settings structs it takes.

@@ -50,6 +50,8 @@ public final class AudioFileDecoder {
     /// The size of the file (or bytes) in bytes.
     public let byteCount: Int64
     public let codecName: String
+    /// Title, artist and album from the file's tags (the container's, or the audio track's).
+    public let tags: TrackTags
     /// Frames delivered so far.
     public private(set) var framePosition: Int64 = 0
 
@@ -183,6 +185,7 @@ public final class AudioFileDecoder {
         self.channelCount = Int(state.outputLayout.nb_channels)
         self.speakerPositions = Self.speakerPositions(of: &state.outputLayout)
         self.codecName = name
+        self.tags = Self.tags(of: format, stream: stream)
         self.estimatedFrameCount = Self.frameCount(of: stream, in: format, sampleRate: rate)
         self.byteCount = input.size
         self.state = state
@@ -192,6 +195,20 @@ public final class AudioFileDecoder {
     /// memory ahead: a header that claims billions of frames in a few kilobytes must not decide
     /// how much is reserved. (64 frames a byte is well above any codec's rate for real audio; a
     /// file that beats it only costs some growth later.)
+    private static func tags(of format: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>) -> TrackTags {
+        // Ogg and Opus keep their comments on the stream; most containers on the file.
+        func tag(_ key: String) -> String? {
+            for dictionary in [format.pointee.metadata, stream.pointee.metadata] {
+                if let entry = ff.av_dict_get!(dictionary, key, nil, 0), let value = entry.pointee.value {
+                    let text = String(cString: value)
+                    if !text.isEmpty { return text }
+                }
+            }
+            return nil
+        }
+        return TrackTags(title: tag("title"), artist: tag("artist"), album: tag("album"))
+    }
+
     public var frameCountForReservation: Int64 {
         let bound = byteCount.multipliedReportingOverflow(by: 64)
         return min(estimatedFrameCount ?? 0, bound.overflow ? Int64.max : bound.partialValue)

@@ -17,6 +17,7 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
     public let channelCount: Int
     public let speakerPositions: [SpeakerPosition]
     public let estimatedFrameCount: Int64?
+    public let tags: TrackTags
 
     private let worker: DecodeWorker
     /// The reader's side: which seek's audio it is reading. Touched by one reader at a time (the
@@ -35,6 +36,7 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
         channelCount = decoder.channelCount
         speakerPositions = decoder.speakerPositions
         estimatedFrameCount = decoder.estimatedFrameCount
+        tags = decoder.tags
         let ring = SampleRing(capacity: max(4096, Int(Self.aheadSeconds * Double(decoder.sampleRate))),
                               channelCount: decoder.channelCount)
         worker = try DecodeWorker(decoder: decoder, ring: ring)

@@ -71,8 +71,10 @@ public final class PulsePlayer: @unchecked Sendable {
         var seekWrittenAt: Double?
     }
 
-    /// - Parameter server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
-    public init(source: PlaybackSource, name: String = "Decibar player", server: String? = nil) throws(TapError) {
+    /// - Parameters:
+    ///   - volume: the stream's volume in percent on the server's scale (100: as the file is).
+    ///   - server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
+    public init(source: PlaybackSource, name: String = "Decibar player", volume: Double = 100, server: String? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.source = source
@@ -80,7 +82,7 @@ public final class PulsePlayer: @unchecked Sendable {
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
-        try connect(name: name, server: server)
+        try connect(name: name, volume: volume, server: server)
         source.whenAudioArrives = { [weak self] in self?.refill() }
     }
 
@@ -92,7 +94,7 @@ public final class PulsePlayer: @unchecked Sendable {
     }
 
     /// Connects and opens the stream corked (silent) until `play()`; fails with one line.
-    private func connect(name: String, server: String?) throws(TapError) {
+    private func connect(name: String, volume: Double, server: String?) throws(TapError) {
         let outcome: String? = mainloop.locked {
             guard let context = mainloop.makeContext() else { return "cannot create a PulseAudio context" }
             self.context = context
@@ -134,7 +136,8 @@ public final class PulsePlayer: @unchecked Sendable {
                                             minreq: UInt32.max, fragsize: UInt32.max)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
-            guard pa_stream_connect_playback(stream, nil, &attributes, flags, nil, nil) >= 0 else {
+            var channelVolumes = Self.channelVolumes(percent: volume, channels: channelCount)
+            guard pa_stream_connect_playback(stream, nil, &attributes, flags, &channelVolumes, nil) >= 0 else {
                 return "cannot play: \(pulseErrorText(pa_context_errno(context)))"
             }
             while true {
@@ -232,6 +235,27 @@ public final class PulsePlayer: @unchecked Sendable {
         var negative: Int32 = 0
         guard pa_stream_get_latency(stream, &microseconds, &negative) >= 0 else { return Self.targetLatency }
         return negative != 0 ? 0 : Double(microseconds) / 1_000_000
+    }
+
+    /// The same volume on every channel; PulseAudio's scale is cubic, as `PlayerVolume` says.
+    private static func channelVolumes(percent: Double, channels: Int) -> pa_cvolume {
+        var volumes = pa_cvolume()
+        // PA_VOLUME_NORM (0x10000) is 100 %.
+        let level = pa_volume_t((max(0, percent) / 100 * 65536).rounded())
+        pa_cvolume_set(&volumes, UInt32(channels), level)
+        return volumes
+    }
+
+    /// Sets the stream's volume on the server, in percent (the sound server applies it: the
+    /// samples tapped for the bars are the file's own).
+    public func setVolume(_ percent: Double) {
+        mainloop.locked {
+            guard let context, let stream, isReady else { return }
+            var volumes = Self.channelVolumes(percent: percent, channels: channelCount)
+            if let operation = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &volumes, nil, nil) {
+                pa_operation_unref(operation)
+            }
+        }
     }
 
     /// Starts or resumes playback.

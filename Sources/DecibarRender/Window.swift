@@ -209,6 +209,14 @@ public final class Window {
                 case Int(SDLK_d.rawValue): events.append(.key(.toggleDecibels))
                 case Int(SDLK_m.rawValue): events.append(.key(.cycleMode))
                 case Int(SDLK_s.rawValue): events.append(.key(.cycleShader))
+                case Int(SDLK_x.rawValue), Int(SDLK_AUDIOSTOP.rawValue): events.append(.key(.stop))
+                case Int(SDLK_9.rawValue), Int(SDLK_KP_9.rawValue): events.append(.key(.volumeDown))
+                case Int(SDLK_0.rawValue), Int(SDLK_KP_0.rawValue): events.append(.key(.volumeUp))
+                case Int(SDLK_l.rawValue): events.append(.key(.cycleLoop))
+                // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
+                case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
+                case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))
+                case Int(SDLK_AUDIOPREV.rawValue): events.append(.key(.previous))
                 default: break
                 }
             case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):

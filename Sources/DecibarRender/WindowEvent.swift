@@ -1,6 +1,8 @@
 /// Input the frame loop acts on, translated from SDL's events.
 public enum PlayerKey: Sendable, Equatable {
     case playPause, back, forward, start, end, next, previous, toggleDecibels
+    /// x (and the media Stop key): stop; 9 and 0: volume down and up; l: the next loop mode.
+    case stop, volumeDown, volumeUp, cycleLoop
     /// m: the next visualizer mode; s: the next user shader.
     case cycleMode, cycleShader
 }

@@ -25,6 +25,14 @@ extension Decibar {
                 "integrated_lufs": .., "loudness_range_lu": .., "true_peak_dbtp": [..]}: EBU R128 \
                 loudness (libebur128), null under the -70 LUFS gate, true peaks the highest so far per \
                 channel. With --file the last line covers the whole file.
+                For status bars, --format waybar prints one JSON object per line for waybar's custom \
+                module ("return-type": "json"): {"text": "▁▃▅▇▅▃▁▁", "percentage": 62, "class": \
+                "playing", "tooltip": "L -12.3 dBFS  R -13.0 dBFS"}: --bars glyphs from the spectrum \
+                (scaled to the music, like cava's autosens), the louder channel's RMS level on a \
+                -60...0 dBFS scale, the class silent (half a second under -60 dBFS), playing or clip \
+                (a peak at -0.1 dBFS). --format ascii prints cava's raw ASCII output: --bars values \
+                from 0 to --ascii-max, each followed by ';', one frame per line (polybar, scripts). \
+                A line equal to the previous one is not repeated. Both work through the daemon too.
                 """)
 
         @OptionGroup var source: SourceOption
@@ -37,6 +45,16 @@ extension Decibar {
 
         @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))
         var bands = 32
+
+        @Option(name: .long, help: ArgumentHelp("json (the lines above), waybar (a JSON object for waybar's custom module) or ascii (cava's raw ASCII bars).",
+                                                valueName: "json|waybar|ascii"))
+        var format: LevelsFormat = .json
+
+        @Option(name: .long, help: ArgumentHelp("Bars of --format waybar and ascii (1 to 256).", valueName: "n"))
+        var bars = 8
+
+        @Option(name: .customLong("ascii-max"), help: ArgumentHelp("The value of a full bar in --format ascii (cava's ascii_max_range).", valueName: "n"))
+        var asciiMax = 1000
 
         @Flag(name: .long, help: "Spectrum: each line's own analysis, without the window's smoothing (floor -160 dB).")
         var raw = false
@@ -81,6 +99,13 @@ extension Decibar {
             if raw && floor != nil {
                 throw ValidationError("--raw and --floor cannot be used together: raw levels are not held at a floor")
             }
+            if format != .json {
+                guard mode == .levels, !raw, floor == nil else {
+                    throw ValidationError("--format \(format.rawValue) makes its own bars and levels: it takes no --mode, --raw or --floor")
+                }
+                guard (1...256).contains(bars) else { throw ValidationError("--bars must be between 1 and 256") }
+                guard (1...65535).contains(asciiMax) else { throw ValidationError("--ascii-max must be between 1 and 65535") }
+            }
             if let source = source.source, source.isEmpty {
                 throw ValidationError("--source needs a name (see 'decibar devices')")
             }
@@ -93,6 +118,11 @@ extension Decibar {
             settings.raw = raw
             if let floor { settings.floorDB = floor }
             settings.exactLoudness = file != nil
+            if let feed = StatusBarFeed.Format(rawValue: format.rawValue) {
+                settings.feed = feed
+                settings.bands = bars
+                settings.asciiMax = asciiMax
+            }
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
             } else if !standalone, source.source == nil, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,

@@ -9,6 +9,7 @@ extension WindowSize: ExpressibleByArgument {
 
 extension VisualMode: ExpressibleByArgument {}
 extension BackgroundStyle: ExpressibleByArgument {}
+extension LoopMode: ExpressibleByArgument {}
 extension LevelsMode: ExpressibleByArgument {}
 extension BarOrientation: ExpressibleByArgument {}
 extension MeterBallistics: ExpressibleByArgument {}
@@ -30,4 +31,11 @@ func checkOutput(_ path: String, option: String, kind: OutputPath.Kind, inputs: 
     } catch {
         throw ValidationError(error.description)
     }
+}
+
+/// What `levels` prints: its JSON lines, or lines for a status bar.
+enum LevelsFormat: String, CaseIterable, ExpressibleByArgument {
+    case json
+    case waybar
+    case ascii
 }

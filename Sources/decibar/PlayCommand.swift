@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecibarApp
+import DecibarCore
 
 extension Decibar {
     struct Play: ParsableCommand {
@@ -9,10 +10,14 @@ extension Decibar {
                 Plays the files in order through the sound server. The bars follow what you hear \
                 (delayed by the stream's latency, so they match the sound); below them, the whole \
                 track's waveform fills in while it plays. Click or drag on it to seek.
-                Keys: space play/pause, Left/Right -/+5 s, Home/End, n/p next/previous file, \
-                d switches the scrubber between linear and dB, m bars/spectrum/meter, s the next \
-                --shader-dir shader, f fullscreen, q or Esc quits.
-                A file that cannot be played is reported and skipped.
+                Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
+                next/previous file, 9/0 volume down/up, l loop none/track/playlist, d switches the \
+                scrubber between linear and dB, m bars/spectrum/meter, s the next --shader-dir \
+                shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
+                on the session bus).
+                At the end of the list the window stays open on the last track, stopped; \
+                --exit-at-end closes it instead (for scripts). A file that cannot be played is \
+                reported and skipped.
                 """)
 
         @Argument(help: ArgumentHelp("Audio files: wav, aiff, caf, flac, ogg, opus, mp3, aac, m4a, mp4, mov.", valueName: "file"))
@@ -20,8 +25,16 @@ extension Decibar {
 
         @OptionGroup var display: DisplayOptions
 
-        @Flag(name: .long, inversion: .prefixedNo, help: "Start again from the first file after the last.")
-        var loop: Bool?
+        @Option(name: .long, help: ArgumentHelp("At the end of a track: none (the next), track (again) or playlist (the list again after the last).",
+                                                valueName: "none|track|playlist"))
+        var loop: LoopMode?
+
+        @Option(name: .long, help: ArgumentHelp("Volume in percent as the sound server shows it, 0 to 150 (default 100: the file as it is).",
+                                                valueName: "percent"))
+        var volume: Double?
+
+        @Flag(name: .long, help: "Exit at the end of the list instead of showing the last track stopped.")
+        var exitAtEnd = false
 
         @OptionGroup var config: ConfigFileOption
 
@@ -33,6 +46,9 @@ extension Decibar {
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to play") }
+            if let volume, !(volume.isFinite && PlayerVolume.range.contains(volume)) {
+                throw ValidationError("--volume must be between 0 and 150 (percent)")
+            }
             if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
             // What play writes must never replace what it plays.
             if let record = display.record { try checkOutput(record, option: "--record", kind: .file, inputs: files) }
@@ -42,7 +58,8 @@ extension Decibar {
         func run() throws {
             let file = try config.load()
             try PlayView(settings: PlayView.Settings(
-                files: files, loops: loop ?? file.bool("player.loop"), display: display.settings(over: file),
+                files: files, loop: loop ?? file.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none, exitsAtEnd: exitAtEnd,
+                volume: volume ?? file.number("player.volume") ?? PlayerVolume.defaultPercent, display: display.settings(over: file),
                 scrubber: scrubber.settings(over: file), seekLogPath: seekLog)).run()
         }
     }

@@ -25,7 +25,7 @@ static inline int decibar_averror(int code) { return AVERROR(code); }
     X(avutil, av_channel_layout_channel_from_index) \
     X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_unref) \
     X(avutil, av_log_set_level) X(avutil, av_rescale_q) X(avutil, av_strerror) \
-    X(avutil, av_malloc) X(avutil, av_free) X(avutil, av_max_alloc) \
+    X(avutil, av_malloc) X(avutil, av_free) X(avutil, av_max_alloc) X(avutil, av_dict_get) \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_flush_buffers) \
     X(avcodec, avcodec_free_context) X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2) \

@@ -33,6 +33,8 @@ extension Daemon {
                 stopping = signal
             case .reloadConfig(let reason):
                 _ = reloadConfiguration(reason: reason)
+            case .media(let request):
+                handle(request)
             }
         }
     }
@@ -64,23 +66,19 @@ extension Daemon {
         case .pause:
             try player().pause()
         case .cyclePause:
-            let player = try player()
-            if player.isPaused { player.play() } else { player.pause() }
+            try player().togglePause()
         case .stop:
-            // Playback stops and the playhead returns to the start; the playlist stays.
-            try player().pause()
-            session?.seek(to: 0)
+            // Playback stops and the playhead returns to the start; the playlist and the window stay.
+            try player().stop()
         case .seek(let seconds, let relative):
-            guard let session else { throw Self.nothingOpen }
-            _ = try player()
+            let session = try player()
             session.seek(to: relative ? session.playhead + seconds : seconds)
         case .next:
-            guard let session else { throw Self.nothingOpen }
+            let session = try player()
             session.next()
             if session.isOver { session.close() }
         case .previous:
-            guard let session else { throw Self.nothingOpen }
-            session.previous()
+            try player().previous()
         case .subscribe(let subscription):
             hub.add(client, subscription)
             updateTap()
@@ -101,9 +99,26 @@ extension Daemon {
 
     static let nothingOpen = ControlFailure(.commandFailed, "nothing is open in the player: decibar ctl open FILE...")
 
-    private func player() throws(ControlFailure) -> PulsePlayer {
-        guard let player = session?.player else { throw Self.nothingOpen }
-        return player
+    /// The player, when a track is open (playing, paused or stopped).
+    private func player() throws(ControlFailure) -> PlaySession {
+        guard let session, session.hasTrack else { throw Self.nothingOpen }
+        return session
+    }
+
+    /// What the desktop asked for (MPRIS).
+    func handle(_ request: MediaRequest) {
+        switch request {
+        case .raise:
+            if let failure = show() { log.error("cannot show the window: \(failure.message)") }
+        case .quit:
+            stopping = "MPRIS Quit"
+        case .open(let path):
+            do { try open([path], append: false) } catch { log.error("cannot open \(path): \(error.message)") }
+        default:
+            session?.handle(request)
+            if let session, session.isOver { session.close() }
+        }
+        publishStatusIfChanged()
     }
 
     private func set(_ name: String, to value: JSONValue) throws(ControlFailure) {
@@ -126,7 +141,8 @@ extension Daemon {
             closeTap()
             updateTap()
         }
-        if key.section == "player" && key.name == "loop" { session?.loops = configuration.bool("player.loop") }
+        if key.path == "player.loop" { session?.loop = loopMode }
+        if key.path == "player.volume" { session?.setVolume(volume) }
     }
 
     private func open(_ paths: [String], append: Bool) throws(ControlFailure) {
@@ -135,14 +151,14 @@ extension Daemon {
             if session.player == nil { session.open(from: session.files.count - paths.count) }
         } else {
             session?.close()
-            let session = PlaySession(files: paths, loops: configuration.bool("player.loop"))
+            let session = PlaySession(files: paths, loop: loopMode, volume: volume)
             self.session = session
             session.open(from: 0)
             if let window {
                 playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
             }
         }
-        guard let session, session.player != nil else {
+        guard let session, session.hasTrack else {
             self.session = nil
             playerScreen = nil
             throw ControlFailure(.commandFailed, "none of the files could be played (the daemon's log says why)")
@@ -178,7 +194,9 @@ extension Daemon {
         var player: [String: JSONValue] = ["state": .string(playerState)]
         if let session {
             player["playlist"] = .array(session.files.map(JSONValue.string))
-            if session.player != nil {
+            player["loop"] = .string(session.loop.rawValue)
+            player["volume"] = .number(session.volume)
+            if session.hasTrack {
                 session.refreshDuration()
                 player["index"] = .number(Double(session.index))
                 player["file"] = .string(session.files[session.index])
@@ -191,11 +209,10 @@ extension Daemon {
         return .object(members)
     }
 
-    private var playerState: String {
-        guard let player = session?.player else { return "idle" }
-        if player.isPaused { return session?.playhead == 0 ? "stopped" : "paused" }
-        return "playing"
-    }
+    private var playerState: String { (session?.status ?? .idle).rawValue }
+
+    var loopMode: LoopMode { configuration.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none }
+    var volume: Double { configuration.number("player.volume") ?? PlayerVolume.defaultPercent }
 
     /// The parts of the status whose change is worth an event (the position moves all the time).
     struct StatusKey: Equatable {
@@ -206,11 +223,14 @@ extension Daemon {
         var track: Int
         var fileCount: Int
         var tapOpen: Bool
+        var loop: LoopMode
+        var volume: Double
     }
 
     func publishStatusIfChanged() {
         let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, theme: display.theme, player: playerState,
-                            track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil)
+                            track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
+                            loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent)
         guard key != lastStatusKey else { return }
         lastStatusKey = key
         hub.publishStatus(status)

@@ -44,6 +44,8 @@ public final class Daemon {
     let feed = AudioFeed()
 
     var session: PlaySession?
+    /// The player on the session bus; nil without one.
+    var media: MediaBridge?
     /// Screenshots asked for, saved after the next frame is drawn.
     var pendingScreenshots: [(path: String, id: Int64, client: ControlClientHandle)] = []
     var stopping: String?
@@ -82,6 +84,9 @@ public final class Daemon {
         let watcher = ConfigWatcher(path: settings.configPath) { [inbox] in inbox.post(.reloadConfig(reason: "the file changed")) }
         if watcher == nil { log.warning("cannot watch \(settings.configPath) for changes; SIGHUP or ctl reload_config reload it") }
         log.info("listening on \(socketPath) (pid \(getpid()))")
+        let inbox = self.inbox
+        media = MediaBridge.start { request in inbox.post(.media(request)) }
+        if let media { log.info("media keys and playerctl reach it as \(media.busName)") }
         ServiceNotifier.ready(status: "listening on \(socketPath)")
 
         if configuration.string("daemon.window") == "shown" {
@@ -105,6 +110,7 @@ public final class Daemon {
             }
             updateTap()
             publishStatusIfChanged()
+            media?.publish(session)
         }
     }
 
@@ -112,6 +118,7 @@ public final class Daemon {
         log.info("stopping (\(stopping ?? "error"))")
         ServiceNotifier.stopping()
         hub.publish(ControlMessage.event("shutdown"))
+        media?.stop()
         server?.close()
         session?.close()
         closeTap()
@@ -244,6 +251,7 @@ public final class Daemon {
             }
             updateTap()
             publishStatusIfChanged()
+            defer { media?.publish(session) }
             guard let visualizer else { return }
             let notice = configNotice.flatMap { $0.until > frame.now ? $0.text : nil }
             frame.forcesDrawing = !pendingScreenshots.isEmpty || notice != nil
@@ -324,7 +332,7 @@ public final class Daemon {
     private func tickHiddenPlayer() {
         guard let session else { return }
         session.heard.discardWaiting()
-        if session.player?.isFinished == true { session.next() }
+        session.tick()
         if session.isOver { session.close() }
     }
 }

@@ -16,6 +16,8 @@ final class DaemonInbox: Sendable {
         case stop(signal: String)
         /// SIGHUP, or the config file changed.
         case reloadConfig(reason: String)
+        /// From the session bus (MPRIS).
+        case media(MediaRequest)
     }
 
     private let items = Mutex<[Item]>([])

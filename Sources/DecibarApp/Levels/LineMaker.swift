@@ -25,6 +25,10 @@ struct LineMaker {
     private let loudness: LoudnessMeter?
     private var lastTime: Double?
     private var format: (rate: Int, channels: Int) = (0, 0)
+    /// Status-bar lines (waybar, ascii) from the spectrum and the levels.
+    private var feed: StatusBarFeed?
+    private var rmsDB: [Float] = []
+    private var peakDB: [Float] = []
     /// Where lines go: standard output, or a daemon's subscriber.
     private let output: ([UInt8]) -> Void
 
@@ -34,15 +38,17 @@ struct LineMaker {
         bands = settings.bands
         raw = settings.raw
         floorDB = settings.floorDB
-        loudness = settings.mode == .loudness ? LoudnessMeter(exact: settings.exactLoudness) : nil
+        loudness = settings.mode == .loudness && settings.feed == nil ? LoudnessMeter(exact: settings.exactLoudness) : nil
+        feed = settings.feed.map { StatusBarFeed(format: $0, barCount: settings.bands, asciiMax: settings.asciiMax) }
     }
 
     /// Whether lines need RMS and peak levels (spectrum lines do not).
-    var needsLevels: Bool { mode == .levels }
+    var needsLevels: Bool { mode == .levels || feed != nil }
+    private var analyzesSpectrum: Bool { mode == .spectrum || feed != nil }
 
     mutating func add(_ buffer: AudioBuffer) {
         loudness?.add(buffer)
-        guard mode == .spectrum else { return }
+        guard analyzesSpectrum else { return }
         if buffer.sampleRate != format.rate || buffer.channelCount != format.channels {
             format = (buffer.sampleRate, buffer.channelCount)
             analyzer = SpectrumAnalyzer(sampleRate: buffer.sampleRate, bandCount: bands, channelCount: min(2, buffer.channelCount))
@@ -50,7 +56,9 @@ struct LineMaker {
             history = SampleHistory(capacity: analyzer?.bands.fftLength ?? AudioFeed.historyLength, channelCount: 2)
             smoother = analyzer.map { SpectrumSmoother(bands: $0.bands, channelCount: $0.channelCount, floorDB: floorDB) }
             lastTime = nil
-            if let analyzer { output(Array((SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount) + "\n").utf8)) }
+            if let analyzer, feed == nil {
+                output(Array((SpectrumLine.header(bands: analyzer.bands, channels: analyzer.channelCount) + "\n").utf8))
+            }
         }
         history?.append(buffer)
     }
@@ -66,7 +74,8 @@ struct LineMaker {
             output(line)
             return
         }
-        guard mode == .spectrum, let analyzer, let history else {
+        guard analyzesSpectrum, let analyzer, let history else {
+            guard feed == nil else { return }
             line.removeAll(keepingCapacity: true)
             LevelLine.append(time: time, reading: reading(), to: &line)
             output(line)
@@ -79,6 +88,17 @@ struct LineMaker {
             levels = smoother?.levels ?? levels
         }
         lastTime = time
+        if feed != nil {
+            let levelReading = reading()
+            rmsDB.removeAll(keepingCapacity: true)
+            peakDB.removeAll(keepingCapacity: true)
+            for channel in 0 ..< levelReading.channelCount {
+                rmsDB.append(levelReading.rmsDB(channel: channel))
+                peakDB.append(levelReading.peakDB(channel: channel))
+            }
+            if let text = feed?.line(time: time, bands: levels, rmsDB: rmsDB, peakDB: peakDB) { output(text) }
+            return
+        }
         line.removeAll(keepingCapacity: true)
         SpectrumLine.append(time: time, levels: levels, to: &line)
         output(line)

@@ -12,6 +12,10 @@ public struct LevelsSettings: Sendable {
     /// Loudness lines: gate every block exactly (a file) rather than in 0.1 LU bins (live, where
     /// adding audio must not allocate).
     public var exactLoudness = false
+    /// Status-bar lines instead of JSON lines: `bands` bars from the spectrum, and the levels.
+    public var feed: StatusBarFeed.Format?
+    /// The top of an ascii feed's values (cava's ascii_max_range).
+    public var asciiMax = 1000
 
     public init() {}
 }

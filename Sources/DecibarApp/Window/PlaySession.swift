@@ -2,61 +2,111 @@ import DecibarAudio
 import DecibarCore
 import Foundation
 
-/// The playlist: which file plays, its player and overview, moving on at the end of each file.
-/// A file that cannot be played is reported in one line and skipped.
+/// The playlist and its transport: which file plays, its player and overview, play, pause, stop,
+/// seek, volume and loop, and what happens at the end of each file. Keys, `ctl` and MPRIS all
+/// act through it, on the main thread. A file that cannot be played is reported in one line and
+/// skipped.
 final class PlaySession {
     private(set) var files: [String]
-    var loops: Bool
+    /// What happens at the end of a track (`l` cycles it).
+    var loop: LoopMode {
+        didSet { if loop != oldValue { announce("loop: \(loop.rawValue)") } }
+    }
+    /// At the end of the list (without a loop) the session is over, instead of showing the last
+    /// track stopped: for scripts (`--exit-at-end`).
+    let exitsAtEnd: Bool
+    /// Percent on the sound server's scale.
+    private(set) var volume: Double
     let heard = AudioFeed()
     private(set) var index = -1
     private(set) var player: PulsePlayer?
     private var source: FilePlaybackSource?
     private(set) var peaks: PeaksJob?
     private(set) var duration: Double = 0
+    /// The open track as the desktop sees it (MPRIS metadata).
+    private(set) var track: MediaTrack?
+    private var tags = TrackTags()
     private var pump: FeedPump?
-    /// Set when the list has ended (without --loop) or nothing could be played.
+    /// Set when nothing could be played, or the list ended with `exitsAtEnd`.
     private(set) var isOver = false
+    /// Stopped: the track stays on screen with the playhead at the start, and no stream is open.
+    private(set) var isStopped = false
+    /// Grows at every jump of the playhead (a seek, a drag, a track played again, a stop), so that
+    /// MPRIS can signal Seeked.
+    private(set) var seekCount = 0
+    /// Where the latest jump went, in seconds.
+    private(set) var lastSeekTarget = 0.0
+    /// A short message about a change (volume, loop), and a number that grows with each.
+    private(set) var notice = (text: "", serial: 0)
     /// Files that played (to their end, or until the user moved on) without a problem.
     private(set) var cleanFileCount = 0
     /// Files that could not be opened or broke while playing (each reported in one line).
     private(set) var failureCount = 0
+    /// The last file that opened, to show stopped when the files after it cannot be played.
+    private var lastPlayableIndex: Int?
 
-    init(files: [String], loops: Bool) {
+    init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent) {
         self.files = files
-        self.loops = loops
+        self.loop = loop
+        self.exitsAtEnd = exitsAtEnd
+        self.volume = PlayerVolume.clamped(volume)
     }
 
     /// The name of the file playing (its last path component).
     private(set) var currentName = ""
     var sampleRate: Int { player?.sampleRate ?? 48000 }
 
+    var status: PlaybackStatus {
+        if isOver || index < 0 { return .idle }
+        if isStopped { return .stopped }
+        guard let player else { return .idle }
+        return player.isPaused ? .paused : .playing
+    }
+
+    /// Something is open (playing, paused or stopped).
+    var hasTrack: Bool { status != .idle }
+
     /// Opens the file at `start` or the next playable one after it, in `direction`.
     func open(from start: Int, direction: Int = 1, autoplay: Bool = true) {
         close()
         isOver = false
+        isStopped = false
         var candidate = start
         for _ in 0 ..< files.count {
             if candidate >= files.count || candidate < 0 {
-                guard loops else { isOver = true; return }
+                guard loop == .playlist else { break }
                 candidate = (candidate + files.count) % files.count
             }
             if openFile(at: candidate, autoplay: autoplay) { return }
             candidate += direction
         }
-        isOver = true
+        // Nothing after it plays: the end of the list.
+        if let last = lastPlayableIndex, !exitsAtEnd, openFile(at: last, autoplay: false) {
+            releasePlayer()
+            isStopped = true
+        } else {
+            isOver = true
+        }
     }
 
-    private func openFile(at index: Int, autoplay: Bool) -> Bool {
+    private func openFile(at index: Int, autoplay: Bool, keepsOverview: Bool = false) -> Bool {
         let path = files[index]
         do {
             let source = try FilePlaybackSource(path: path)
-            let player = try PulsePlayer(source: source)
+            let player = try PulsePlayer(source: source, volume: volume)
             self.index = index
+            lastPlayableIndex = index
             currentName = OutputPath.name(of: path)
             self.player = player
             self.source = source
-            duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-            peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source))
+            isStopped = false
+            if !keepsOverview || peaks == nil {
+                peaks?.cancel()
+                duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
+                peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source))
+                tags = source.tags
+                track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
+            }
             pump = FeedPump(player.buffers, into: heard)
             writeError("playing \(path)")
             if autoplay { player.play() }
@@ -70,7 +120,13 @@ final class PlaySession {
         return false
     }
 
-    func close() {
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// Closes the stream and the decoder; the track, its overview and the playhead's place on
+    /// screen stay.
+    private func releasePlayer() {
         // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
         if let source {
             // Underruns are not failures, but a user should know the sound had gaps, and why.
@@ -85,29 +141,103 @@ final class PlaySession {
             }
         }
         source = nil
-        peaks?.cancel()
         pump?.cancel()
+        pump = nil
         player?.stop()
         player = nil
         heard.discardWaiting()
     }
 
+    func close() {
+        releasePlayer()
+        peaks?.cancel()
+    }
+
     /// The overview's frame count, once known, is the exact duration.
     func refreshDuration() {
         if let snapshot = peaks?.snapshot, snapshot.isDone, let frames = snapshot.frameCount, frames > 0, let done = snapshot.peaks {
-            duration = Double(frames) / Double(done.sampleRate)
+            let exact = Double(frames) / Double(done.sampleRate)
+            if exact != duration, index >= 0 {
+                duration = exact
+                track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration)
+            }
         }
     }
 
     var playhead: Double {
-        guard let player else { return 0 }
+        guard let player, !isStopped else { return 0 }
         return min(duration, Double(player.heardFrame) / Double(player.sampleRate))
     }
 
+    // MARK: Transport
+
+    func play() {
+        if isStopped {
+            guard index >= 0, openFile(at: index, autoplay: true, keepsOverview: true) else { return }
+        } else {
+            player?.play()
+        }
+    }
+
+    func pause() {
+        guard !isStopped else { return }
+        player?.pause()
+    }
+
+    func togglePause() {
+        if status == .playing { pause() } else { play() }
+    }
+
+    /// Playback stops and the playhead returns to the start; the track stays on screen, and no
+    /// stream stays open on the sound server (nothing more is written to it).
+    func stop() {
+        guard hasTrack, !isStopped else { return }
+        releasePlayer()
+        isStopped = true
+        seekCount += 1
+        lastSeekTarget = 0
+    }
+
     func seek(to seconds: Double) {
+        if isStopped {
+            // A stopped track opens again, paused where it was asked to be.
+            guard index >= 0, openFile(at: index, autoplay: false, keepsOverview: true) else { return }
+        }
         guard let player else { return }
         heard.discardWaiting()
-        player.seek(toFrame: Int64((max(0, min(duration, seconds)) * Double(player.sampleRate)).rounded()))
+        let target = max(0, min(duration, seconds))
+        player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
+        seekCount += 1
+        lastSeekTarget = target
+    }
+
+    func setVolume(_ percent: Double) {
+        volume = PlayerVolume.clamped(percent)
+        player?.setVolume(volume)
+        announce("volume \(Int(volume.rounded())) %")
+    }
+
+    /// At the end of a track: the same track again, the next one, or the end of the list.
+    func trackEnded() {
+        switch loop {
+        case .track:
+            seek(to: 0)
+            player?.play()
+        case .playlist:
+            open(from: index + 1)
+        case .none:
+            if index + 1 < files.count { open(from: index + 1) } else { endOfList() }
+        }
+    }
+
+    /// Shows the last track stopped, or ends the session for scripts.
+    private func endOfList() {
+        if exitsAtEnd {
+            close()
+            isOver = true
+        } else {
+            stop()
+        }
     }
 
     /// Adds files to the end of the list.
@@ -116,6 +246,23 @@ final class PlaySession {
         isOver = false
     }
 
-    func next() { open(from: index + 1) }
-    func previous() { open(from: index - 1, direction: -1) }
+    var canGoNext: Bool { loop == .playlist ? files.count > 0 : index + 1 < files.count }
+    var canGoPrevious: Bool { loop == .playlist ? files.count > 0 : index > 0 }
+
+    func next() {
+        if index + 1 >= files.count && loop != .playlist { endOfList() } else { open(from: index + 1) }
+    }
+
+    func previous() {
+        if index <= 0 && loop != .playlist { seek(to: 0) } else { open(from: index - 1, direction: -1) }
+    }
+
+    /// Checks for the end of the track; call every frame (or tick while hidden).
+    func tick() {
+        if player?.isFinished == true { trackEnded() }
+    }
+
+    private func announce(_ text: String) {
+        notice = (text, notice.serial + 1)
+    }
 }

@@ -8,15 +8,25 @@ import Foundation
 public struct PlayView {
     public struct Settings: Sendable {
         public var files: [String]
-        public var loops: Bool
+        public var loop: LoopMode
+        /// Close at the end of the list (scripts); otherwise the window stays, on the last track stopped.
+        public var exitsAtEnd: Bool
+        /// Percent on the sound server's scale.
+        public var volume: Double
+        /// Publish the player on the session bus (MPRIS).
+        public var publishesMedia: Bool
         public var display: DisplaySettings
         public var scrubber: ScrubberSettings
         /// One line per seek for the benchmarks.
         public var seekLogPath: String?
 
-        public init(files: [String], loops: Bool, display: DisplaySettings, scrubber: ScrubberSettings, seekLogPath: String? = nil) {
+        public init(files: [String], loop: LoopMode = .none, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
+                    publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, seekLogPath: String? = nil) {
             self.files = files
-            self.loops = loops
+            self.loop = loop
+            self.exitsAtEnd = exitsAtEnd
+            self.volume = volume
+            self.publishesMedia = publishesMedia
             self.display = display
             self.scrubber = scrubber
             self.seekLogPath = seekLogPath
@@ -42,7 +52,7 @@ public struct PlayView {
         } catch {
             throw CommandFailure(message: error.description)
         }
-        let session = PlaySession(files: settings.files, loops: settings.loops)
+        let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume)
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
         let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text),
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)
@@ -50,13 +60,26 @@ public struct PlayView {
             try Recorder(path: path, fps: settings.display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height,
                          protecting: settings.files)
         }
+        let media = settings.publishesMedia ? MediaBridge.start() : nil
+        defer { media?.stop() }
         do {
             try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
                 // The window shows at once; the first file opens after the first frame. Opening it loads
                 // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
                 // driver's first draw waits on the same dynamic loader lock.
                 if frame.number == 1 { session.open(from: 0) }
+                for request in media?.takeRequests() ?? [] {
+                    switch request {
+                    case .raise: window.show()
+                    case .quit: frame.closes = true
+                    case .open(let path):
+                        session.append([path])
+                        session.open(from: session.files.count - 1)
+                    default: session.handle(request)
+                    }
+                }
                 screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
+                media?.publish(session)
                 if session.isOver { frame.closes = true }
             }
         } catch {

@@ -14,6 +14,10 @@ final class PlayerScreen {
     private var hoverX: Double?
     private var seekHandledAt: Double?
     private var shownTitle: (key: TitleKey?, text: String) = (nil, "")
+    private var noticeSerial = 0
+    private var noticeUntil = -Double.infinity
+    /// How long a change of volume or loop shows in the title.
+    static let noticeSeconds = 2.0
 
     init(session: PlaySession, scrubber: ScrubberView, decibels: Bool, seekLog: LineLog? = nil) {
         self.session = session
@@ -40,14 +44,18 @@ final class PlayerScreen {
         let layout = PlayLayout(width: width, height: height)
         session.refreshDuration()
         let geometry = layout.scrubberGeometry(duration: session.duration)
-        let isPlaying = !(session.player?.isPaused ?? true)
+        let isPlaying = session.status == .playing
 
         for event in frame.events {
             switch event {
             case .quit, .toggleFullscreen, .resized: break
             case .key(let key):
                 switch key {
-                case .playPause: isPlaying ? session.player?.pause() : session.player?.play()
+                case .playPause: session.togglePause()
+                case .stop: session.stop()
+                case .volumeDown: session.setVolume(PlayerVolume.stepped(session.volume, by: -1))
+                case .volumeUp: session.setVolume(PlayerVolume.stepped(session.volume, by: 1))
+                case .cycleLoop: session.loop = session.loop.next
                 case .back: session.seek(to: session.playhead - 5)
                 case .forward: session.seek(to: session.playhead + 5)
                 case .start: session.seek(to: 0)
@@ -59,7 +67,7 @@ final class PlayerScreen {
             case .mouseDown(let x, let y):
                 if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
                                      isPlaying: isPlaying) == .pause {
-                    session.player?.pause()
+                    session.pause()
                 }
             case .mouseMoved(let x, let y):
                 interaction.move(x: x, geometry: geometry)
@@ -68,7 +76,7 @@ final class PlayerScreen {
                 if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
                     session.seek(to: time)
                     seekHandledAt = now
-                    if resume { session.player?.play() }
+                    if resume { session.play() }
                 }
             }
         }
@@ -76,7 +84,7 @@ final class PlayerScreen {
             seekLog?.write("\(handled) \(written)")
             seekHandledAt = nil
         }
-        if session.player?.isFinished == true { session.next() }
+        session.tick()
         if session.isOver { return }
 
         // The visualizer: what is being heard now.
@@ -88,12 +96,18 @@ final class PlayerScreen {
 
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         // The title is made again only when what it says changes, not every frame.
-        let titleKey = TitleKey(opening: session.index < 0, track: session.index, paused: session.player?.isPaused == true,
+        if session.notice.serial != noticeSerial {
+            noticeSerial = session.notice.serial
+            noticeUntil = now + Self.noticeSeconds
+        }
+        let titleKey = TitleKey(opening: session.index < 0, track: session.index, status: session.status,
                                 analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
-                                underruns: session.player?.underrunCount ?? 0)
+                                underruns: session.player?.underrunCount ?? 0, notice: now < noticeUntil ? noticeSerial : nil)
         if titleKey != shownTitle.key {
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
-            if titleKey.paused { title += "  (paused)" }
+            if titleKey.status == .paused { title += "  (paused)" }
+            if titleKey.status == .stopped { title += "  (stopped)" }
+            if titleKey.notice != nil { title += "  " + session.notice.text }
             if let analyzed = titleKey.analyzed { title += "  analyzing \(analyzed) %" }
             if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
             shownTitle = (titleKey, title)
@@ -109,9 +123,11 @@ final class PlayerScreen {
     private struct TitleKey: Equatable {
         var opening: Bool
         var track: Int
-        var paused: Bool
+        var status: PlaybackStatus
         /// Percent analyzed while the overview is being made.
         var analyzed: Int?
         var underruns: Int
+        /// The notice shown (volume, loop), while it shows.
+        var notice: Int?
     }
 }

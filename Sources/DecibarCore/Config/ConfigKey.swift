@@ -31,7 +31,12 @@ public struct ConfigKey: Sendable {
     /// Whether a running daemon can take a new value without reopening its window.
     public let appliesLive: Bool
 
-    init(_ section: String, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true, _ help: String) {
+    /// For a choice that used to be a boolean: the words true and false stand for.
+    public let booleanWords: (true: String, false: String)?
+
+    init(_ section: String, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true,
+         booleanWords: (true: String, false: String)? = nil, _ help: String) {
+        self.booleanWords = booleanWords
         self.section = section
         self.name = name
         path = section + "." + name
@@ -77,6 +82,8 @@ public struct ConfigKey: Sendable {
             }
             return .number(number)
         case .choice(let words):
+            // A key that was a switch before it had words still takes true and false.
+            if case .bool(let flag) = value, let booleanWords { return .string(flag ? booleanWords.true : booleanWords.false) }
             guard let text = value.string?.lowercased(), words.contains(text) else {
                 throw fail("one of \(words.joined(separator: ", "))")
             }

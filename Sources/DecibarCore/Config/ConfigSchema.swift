@@ -64,8 +64,10 @@ public enum ConfigSchema {
         ConfigKey("audio", "av_offset", .number(-5000...5000), .number(0),
                   "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency."),
 
-        ConfigKey("player", "loop", .boolean, .bool(false),
-                  "Start again from the first file after the last."),
+        ConfigKey("player", "loop", .choice(LoopMode.allCases.map(\.rawValue)), .string("none"), booleanWords: ("playlist", "none"),
+                  "At the end of a track: none (the next one; the window stays open on the last, stopped), track (play it again) or playlist (start the list again after the last). l cycles at run time."),
+        ConfigKey("player", "volume", .number(PlayerVolume.range), .number(PlayerVolume.defaultPercent),
+                  "Volume of the player's stream in percent, as the sound server shows it (100: the file as it is; 9 and 0 step it by 5)."),
         ConfigKey("player", "scrubber_bar_width", .integer(1...64), .number(3),
                   "Width of the scrubber's bars in pixels."),
         ConfigKey("player", "scrubber_bar_spacing", .integer(0...64), .number(2),

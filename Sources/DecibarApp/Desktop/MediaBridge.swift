@@ -1,0 +1,80 @@
+import DecibarCore
+import DecibarRender
+import DecibarSystem
+import Synchronization
+
+/// The player on the session bus (MPRIS 2): publishes the session's state every frame or tick,
+/// signals seeks, and queues what the desktop asks for until the main thread takes it.
+final class MediaBridge {
+    private let service: MediaPlayerService
+    private let requests: RequestQueue?
+    private var seen: (session: ObjectIdentifier?, seekCount: Int) = (nil, 0)
+
+    /// Publishes the player, or says in one line why not (no session bus) and returns nil: the
+    /// rest works as before. `post` takes each request as it arrives (the daemon's inbox); without
+    /// it, requests wait for `takeRequests`, and the window is woken for them.
+    static func start(post: (@Sendable (MediaRequest) -> Void)? = nil) -> MediaBridge? {
+        let queue = post == nil ? RequestQueue() : nil
+        do {
+            let service = try MediaPlayerService { request in
+                if let post { post(request) } else { queue?.requests.withLock { $0.append(request) } }
+                Window.wakeEventLoop()
+            }
+            return MediaBridge(service: service, requests: queue)
+        } catch {
+            writeError("media keys and playerctl are off (MPRIS): \(error.description)")
+            return nil
+        }
+    }
+
+    private init(service: MediaPlayerService, requests: RequestQueue?) {
+        self.service = service
+        self.requests = requests
+    }
+
+    var busName: String { service.busName }
+
+    /// What the desktop asked since the last call, oldest first.
+    func takeRequests() -> [MediaRequest] {
+        requests?.requests.withLock { queue in
+            guard !queue.isEmpty else { return [] }
+            defer { queue = [] }
+            return queue
+        } ?? []
+    }
+
+    /// Publishes the session's state (an empty player without one).
+    func publish(_ session: PlaySession?) {
+        var state = MediaPlayerState()
+        guard let session else {
+            service.update(state, position: 0)
+            return
+        }
+        session.refreshDuration()
+        state.status = session.status
+        state.loop = session.loop
+        state.volume = session.volume
+        if session.hasTrack {
+            state.track = session.track
+            state.canGoNext = session.canGoNext
+            state.canGoPrevious = session.canGoPrevious
+            state.canSeek = session.duration > 0
+        }
+        let position = session.playhead
+        service.update(state, position: position)
+        let identity = ObjectIdentifier(session)
+        if seen.session != identity {
+            seen = (identity, session.seekCount)
+        } else if seen.seekCount != session.seekCount {
+            seen.seekCount = session.seekCount
+            service.seeked(to: session.lastSeekTarget)
+        }
+    }
+
+    func stop() { service.stop() }
+}
+
+/// Requests from the bus thread, waiting for the main thread.
+private final class RequestQueue: Sendable {
+    let requests = Mutex<[MediaRequest]>([])
+}
