@@ -1,7 +1,13 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test asan tsan fuzz bench clean
+.PHONY: all deps build release run test asan tsan fuzz bench clean install install-files uninstall
+
+# Where `make install` puts Decibar; DESTDIR is put before every path (to assemble a package).
+PREFIX ?= /usr/local
+DESTDIR ?=
+# The binary `make install-files` installs.
+BINARY ?= .build/release/decibar
 
 all: build
 
@@ -19,8 +25,10 @@ run: release
 	Scripts/run-live.sh .build/release/decibar
 
 # Builds, then runs every test inside a private PulseAudio + Xvfb that are stopped afterwards.
+# (The man page generator is built first, so that the install test does not wait for it.)
 test: deps
 	swift build --build-tests
+	Scripts/install.sh manual-tool >/dev/null
 	Scripts/with-test-env.sh swift test --skip-build
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
@@ -35,9 +43,23 @@ tsan: deps
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
 
+# Builds the release binary and installs it with its shaders, user unit, launcher, man pages,
+# completions and example configs under $(DESTDIR)$(PREFIX) (Scripts/install.sh says what goes where).
+install: release
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" Scripts/install.sh install .build/release/decibar
+
+# The same from a binary that is already built, without building: make install-files BINARY=PATH.
+install-files:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" Scripts/install.sh install "$(BINARY)"
+
+# Removes what install put under $(DESTDIR)$(PREFIX) (give the same PREFIX and DESTDIR), as listed in
+# its manifest, $(PREFIX)/share/decibar/install-manifest.
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" Scripts/install.sh uninstall
+
 bench:
 	Scripts/install-deps.sh --bench
 	Scripts/bench.sh
 
 clean:
-	rm -rf .build .build-release .build-address .build-thread .build-fuzz Benchmarks/.build out
+	rm -rf .build .build-release .build-address .build-thread .build-fuzz .build-tools Benchmarks/.build out

@@ -11,8 +11,14 @@ packages=(
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox xdotool socat systemd
+  # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
+  playerctl cava
+  # install checks: desktop-file-validate for the launcher, man and groff to render the man pages
+  desktop-file-utils man-db groff-base
+  # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), and dbus
+  pipewire pipewire-pulse wireplumber dbus
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(cava heaptrack); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack); fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -14,7 +14,9 @@ if [ ${#socket} -ge 100 ]; then echo "pulse-start: socket path too long: $socket
 # norewinds=1: otherwise the monitor loses the start of each new stream; float32le: exact samples.
 HOME="$dir/home" XDG_RUNTIME_DIR="$dir/run" PULSE_RUNTIME_PATH="$dir/run" PULSE_STATE_PATH="$dir/state" \
 PULSE_COOKIE="$dir/cookie" \
-pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
+# Not on a session bus: PulseAudio takes the name org.PulseAudio1 there, and a second server
+# (tests run several at once) would refuse to start.
+env -u DBUS_SESSION_BUS_ADDRESS pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
   --log-target="file:$dir/pulse.log" --log-level=notice \
   -L "module-native-protocol-unix socket=$socket auth-anonymous=1" \
   -L "module-null-sink sink_name=$sink rate=48000 channels=2 format=float32le norewinds=1" \

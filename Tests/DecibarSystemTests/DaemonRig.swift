@@ -14,9 +14,10 @@ final class DaemonRig {
     /// Added to every process's environment (a private DISPLAY, say).
     let extraEnvironment: [String: String]
 
-    init(config text: String = "", arguments: [String] = [], environment: [String: String] = [:]) throws {
+    init(config text: String = "", arguments: [String] = [], environment: [String: String] = [:],
+         server kind: SoundServerKind = .pulseaudio) throws {
         extraEnvironment = environment
-        server = try PrivatePulseServer()
+        server = try PrivatePulseServer(kind: kind)
         socket = server.directory + "/run/decibar/control.sock"
         config = server.directory + "/config.toml"
         try text.write(toFile: config, atomically: true, encoding: .utf8)

@@ -85,10 +85,11 @@ struct DaemonTests {
         }
     }
 
-    @Test("levels through the daemon equals levels --standalone on the same tone (within 0.1 dB), with one tap")
-    func levelsThroughDaemon() async throws {
+    @Test("levels through the daemon equals levels --standalone on the same tone (within 0.1 dB), with one tap",
+          arguments: SoundServerKind.allCases)
+    func levelsThroughDaemon(on kind: SoundServerKind) async throws {
         try await onOwnThread {
-            let rig = try DaemonRig()
+            let rig = try DaemonRig(server: kind)
             let player = try rig.playTone(seconds: 8)
             defer { player.kill() }
             let subscribed = try RunningCommand(["levels", "--rate", "10", "--duration", "3"], environment: rig.environment)

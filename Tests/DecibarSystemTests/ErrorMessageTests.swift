@@ -29,7 +29,7 @@ struct ErrorMessageTests {
         let noise = folder + "/noise.mp3"
         _ = FileManager.default.createFile(atPath: noise, contents: Data(pseudoRandomBytes(count: 20_000, seed: 3)))
         for file in [noise, try undecodable(in: folder), folder + "/missing.wav"] {
-            let outcome = try TestRig.decibar(["play", file, "--size", "160x100"], environment: server.environment, timeout: 20)
+            let outcome = try TestRig.decibar(["play", file, "--size", "160x100", "--exit-at-end"], environment: server.environment, timeout: 20)
             #expect(outcome.status == 1, "\(file): \(outcome)")
             #expect(outcome.error.split(separator: "\n").count == 1, "\(file): \(outcome)")
             #expect(outcome.error.hasPrefix("decibar: " + file + ": "), "\(outcome)")

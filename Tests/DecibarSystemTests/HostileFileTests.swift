@@ -35,14 +35,14 @@ struct HostileFileTests {
                                              environment: environment.merging(["DISPLAY": ""]) { $1 })
             #expect(render.status == 0 && (render.error.contains("rendered 30 frames") || render.error.contains("rendered 31 frames")),
                     "\(label): \(render)")
-            let play = try TestRig.decibar(["play", item.path, "--size", "160x100"], environment: environment, timeout: 20)
+            let play = try TestRig.decibar(["play", item.path, "--size", "160x100", "--exit-at-end"], environment: environment, timeout: 20)
             #expect(play.status == 0 && !play.signaled, "\(label): \(play)")
         }
     }
 
     @Test("a FIFO given as the input: every command answers at once, in one line", arguments: [
         ["levels", "--file", "FIFO"], ["peaks", "FIFO", "-o", "OUT.json"], ["render", "FIFO", "-o", "OUT.mp4"],
-        ["play", "FIFO", "--size", "160x100"], ["play", "FIFO", "--size", "160x100", "--exit-after", "5"],
+        ["play", "FIFO", "--size", "160x100", "--exit-at-end"], ["play", "FIFO", "--size", "160x100", "--exit-after", "5"],
     ])
     func fifo(arguments: [String]) throws {
         let folder = try TestRig.temporaryDirectory()

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// `decibar levels` on a real PulseAudio server with null sinks. Timing-sensitive, so one at a time.
-@Suite("Live tap on a real PulseAudio server", .serialized)
+/// `decibar levels` on a real PulseAudio server with null sinks, and the tests that matter most
+/// also on PipeWire (pipewire-pulse). Timing-sensitive, so one at a time.
+@Suite("Live tap on a real PulseAudio server (and PipeWire)", .serialized)
 struct LiveTapTests {
-    @Test("a -6 dBFS 1 kHz stereo tone reads RMS -9.03 and peak -6.02 (±0.1 dB)")
-    func toneLevels() throws {
-        let server = try PrivatePulseServer()
+    @Test("a -6 dBFS 1 kHz stereo tone reads RMS -9.03 and peak -6.02 (±0.1 dB)", arguments: SoundServerKind.allCases)
+    func toneLevels(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
         let tone = server.directory + "/tone.wav"
         try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 4)
         let player = try server.play(tone)
@@ -22,12 +23,14 @@ struct LiveTapTests {
             #expect(line.channels == 2)
             #expect(line.reads(rms: -9.03, peak: -6.02, tolerance: 0.1), "\(line.rmsDB) \(line.peakDB)")
         }
-        #expect(levels.standardError.contains("listening to Monitor of Null Output (viz.monitor"))
+        // PipeWire names the monitor differently ("viz Audio/Sink sink"); the source is the same.
+        #expect(levels.standardError.contains(kind == .pulseaudio ? "listening to Monitor of Null Output (viz.monitor" : "(viz.monitor"),
+                "\(levels.standardError)")
     }
 
-    @Test("switching the default sink moves the tap within 1 s")
-    func followsDefaultSink() throws {
-        let server = try PrivatePulseServer()
+    @Test("switching the default sink moves the tap within 1 s", arguments: SoundServerKind.allCases)
+    func followsDefaultSink(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
         try server.addNullSink(named: "other")
         let loud = server.directory + "/loud.wav"
         let quiet = server.directory + "/quiet.wav"
@@ -63,9 +66,10 @@ struct LiveTapTests {
         #expect(levels.standardError.contains("(other.monitor"))
     }
 
-    @Test("when the server is killed and restarted the tap returns within 2 s, and the process never exits")
-    func survivesServerRestart() throws {
-        let server = try PrivatePulseServer()
+    @Test("when the server is killed and restarted the tap returns within 2 s, and the process never exits",
+          arguments: SoundServerKind.allCases)
+    func survivesServerRestart(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
         let tone = server.directory + "/tone.wav"
         try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 30)
         var player = try server.play(tone)

@@ -45,7 +45,7 @@ struct MultichannelTests {
         let recording = server.directory + "/heard.raw"
         let recorder = try server.record(from: "surround.monitor", channels: 8, channelMap: "surround-71", to: recording)
         defer { recorder.kill() }
-        let outcome = try TestRig.decibar(["play", file, "--size", "160x100"], environment: server.environment, timeout: 20)
+        let outcome = try TestRig.decibar(["play", file, "--size", "160x100", "--exit-at-end"], environment: server.environment, timeout: 20)
         #expect(outcome.status == 0 && outcome.errorLines.isEmpty, "\(outcome)")
         usleep(300_000)
         recorder.kill()

@@ -30,7 +30,7 @@ struct PlaylistTests {
         let recorder = try server.record(to: recording)
         defer { recorder.kill() }
 
-        let player = try RunningCommand(["play", empty, first, truncated, noise, last, "--size", "480x270"],
+        let player = try RunningCommand(["play", empty, first, truncated, noise, last, "--size", "480x270", "--exit-at-end"],
                                         environment: server.environment)
         // The list ends by itself after the two good files (2.5 s of audio).
         let status = player.waitForExit(timeout: 30)

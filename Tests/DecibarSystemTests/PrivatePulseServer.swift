@@ -1,12 +1,23 @@
 import Foundation
 
-/// A PulseAudio server of the test's own, with a float32 null sink `viz`, started by the project's
+/// Which sound server a test talks to: PulseAudio itself, or PipeWire through pipewire-pulse
+/// (what most current distributions run). Clients see the same PulseAudio protocol on both.
+enum SoundServerKind: String, CaseIterable, Sendable {
+    case pulseaudio
+    case pipewire
+
+    var scriptPrefix: String { self == .pulseaudio ? "pulse" : "pipewire" }
+}
+
+/// A sound server of the test's own, with a float32 null sink `viz`, started by the project's
 /// script and stopped by PID. Each test gets one, so tests can switch sinks or kill the server freely.
 final class PrivatePulseServer {
     let directory: String
+    let kind: SoundServerKind
     private(set) var isRunning = false
 
-    init() throws {
+    init(kind: SoundServerKind = .pulseaudio) throws {
+        self.kind = kind
         directory = try TestRig.temporaryDirectory()
         try start()
     }
@@ -25,15 +36,59 @@ final class PrivatePulseServer {
     }
 
     func start() throws {
-        let result = try TestRig.run(TestRig.packageRoot + "/Scripts/pulse-start.sh", [directory])
-        guard result.status == 0 else { throw RigError("PulseAudio did not start: \(result.error)") }
+        let script = TestRig.packageRoot + "/Scripts/\(kind.scriptPrefix)-start.sh"
+        let result: (status: Int32, error: String)
+        if kind == .pipewire {
+            result = Self.runScript(script, directory)
+        } else {
+            let run = try TestRig.run(script, [directory])
+            result = (run.status, run.error)
+        }
+        guard result.status == 0 else {
+            let log = (try? String(contentsOfFile: directory + "/pulse.log", encoding: .utf8)) ?? ""
+            throw RigError("\(kind.rawValue) did not start: \(result.error) \(log.suffix(600))")
+        }
         isRunning = true
     }
 
     func stop() {
         guard isRunning else { return }
-        _ = try? TestRig.run(TestRig.packageRoot + "/Scripts/pulse-stop.sh", [directory])
+        let script = TestRig.packageRoot + "/Scripts/\(kind.scriptPrefix)-stop.sh"
+        if kind == .pipewire { _ = Self.runScript(script, directory) } else { _ = try? TestRig.run(script, [directory]) }
         isRunning = false
+    }
+
+    /// Runs PipeWire's start or stop script and reaps it with waitpid. (Foundation's Process has
+    /// been seen to leave that script a zombie it never notices, once it had started its
+    /// dbus-daemon, and then to wait forever.)
+    static func runScript(_ path: String, _ argument: String) -> (status: Int32, error: String) {
+        let log = argument + "/script-\(UInt32.random(in: 0 ... .max)).log"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // A clean signal state, as a shell would give it: the test process's threads may block some.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(argument), nil]
+        defer { arguments.forEach { free($0) } }
+        guard posix_spawn(&pid, path, &actions, &attributes, arguments, environ) == 0 else { return (127, "cannot run \(path)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let error = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: log)
+        return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), error)
     }
 
     /// Runs `pactl` against this server.

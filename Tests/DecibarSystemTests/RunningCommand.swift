@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A `decibar` process whose stdout lines are collected, each stamped with the moment it arrived.
+/// A `decibar` process (or another tool's) whose stdout lines are collected, each stamped with the moment it arrived.
 final class RunningCommand {
     struct Line: Sendable {
         var receivedAt: Double
@@ -18,10 +18,10 @@ final class RunningCommand {
     private let collected = Collected()
     private let readers: [Thread]
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    init(_ arguments: [String], environment: [String: String], tool: String = TestRig.decibar) throws {
         let output = Pipe()
         let errors = Pipe()
-        process = Process(tool: TestRig.decibar, arguments: arguments, environment: environment, output: output, errors: errors)
+        process = Process(tool: tool, arguments: arguments, environment: environment, output: output, errors: errors)
         let collected = self.collected
         readers = [
             Thread {

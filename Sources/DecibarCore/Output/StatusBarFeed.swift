@@ -53,7 +53,8 @@ public struct StatusBarFeed: Sendable {
     ///   - bands: band levels in dB, `bands[channel][band]`, low to high.
     ///   - rmsDB, peakDB: each channel's levels over the line, in dBFS.
     public mutating func line(time: Double, bands: [[Float]], rmsDB: [Float], peakDB: [Float]) -> [UInt8]? {
-        let dt = lastTime.map { time - $0 } ?? 0
+        // The first line sets the reference at once (any positive step does).
+        let dt = lastTime.map { time - $0 } ?? 1
         lastTime = time
         let loudestRMS = rmsDB.max() ?? Decibels.floor
         var loudestBand = -Float.infinity

@@ -1,0 +1,304 @@
+import DecibarCore
+import Foundation
+import Testing
+
+/// The player as the desktop sees it: MPRIS on a private session bus with playerctl as the client,
+/// and the transport (stop, volume, loop, the end of the list) from keys, ctl and MPRIS alike,
+/// heard on a private server's null sink.
+@Suite("Media keys, playerctl and the transport", .serialized,
+       .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
+struct MediaPlayerTests {
+    /// Each test blocks for seconds at a time: on a thread of the suite's own, not the pool's.
+    static let thread = DedicatedThreadExecutor(name: "media-player-tests")
+
+    func onOwnThread(_ body: () throws -> Void) async throws {
+        try await withTaskExecutorPreference(Self.thread) { try body() }
+    }
+
+    /// A server, a bus and a display of the test's own.
+    final class Desk {
+        let server: PrivatePulseServer
+        let bus: PrivateSessionBus
+        let screen: PrivateDisplay
+        init() throws {
+            server = try PrivatePulseServer()
+            bus = try PrivateSessionBus()
+            screen = try PrivateDisplay()
+        }
+
+        var environment: [String: String] {
+            server.environment.merging(bus.environment) { $1 }.merging(["DISPLAY": screen.display]) { $1 }
+        }
+
+        func playerctl(_ arguments: String...) throws -> String {
+            let result = try TestRig.run("playerctl", ["-p", "decibar"] + arguments, environment: environment)
+            return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .newlines)
+        }
+
+        func xdotool(_ arguments: [String]) throws {
+            _ = try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display])
+        }
+
+        func window(of pid: Int32) throws -> String {
+            var id = ""
+            guard TestRig.wait(timeout: 20, until: {
+                let found = try? TestRig.run("xdotool", ["search", "--pid", "\(pid)", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
+                id = found.map { String(decoding: $0.output, as: UTF8.self) }?.split(separator: "\n").first.map(String.init) ?? ""
+                return !id.isEmpty
+            }) else { throw RigError("the player window did not appear") }
+            return id
+        }
+
+        /// The RMS (dBFS, first channel) the monitor hears over a second.
+        func heardRMS() throws -> Double {
+            let result = try TestRig.run(TestRig.decibar, ["levels", "--standalone", "--rate", "5", "--duration", "1"], environment: environment)
+            let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { LevelsLine(String($0)) }
+            guard let last = lines.last else { throw RigError("levels printed nothing: \(result.error)") }
+            return last.rmsDB[0]
+        }
+
+        /// The frequency the monitor hears, from the zero crossings of half a second.
+        func heardFrequency() throws -> Double {
+            let path = server.directory + "/heard-\(UInt32.random(in: 0 ... .max)).raw"
+            let recorder = try server.record(to: path)
+            usleep(500_000)
+            recorder.kill()
+            recorder.waitForExit()
+            let samples = try Data(contentsOf: URL(fileURLWithPath: path)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+            let left = stride(from: 0, to: samples.count - 1, by: 2).map { samples[$0] }
+            guard left.count > 4800, left.contains(where: { abs($0) > 0.1 }) else { throw RigError("nothing was heard") }
+            var crossings = 0
+            for index in 1 ..< left.count where (left[index - 1] < 0) != (left[index] < 0) { crossings += 1 }
+            return Double(crossings) / 2 / (Double(left.count) / 48000)
+        }
+
+        /// Whether the server has a playback stream of Decibar's.
+        func hasPlaybackStream() throws -> Bool {
+            try server.pactl("list", "sink-inputs").contains("Decibar")
+        }
+    }
+
+    /// 60 s whose frequency tells the time: 200 Hz + 20 Hz per second, at -6 dBFS, tagged.
+    static func makeChirp(in folder: String) throws -> String {
+        let path = folder + "/chirp.flac"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                              "aevalsrc=0.5*sin(2*PI*(200*t+10*t*t))|0.5*sin(2*PI*(200*t+10*t*t)):s=48000:d=60",
+                                              "-metadata", "title=Chirp & Co", "-metadata", "artist=Decibar Lab", "-metadata", "album=Signals",
+                                              path])
+        guard made.status == 0 else { throw RigError("ffmpeg failed: \(made.error)") }
+        return path
+    }
+
+    @Test("playerctl: status, play-pause, metadata from tags, position 30 (heard at 30 s), next, stop; busctl lists every property")
+    func playerctl() async throws { try await onOwnThread { try runPlayerctl() } }
+
+    private func runPlayerctl() throws {
+        let desk = try Desk()
+        let chirp = try Self.makeChirp(in: desk.server.directory)
+        let second = desk.server.directory + "/second.wav"
+        try TestRig.makeTone(at: second, amplitude: 0.5, seconds: 20)
+        let player = try RunningCommand(["play", chirp, second, "--size", "320x180"], environment: desk.environment)
+        defer { player.stop() }
+        #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" }, "\(player.standardError)")
+        #expect(try desk.playerctl("-l") == "decibar")
+        #expect(try desk.playerctl("metadata", "title") == "Chirp & Co")
+        #expect(try desk.playerctl("metadata", "artist") == "Decibar Lab")
+        #expect(try desk.playerctl("metadata", "album") == "Signals")
+        #expect(try desk.playerctl("metadata", "mpris:length") == "60000000")
+        #expect(try desk.playerctl("metadata", "xesam:url") == "file://" + chirp)
+
+        _ = try desk.playerctl("play-pause")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("status")) == "Paused" })
+        #expect(try desk.heardRMS() < -100)
+        _ = try desk.playerctl("play-pause")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("status")) == "Playing" })
+
+        _ = try desk.playerctl("position", "30")
+        usleep(300_000)
+        // 30.3 to 30.8 s into the chirp: 806 to 816 Hz.
+        let frequency = try desk.heardFrequency()
+        #expect((795 ... 830).contains(frequency), "heard \(frequency) Hz")
+        let position = Double(try desk.playerctl("position")) ?? 0
+        #expect((30 ... 32).contains(position), "position \(position)")
+
+        _ = try desk.playerctl("next")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("metadata", "title")) == "second.wav" })
+        #expect(abs(try desk.heardFrequency() - 1000) < 10)
+
+        let introspected = try TestRig.run("busctl", ["--user", "introspect", "org.mpris.MediaPlayer2.decibar", "/org/mpris/MediaPlayer2"],
+                                           environment: desk.environment)
+        let listing = String(decoding: introspected.output, as: UTF8.self)
+        for name in ["Identity", "DesktopEntry", "CanQuit", "CanRaise", "HasTrackList", "SupportedUriSchemes", "SupportedMimeTypes",
+                     "PlaybackStatus", "LoopStatus", "Metadata", "Position", "Rate", "MinimumRate", "MaximumRate", "Volume",
+                     "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek", "CanControl", "Seeked",
+                     "Play", "Pause", "PlayPause", "Stop", "Next", "Previous", "Seek", "SetPosition", "OpenUri", "Raise", "Quit"] {
+            #expect(listing.contains("." + name + " "), "\(name) is missing: \(listing)")
+        }
+
+        // Stop: the playhead is back at the start, and no stream is left on the server.
+        _ = try desk.playerctl("stop")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("status")) == "Stopped" })
+        #expect(try desk.playerctl("position") == "0.000000")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.hasPlaybackStream()) == false })
+        #expect(try desk.heardRMS() < -100)
+        #expect(player.isRunning)
+        _ = try TestRig.run("busctl", ["--user", "call", "org.mpris.MediaPlayer2.decibar", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Quit"],
+                            environment: desk.environment)
+        #expect(player.waitForExit(timeout: 10) == 0, "\(player.standardError)")
+    }
+
+    @Test("keys and scrubber drags are seen by playerctl --follow; seeks signal Seeked; 9/0, l and x act as volume, loop and stop")
+    func keysAndDrags() async throws { try await onOwnThread { try runKeysAndDrags() } }
+
+    private func runKeysAndDrags() throws {
+        let desk = try Desk()
+        let chirp = try Self.makeChirp(in: desk.server.directory)
+        let player = try RunningCommand(["play", chirp, "--size", "640x360"], environment: desk.environment)
+        defer { player.stop() }
+        let id = try desk.window(of: player.process.processIdentifier)
+        #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
+        let follow = try RunningCommand(["-p", "decibar", "--follow", "status"], environment: desk.environment, tool: "playerctl")
+        defer { follow.stop() }
+        let seeks = try RunningCommand(["--session", "type='signal',member='Seeked'"], environment: desk.environment, tool: "dbus-monitor")
+        defer { seeks.stop() }
+        #expect(TestRig.wait(timeout: 5) { follow.output.map(\.text) == ["Playing"] })
+        func key(_ name: String) throws { try desk.xdotool(["windowfocus", "--sync", id, "key", name]) }
+
+        try key("space")
+        #expect(TestRig.wait(timeout: 3) { follow.output.map(\.text) == ["Playing", "Paused"] }, "\(follow.output.map(\.text))")
+        try key("space")
+        #expect(TestRig.wait(timeout: 3) { follow.output.map(\.text) == ["Playing", "Paused", "Playing"] })
+
+        // A drag on the scrubber pauses while held and plays from the drop: both are seen, and the jump is signalled.
+        let layout = PlayLayout(width: 640, height: 360)
+        let y = layout.scrubberTop + layout.scrubberHeight / 2
+        try desk.xdotool(["mousemove", "--window", id, "\(layout.scrubberLeft + layout.scrubberWidth / 5)", "\(y)", "mousedown", "1"])
+        #expect(TestRig.wait(timeout: 3) { follow.output.map(\.text).suffix(1) == ["Paused"] })
+        try desk.xdotool(["mousemove", "--window", id, "\(layout.scrubberLeft + layout.scrubberWidth / 2)", "\(y)"])
+        try desk.xdotool(["mouseup", "1"])
+        #expect(TestRig.wait(timeout: 3) { follow.output.map(\.text) == ["Playing", "Paused", "Playing", "Paused", "Playing"] },
+                "\(follow.output.map(\.text))")
+        #expect(TestRig.wait(timeout: 3) { seeks.output.contains { $0.text.contains("member=Seeked") } })
+        // Half-way through the chirp: about 30 s, 800 Hz.
+        let position = Double(try desk.playerctl("position")) ?? 0
+        #expect((29 ... 33).contains(position), "position \(position)")
+
+        // Volume: 9 twice is 90 %, 2.75 dB down; 0 once is 95 %.
+        let full = try desk.heardRMS()
+        try key("9")
+        try key("9")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("volume")) == "0.900000" })
+        usleep(200_000)
+        #expect(abs(try desk.heardRMS() - full - PlayerVolume.decibels(90)) < 0.15)
+        try key("0")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("volume")) == "0.950000" })
+        // And from MPRIS: 50 % is 18.06 dB down.
+        _ = try desk.playerctl("volume", "0.5")
+        usleep(300_000)
+        #expect(abs(try desk.heardRMS() - full - PlayerVolume.decibels(50)) < 0.2)
+
+        try key("l")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("loop")) == "Track" })
+        try key("l")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("loop")) == "Playlist" })
+        _ = try desk.playerctl("loop", "None")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("loop")) == "None" })
+
+        try key("x")
+        #expect(TestRig.wait(timeout: 3) { follow.output.map(\.text).suffix(1) == ["Stopped"] })
+        #expect(try desk.playerctl("position") == "0.000000")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.hasPlaybackStream()) == false })
+        #expect(player.isRunning)
+    }
+
+    @Test("at the end of the list the window stays on the last track, stopped; --exit-at-end exits; --loop track plays it again")
+    func endOfList() async throws { try await onOwnThread { try runEndOfList() } }
+
+    private func runEndOfList() throws {
+        let desk = try Desk()
+        let short = desk.server.directory + "/short.wav"
+        try TestRig.makeTone(at: short, amplitude: 0.5, seconds: 1)
+        let stays = try RunningCommand(["play", short, "--size", "320x180"], environment: desk.environment)
+        defer { stays.stop() }
+        #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
+        #expect(TestRig.wait(timeout: 5) { (try? desk.playerctl("status")) == "Stopped" })
+        #expect(try desk.playerctl("metadata", "title") == "short.wav")
+        usleep(500_000)
+        #expect(stays.isRunning)
+        // Play again from the start.
+        _ = try desk.playerctl("play")
+        #expect(TestRig.wait(timeout: 2) { (try? desk.playerctl("status")) == "Playing" })
+        stays.stop()
+
+        let exits = try RunningCommand(["play", short, "--size", "320x180", "--exit-at-end"], environment: desk.environment)
+        #expect(exits.waitForExit(timeout: 10) == 0, "\(exits.standardError)")
+
+        let loops = try RunningCommand(["play", short, "--size", "320x180", "--loop", "track"], environment: desk.environment)
+        defer { loops.stop() }
+        #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
+        #expect(try desk.playerctl("loop") == "Track")
+        usleep(2_500_000)
+        #expect(try desk.playerctl("status") == "Playing")
+        #expect(abs(try desk.heardRMS() - -9.03) < 0.5)
+    }
+
+    @Test("the daemon's player: ctl set volume and loop, ctl stop writes nothing, MPRIS Raise shows the window")
+    func daemon() async throws {
+        try await onOwnThread { try runDaemon() }
+    }
+
+    private func runDaemon() throws {
+        do {
+            let bus = try PrivateSessionBus()
+            let screen = try PrivateDisplay()
+            let rig = try DaemonRig(arguments: ["--size", "320x180"], environment: bus.environment.merging(["DISPLAY": screen.display]) { $1 })
+            func playerctl(_ arguments: String...) -> String {
+                (try? TestRig.run("playerctl", ["-p", "decibar"] + arguments, environment: rig.environment))
+                    .map { String(decoding: $0.output, as: UTF8.self).trimmingCharacters(in: .newlines) } ?? ""
+            }
+            let tone = rig.server.directory + "/tone.wav"
+            try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 30)
+            #expect(try rig.ctl("open", tone).status == 0)
+            #expect(TestRig.wait(timeout: 5) { playerctl("status") == "Playing" })
+            let full = try rig.heardRMS()
+            #expect(try rig.ctl("set", "volume", "50").status == 0)
+            #expect(TestRig.wait(timeout: 2) { playerctl("volume") == "0.500000" })
+            usleep(200_000)
+            #expect(abs(try rig.heardRMS() - full - PlayerVolume.decibels(50)) < 0.2)
+            #expect(try rig.player("volume") == .number(50))
+            #expect(try rig.ctl("set", "loop", "track").status == 0)
+            #expect(TestRig.wait(timeout: 2) { playerctl("loop") == "Track" })
+            #expect(try rig.ctl("stop").status == 0)
+            #expect(try rig.player("state") == .string("stopped"))
+            #expect(try rig.player("position") == .number(0))
+            #expect(playerctl("status") == "Stopped")
+            #expect(TestRig.wait(timeout: 2) { (try? rig.server.pactl("list", "sink-inputs").contains("Decibar")) == false })
+            #expect(try rig.status()["window"] == .string("hidden"))
+            _ = try TestRig.run("busctl", ["--user", "call", "org.mpris.MediaPlayer2.decibar", "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2", "Raise"],
+                                environment: rig.environment)
+            #expect(TestRig.wait(timeout: 5) { (try? rig.status()["window"]) == .string("shown") })
+            // Play from the stopped track.
+            _ = playerctl("play")
+            #expect(TestRig.wait(timeout: 3) { playerctl("status") == "Playing" })
+        }
+    }
+
+    @Test("without a session bus, one informational line and the file still plays")
+    func noSessionBus() async throws { try await onOwnThread { try runNoSessionBus() } }
+
+    private func runNoSessionBus() throws {
+        let server = try PrivatePulseServer()
+        let screen = try PrivateDisplay()
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 0.5)
+        let outcome = try TestRig.decibar(["play", tone, "--size", "160x100", "--exit-at-end"],
+                                          environment: server.environment.merging(["DISPLAY": screen.display,
+                                                                                   "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus"]) { $1 },
+                                          timeout: 20)
+        #expect(outcome.status == 0, "\(outcome)")
+        let lines = outcome.error.split(separator: "\n")
+        #expect(lines.filter { $0.contains("MPRIS") }.count == 1, "\(outcome.error)")
+        #expect(lines.contains { $0.contains("MPRIS") && $0.contains("no session bus") }, "\(outcome.error)")
+        #expect(lines.count == 2, "\(outcome.error)")
+    }
+}
