@@ -115,7 +115,7 @@ private func runFFmpeg(_ arguments: [String]) throws {
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.startAlone()
     // Read before waiting, so a chatty ffmpeg cannot block on a full pipe.
     let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitForExit()

@@ -37,7 +37,7 @@ extension TestRig {
         let process = Process(tool: tool, arguments: arguments, environment: environment, output: output, errors: errors)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let start = now()
-        try process.run()
+        try process.startAlone()
         let collected = Collected()
         let readers = [
             Thread { collected.output.withLock { $0 = output.fileHandleForReading.readDataToEndOfFile() } },

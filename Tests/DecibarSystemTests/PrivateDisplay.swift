@@ -11,7 +11,7 @@ final class PrivateDisplay {
         let announced = Pipe()
         process = Process(tool: "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"],
                           environment: [:], output: announced, errors: FileHandle.nullDevice)
-        try process.run()
+        try process.startAlone()
         var number = ""
         let deadline = TestRig.now() + 10
         while !number.hasSuffix("\n") {

@@ -83,7 +83,8 @@ final class PrivatePulseServer {
         var pid: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(argument), nil]
         defer { arguments.forEach { free($0) } }
-        guard posix_spawn(&pid, path, &actions, &attributes, arguments, environ) == 0 else { return (127, "cannot run \(path)") }
+        let spawned = Process.spawnLock.withLock { _ in posix_spawn(&pid, path, &actions, &attributes, arguments, environ) }
+        guard spawned == 0 else { return (127, "cannot run \(path)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let error = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -145,7 +146,7 @@ final class PrivatePulseServer {
         if let channelMap { arguments.append("--channel-map=\(channelMap)") }
         let recorder = Process(tool: "parec", arguments: arguments + [path], environment: environment,
                                output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try recorder.run()
+        try recorder.startAlone()
         // Recording once the file grows (the monitor sends silence when nothing plays).
         TestRig.wait(timeout: 5) { ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0 }
         return recorder
@@ -155,7 +156,7 @@ final class PrivatePulseServer {
     func play(_ file: String, sink: String = "viz") throws -> Process {
         let process = Process(tool: "paplay", arguments: ["--device=\(sink)", file], environment: environment,
                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try process.run()
+        try process.startAlone()
         return process
     }
 }

@@ -13,7 +13,7 @@ final class PrivateSessionBus {
         daemon = Process(tool: "dbus-daemon", arguments: ["--config-file=/usr/share/dbus-1/session.conf", "--address=\(address)",
                                                           "--nofork", "--nopidfile"],
                          environment: [:], output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-        try daemon.run()
+        try daemon.startAlone()
         let environment = ["DBUS_SESSION_BUS_ADDRESS": address]
         guard TestRig.wait(timeout: 5, until: { (try? TestRig.run("busctl", ["--user", "list"], environment: environment))?.status == 0 }) else {
             daemon.terminate()

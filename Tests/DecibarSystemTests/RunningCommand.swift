@@ -46,7 +46,7 @@ final class RunningCommand {
                 }
             },
         ]
-        try process.run()
+        try process.startAlone()
         readers.forEach { $0.start() }
     }
 

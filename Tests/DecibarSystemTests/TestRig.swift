@@ -57,7 +57,7 @@ enum TestRig {
         let output = Pipe()
         let errors = Pipe()
         let process = Process(tool: tool, arguments: arguments, environment: environment, output: output, errors: errors)
-        try process.run()
+        try process.startAlone()
         // Read both pipes to the end before waiting, so a chatty tool cannot block on a full pipe.
         let errorData = ErrorCollector()
         let errorReader = Thread { errorData.data.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }
@@ -110,6 +110,14 @@ extension Process {
         standardError = errors
         standardInput = FileHandle.nullDevice
     }
+
+    /// Starts the process, one start at a time in the whole test run: Foundation's `run()` has
+    /// crashed (a memcpy in its setup) when suites on several threads started processes at once.
+    func startAlone() throws {
+        try Process.spawnLock.withLock { _ in try run() }
+    }
+
+    static let spawnLock = Mutex(())
 
     /// Waits by polling: Foundation's waitUntilExit spins a run loop at full CPU off the main thread.
     func waitForExit() {
