@@ -40,8 +40,9 @@ extension TestRig {
         try process.startAlone()
         let collected = Collected()
         let readers = [
-            Thread { collected.output.withLock { $0 = output.fileHandleForReading.readDataToEndOfFile() } },
-            Thread { collected.error.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } },
+            // Read, then store: holding the lock while reading would block the deadline's look below.
+            Thread { let data = output.fileHandleForReading.readDataToEndOfFile(); collected.output.withLock { $0 = data } },
+            Thread { let data = errors.fileHandleForReading.readDataToEndOfFile(); collected.error.withLock { $0 = data } },
         ]
         readers.forEach { $0.start() }
         var timedOut = false

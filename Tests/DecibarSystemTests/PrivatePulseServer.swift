@@ -83,7 +83,7 @@ final class PrivatePulseServer {
         var pid: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), strdup(argument), nil]
         defer { arguments.forEach { free($0) } }
-        let spawned = Process.spawnLock.withLock { _ in posix_spawn(&pid, path, &actions, &attributes, arguments, environ) }
+        let spawned = Process.spawnLock.withLock { _ in Process.closeDescriptorsOnExec(); return posix_spawn(&pid, path, &actions, &attributes, arguments, environ) }
         guard spawned == 0 else { return (127, "cannot run \(path)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -113,8 +113,25 @@ extension Process {
 
     /// Starts the process, one start at a time in the whole test run: Foundation's `run()` has
     /// crashed (a memcpy in its setup) when suites on several threads started processes at once.
+    /// Every other descriptor of the test process is marked close-on-exec first, so that a child
+    /// never holds another command's pipe open (a long-lived one, a bus or a server, would keep
+    /// that command's reader from ever seeing the end of its output).
     func startAlone() throws {
-        try Process.spawnLock.withLock { _ in try run() }
+        try Process.spawnLock.withLock { _ in
+            Process.closeDescriptorsOnExec()
+            try run()
+        }
+    }
+
+    /// Sets FD_CLOEXEC on every open descriptor above stderr. (The handles a child is given are
+    /// dup2'ed onto its 0, 1 and 2, which clears the flag there.)
+    static func closeDescriptorsOnExec() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
+        for name in names {
+            guard let descriptor = Int32(name), descriptor > 2 else { continue }
+            let flags = fcntl(descriptor, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
+        }
     }
 
     static let spawnLock = Mutex(())
