@@ -154,7 +154,10 @@ final class PrivatePulseServer {
 
     /// Starts playing `file` into `sink` with paplay; the returned process ends when the file does.
     func play(_ file: String, sink: String = "viz") throws -> Process {
-        let process = Process(tool: "paplay", arguments: ["--device=\(sink)", file], environment: environment,
+        // WirePlumber moves every stream to a new default sink unless the stream names its target
+        // (PulseAudio keeps a stream that asked for a device where it is).
+        let pinned = kind == .pipewire ? ["--property=target.object=\(sink)"] : []
+        let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + [file], environment: environment,
                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try process.startAlone()
         return process
