@@ -42,10 +42,11 @@ struct MediaPlayerTests {
         func window(of pid: Int32) throws -> String {
             var id = ""
             guard TestRig.wait(timeout: 20, until: {
-                let found = try? TestRig.run("xdotool", ["search", "--pid", "\(pid)", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
+                // The display is this test's own: the player's is the only window named so.
+                let found = try? TestRig.run("xdotool", ["search", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
                 id = found.map { String(decoding: $0.output, as: UTF8.self) }?.split(separator: "\n").first.map(String.init) ?? ""
                 return !id.isEmpty
-            }) else { throw RigError("the player window did not appear") }
+            }) else { throw RigError("the player window (pid \(pid)) did not appear on \(screen.display)") }
             return id
         }
 
@@ -157,7 +158,8 @@ struct MediaPlayerTests {
         let chirp = try Self.makeChirp(in: desk.server.directory)
         let player = try RunningCommand(["play", chirp, "--size", "640x360"], environment: desk.environment)
         defer { player.stop() }
-        let id = try desk.window(of: player.process.processIdentifier)
+        let id: String
+        do { id = try desk.window(of: player.process.processIdentifier) } catch { throw RigError("\(error); the player said: \(player.standardError)") }
         #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
         let follow = try RunningCommand(["-p", "decibar", "--follow", "status"], environment: desk.environment, tool: "playerctl")
         defer { follow.stop() }
