@@ -221,11 +221,12 @@ struct MediaPlayerTests {
     private func runEndOfList() throws {
         let desk = try Desk()
         let short = desk.server.directory + "/short.wav"
-        try TestRig.makeTone(at: short, amplitude: 0.5, seconds: 1)
+        // Long enough to be seen playing on a busy machine, short enough to end soon.
+        try TestRig.makeTone(at: short, amplitude: 0.5, seconds: 3)
         let stays = try RunningCommand(["play", short, "--size", "320x180"], environment: desk.environment)
         defer { stays.stop() }
         #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
-        #expect(TestRig.wait(timeout: 5) { (try? desk.playerctl("status")) == "Stopped" })
+        #expect(TestRig.wait(timeout: 8) { (try? desk.playerctl("status")) == "Stopped" })
         #expect(try desk.playerctl("metadata", "title") == "short.wav")
         usleep(500_000)
         #expect(stays.isRunning)
@@ -241,7 +242,7 @@ struct MediaPlayerTests {
         defer { loops.stop() }
         #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" })
         #expect(try desk.playerctl("loop") == "Track")
-        usleep(2_500_000)
+        usleep(4_000_000)
         #expect(try desk.playerctl("status") == "Playing")
         #expect(abs(try desk.heardRMS() - -9.03) < 0.5)
     }
