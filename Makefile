@@ -26,10 +26,12 @@ run: release
 
 # Builds, then runs every test inside a private PulseAudio + Xvfb that are stopped afterwards.
 # (The man page generator is built first, so that the install test does not wait for it.)
+# One test at a time: many tests time real audio, and on two cores a software-rendered window or a
+# second sound server beside them delays what they measure.
 test: deps
 	swift build --build-tests
 	Scripts/install.sh manual-tool >/dev/null
-	Scripts/with-test-env.sh swift test --skip-build
+	Scripts/with-test-env.sh swift test --skip-build --no-parallel
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
 asan: deps
