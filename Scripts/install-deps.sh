@@ -10,7 +10,7 @@ packages=(
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media
-  xvfb xauth ffmpeg sox xdotool socat systemd
+  xvfb xauth ffmpeg sox xdotool socat systemd python3
   # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
   playerctl cava
   # install checks: desktop-file-validate for the launcher, man and groff to render the man pages
