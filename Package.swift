@@ -41,6 +41,8 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
         // are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
@@ -51,11 +53,12 @@ let package = Package(
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
+        .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No
         // ArgumentParser: commands turn their options into the settings structs it takes.
         .target(name: "DecibarApp", dependencies: [
-            "DecibarCore", "DecibarAudio", "DecibarRender", "DecibarSystem",
+            "DecibarCore", "DecibarAudio", "DecibarRender", "DecibarSystem", "DecibarNetwork",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -70,7 +73,7 @@ let package = Package(
         ]),
 
         .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),
-        .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "DecibarApp", "decibar"]),
+        .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "DecibarNetwork", "DecibarApp", "decibar"]),
     ],
     swiftLanguageModes: [.v6]
 )

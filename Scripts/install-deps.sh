@@ -7,6 +7,7 @@ packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
   libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libebur128-dev libsystemd-dev
+  libcurl4-openssl-dev
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media
@@ -28,4 +29,21 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" apt-get update -qq
 "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+
+# test: a real HTTP server on loopback for streamed tracks. The tests start their own; its package
+# must not start one as a service (it would take port 80), so service starts are refused while it
+# installs, unless a policy is already in place.
+if ! dpkg-query -W -f '${Status}' nginx-light 2>/dev/null | grep -q "ok installed"; then
+  policy=/usr/sbin/policy-rc.d
+  made_policy=0
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+    "${sudo[@]}" chmod +x "$policy"
+    made_policy=1
+  fi
+  status=0
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends nginx-light >/dev/null || status=$?
+  if [ "$made_policy" = 1 ]; then "${sudo[@]}" rm -f "$policy"; fi
+  [ "$status" = 0 ] || exit "$status"
+fi
 echo "install-deps: system packages are in place"

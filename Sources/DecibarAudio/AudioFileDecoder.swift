@@ -72,6 +72,13 @@ public final class AudioFileDecoder {
         try self.init(input: AudioFileInput(bytes: bytes), name: name, maxChannels: maxChannels)
     }
 
+    /// Decodes a download as it arrives (`name`, its address, stands for the path in errors and
+    /// probing). Reads wait for bytes that have not arrived yet.
+    public convenience init(source: any AudioByteSource, name: String, maxChannels: Int = 8) throws(AudioFileError) {
+        if let failure = Self.loadLibraries() { throw AudioFileError(path: name, reason: failure) }
+        try self.init(input: AudioFileInput(source: source), name: name, maxChannels: maxChannels)
+    }
+
     private init(input: AudioFileInput, name path: String, maxChannels: Int) throws(AudioFileError) {
         precondition(maxChannels >= 1, "maxChannels must be at least 1")
         self.path = path
@@ -85,6 +92,9 @@ public final class AudioFileDecoder {
         guard let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
         allocated.pointee.pb = io
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // A download seeks by the file's index or its bit rate: the exact way (MP3's) reads every
+        // byte up to the target, which has not arrived.
+        if input.isDownload { allocated.pointee.flags |= AVFMT_FLAG_FAST_SEEK }
         // A file's own bytes only: demuxers that would open other files or URLs named inside it
         // (playlists, references) are refused.
         allocated.pointee.io_open = { _, _, _, _, _ in decibar_averror(EPERM) }
@@ -92,6 +102,8 @@ public final class AudioFileDecoder {
         // On failure FFmpeg frees the context (but not our I/O context, which the state owns).
         let openResult = ff.avformat_open_input!(&format, path, nil, nil)
         guard openResult >= 0, let format else {
+            if let reason = input.sourceFailure { throw fail(reason) }
+            if openResult == decibar_averror_exit() { throw fail("cancelled") }
             switch openResult {
             case decibar_averror_eof():
                 // The header promised more than the file holds.
@@ -107,6 +119,7 @@ public final class AudioFileDecoder {
         // Needed for formats without a header (raw AAC, MP3 without a Xing tag) to learn the
         // sample rate and channel layout; it reads (and decodes) only the first few packets.
         let infoResult = ff.avformat_find_stream_info!(format, nil)
+        if let reason = input.sourceFailure { throw fail(reason) }
         if infoResult == decibar_averror_eof() {
             throw fail("file is truncated or not an audio file")
         }
@@ -358,7 +371,8 @@ public final class AudioFileDecoder {
         guard let io = s.format?.pointee.pb else { return false }
         if io.pointee.error != 0 {
             // A real read error: deliver what the decoder still holds, then fail.
-            s.pendingFailure = AudioFileError(path: path, reason: "read error: \(Self.errorText(io.pointee.error))")
+            let reason = s.input.sourceFailure ?? (io.pointee.error == decibar_averror_exit() ? "cancelled" : "read error: \(Self.errorText(io.pointee.error))")
+            s.pendingFailure = AudioFileError(path: path, reason: reason)
             return false
         }
         // Retry only while the demuxer keeps moving forward through the file, and not forever.

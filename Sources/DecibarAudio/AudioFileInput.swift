@@ -11,10 +11,11 @@ final class AudioFileInput {
     private enum Storage {
         case file(descriptor: Int32)
         case memory([UInt8])
+        case source(any AudioByteSource)
     }
 
     private let storage: Storage
-    /// Total bytes.
+    /// Total bytes (for a download, what is known when it opens: 0 if unknown).
     let size: Int64
     private var position: Int64 = 0
 
@@ -51,6 +52,19 @@ final class AudioFileInput {
         size = Int64(bytes.count)
     }
 
+    init(source: any AudioByteSource) {
+        storage = .source(source)
+        size = source.size ?? 0
+    }
+
+    var isDownload: Bool {
+        if case .source = storage { return true }
+        return false
+    }
+
+    /// Why the download behind this input failed, if it did.
+    private(set) var sourceFailure: String?
+
     deinit {
         if case .file(let descriptor) = storage { close(descriptor) }
     }
@@ -59,6 +73,18 @@ final class AudioFileInput {
     /// end (never 0, which FFmpeg would ask again for forever), or a negative FFmpeg error.
     func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int32 {
         guard count > 0 else { return 0 }
+        if case .source(let source) = storage {
+            switch source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count), at: position) {
+            case .bytes(let read):
+                position += Int64(read)
+                return Int32(read)
+            case .end: return decibar_averror_eof()
+            case .failed(let reason):
+                sourceFailure = reason
+                return decibar_averror(EIO)
+            case .cancelled: return decibar_averror_exit()
+            }
+        }
         let wanted = Int(min(Int64(count), max(0, size - position)))
         guard wanted > 0 else { return decibar_averror_eof() }
         switch storage {
@@ -78,11 +104,25 @@ final class AudioFileInput {
                 position += Int64(read)
                 return Int32(read)
             }
+        case .source:
+            // Read above.
+            return decibar_averror(EINVAL)
         }
     }
 
     /// FFmpeg's seek: SEEK_SET/CUR/END, or the total size for `AVSEEK_SIZE`.
     func seek(offset: Int64, whence: Int32) -> Int64 {
+        var size = self.size
+        if case .source(let source) = storage {
+            // A download's size may become known after it opened; an endless one has none.
+            guard let known = source.size else {
+                if whence & Int32(AVSEEK_SIZE) != 0 { return Int64(decibar_averror(ENOSYS)) }
+                // Only moves that cost nothing: FFmpeg probing a stream that cannot jump.
+                if whence & ~Int32(AVSEEK_FORCE) == SEEK_CUR && offset == 0 { return position }
+                return Int64(decibar_averror(ESPIPE))
+            }
+            size = known
+        }
         if whence & Int32(AVSEEK_SIZE) != 0 { return size }
         let base: Int64
         switch whence & ~Int32(AVSEEK_FORCE) {
@@ -133,6 +173,7 @@ final class AudioFileInput {
             return Unmanaged<AudioFileInput>.fromOpaque(opaque).takeUnretainedValue().seek(offset: offset, whence: whence)
         })
         if context == nil { ff.av_free!(buffer) }
+        if case .source(let source) = storage, !source.isSeekable { context?.pointee.seekable = 0 }
         return context
     }
 

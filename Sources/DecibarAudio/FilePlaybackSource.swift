@@ -29,9 +29,13 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
 
     /// Opens the file and decodes its first chunk, so that a file with a header but no playable
     /// audio fails here, before anything is said to be playing.
-    public init(path: String) throws(AudioFileError) {
-        let decoder = try AudioFileDecoder(path: path)
-        self.path = path
+    public convenience init(path: String) throws(AudioFileError) {
+        try self.init(decoder: try AudioFileDecoder(path: path))
+    }
+
+    /// Plays from a decoder already open (a download's); the source owns it from here on.
+    public init(decoder: AudioFileDecoder) throws(AudioFileError) {
+        self.path = decoder.path
         sampleRate = decoder.sampleRate
         channelCount = decoder.channelCount
         speakerPositions = decoder.speakerPositions

@@ -18,6 +18,7 @@
 static inline int decibar_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int decibar_averror_eof(void) { return AVERROR_EOF; }
 static inline int decibar_averror(int code) { return AVERROR(code); }
+static inline int decibar_averror_exit(void) { return AVERROR_EXIT; }
 
 #define DECIBAR_FFMPEG_FUNCTIONS(X) \
     X(avutil, av_channel_layout_compare) X(avutil, av_channel_layout_copy) \

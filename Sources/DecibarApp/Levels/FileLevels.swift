@@ -19,7 +19,7 @@ public struct FileLevels {
     public func run() throws {
         let decoder: AudioFileDecoder
         do {
-            decoder = try AudioFileDecoder(path: path)
+            decoder = try MediaOpener.decoder(for: path).0
         } catch {
             throw CommandFailure(message: error.description)
         }

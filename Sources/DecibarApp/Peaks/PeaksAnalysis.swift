@@ -16,10 +16,12 @@ enum PeaksAnalysis {
     ///   - maximumFrames: analyze at most this many frames from the start.
     ///   - progress: called after each decoded chunk with the frames done, the decoder's estimate of
     ///     the total and a way to take the peaks so far; returning false stops the analysis.
-    static func analyze(path: String, samplesPerPixel: Int, maximumFrames: Int64 = .max,
+    static func analyze(path: String, samplesPerPixel: Int, maximumFrames: Int64 = .max, following download: StreamDownload? = nil,
                         progress: (_ framesDone: Int64, _ estimatedFrames: Int64?, _ peaksSoFar: () -> Peaks) -> Bool = { _, _, _ in true })
         throws(AudioFileError) -> Result {
-        let decoder = try AudioFileDecoder(path: path)
+        // An address already being fetched is read from that download, not fetched again.
+        let (decoder, ownDownload) = try MediaOpener.decoder(for: path, following: download)
+        defer { ownDownload?.cancel() }
         var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
                                    samplesPerPixel: samplesPerPixel)
         let reservation = min(decoder.frameCountForReservation, maximumFrames)

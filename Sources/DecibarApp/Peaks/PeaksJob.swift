@@ -20,12 +20,13 @@ final class PeaksJob: Sendable {
     private let state = Mutex(Snapshot())
     private let cancelled = Atomic<Bool>(false)
 
-    init(path: String, audio: PeaksCache.Audio, samplesPerPixel: Int = 256) {
+    /// - Parameter download: for an address, the download the player reads (followed, never fetched twice).
+    init(path: String, audio: PeaksCache.Audio, samplesPerPixel: Int = 256, following download: StreamDownload? = nil) {
         if let cached = PeaksCache.load(for: path, audio: audio, samplesPerPixel: samplesPerPixel) {
             state.withLock { $0 = Snapshot(peaks: cached.peaks, progress: 1, isDone: true, frameCount: cached.frameCount, version: 1) }
             return
         }
-        let thread = Thread { [self] in run(path: path, samplesPerPixel: samplesPerPixel) }
+        let thread = Thread { [self] in run(path: path, samplesPerPixel: samplesPerPixel, following: download) }
         thread.name = "decibar-peaks"
         thread.start()
     }
@@ -34,10 +35,10 @@ final class PeaksJob: Sendable {
 
     func cancel() { cancelled.store(true, ordering: .relaxed) }
 
-    private func run(path: String, samplesPerPixel: Int) {
+    private func run(path: String, samplesPerPixel: Int, following download: StreamDownload?) {
         var lastPublished = HostClock.now()
         do {
-            let result = try PeaksAnalysis.analyze(path: path, samplesPerPixel: samplesPerPixel) { done, estimate, peaksSoFar in
+            let result = try PeaksAnalysis.analyze(path: path, samplesPerPixel: samplesPerPixel, following: download) { done, estimate, peaksSoFar in
                 if cancelled.load(ordering: .relaxed) { return false }
                 let now = HostClock.now()
                 if now - lastPublished > 0.1 {

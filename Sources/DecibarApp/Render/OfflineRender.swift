@@ -41,11 +41,13 @@ public struct OfflineRender {
 
         let width = display.size.width, height = display.size.height
         let decoder: AudioFileDecoder
+        let download: StreamDownload?
         do {
-            decoder = try AudioFileDecoder(path: file)
+            (decoder, download) = try MediaOpener.decoder(for: file)
         } catch {
             throw CommandFailure(message: error.description)
         }
+        defer { download?.cancel() }
         let sampleRate = decoder.sampleRate
 
         // The overview first: it gives the exact length too. With --duration only that much is
@@ -60,7 +62,7 @@ public struct OfflineRender {
             let limit = duration.map { Int64(saturating: ($0 * Double(sampleRate)).rounded(.up)) } ?? .max
             let result: PeaksAnalysis.Result
             do {
-                result = try PeaksAnalysis.analyze(path: file, samplesPerPixel: 256, maximumFrames: limit) { _, _, _ in !isInterrupted() }
+                result = try PeaksAnalysis.analyze(path: file, samplesPerPixel: 256, maximumFrames: limit, following: download) { _, _, _ in !isInterrupted() }
             } catch {
                 throw CommandFailure(message: error.description)
             }

@@ -21,6 +21,12 @@ final class PlaySession {
     private(set) var index = -1
     private(set) var player: PulsePlayer?
     private var source: FilePlaybackSource?
+    /// The download behind a streamed track.
+    private(set) var download: StreamDownload?
+    /// A streamed track still connecting.
+    private var pending: PendingOpen?
+    /// How streamed tracks are fetched.
+    var streamSettings = StreamSettings()
     private(set) var peaks: PeaksJob?
     private(set) var duration: Double = 0
     /// The open track as the desktop sees it (MPRIS metadata).
@@ -67,17 +73,17 @@ final class PlaySession {
     var hasTrack: Bool { status != .idle }
 
     /// Opens the file at `start` or the next playable one after it, in `direction`.
-    func open(from start: Int, direction: Int = 1, autoplay: Bool = true) {
+    func open(from start: Int, direction: Int = 1, autoplay: Bool = true, tries: Int? = nil) {
         close()
         isOver = false
         isStopped = false
         var candidate = start
-        for _ in 0 ..< files.count {
+        for _ in 0 ..< (tries ?? files.count) {
             if candidate >= files.count || candidate < 0 {
                 guard loop == .playlist else { break }
                 candidate = (candidate + files.count) % files.count
             }
-            if openFile(at: candidate, autoplay: autoplay) { return }
+            if openFile(at: candidate, autoplay: autoplay, direction: direction) { return }
             candidate += direction
         }
         // Nothing after it plays: the end of the list.
@@ -89,21 +95,44 @@ final class PlaySession {
         }
     }
 
-    private func openFile(at index: Int, autoplay: Bool, keepsOverview: Bool = false) -> Bool {
+    private func openFile(at index: Int, autoplay: Bool, keepsOverview: Bool = false, direction: Int = 1) -> Bool {
+        let path = files[index]
+        if case .remote(let url) = MediaLocation(path) {
+            // Opens on its own thread; `tick` takes it over (or moves on) when it is done.
+            pending = PendingOpen(url: url, index: index, direction: direction, autoplay: autoplay,
+                                  keepsOverview: keepsOverview, settings: streamSettings)
+            self.index = index
+            currentName = MediaLocation(path).displayName
+            isStopped = false
+            writeError("connecting to \(url.escapingControlCharacters)")
+            return true
+        }
+        do {
+            return try adopt(FilePlaybackSource(path: path), at: index, autoplay: autoplay, keepsOverview: keepsOverview)
+        } catch {
+            writeError(error.description)
+        }
+        failureCount += 1
+        return false
+    }
+
+    /// Plays an opened track: its stream on the server, its overview and its place in the list.
+    private func adopt(_ source: FilePlaybackSource, at index: Int, autoplay: Bool, keepsOverview: Bool,
+                       download: StreamDownload? = nil) -> Bool {
         let path = files[index]
         do {
-            let source = try FilePlaybackSource(path: path)
             let player = try PulsePlayer(source: source, volume: volume)
             self.index = index
             lastPlayableIndex = index
-            currentName = OutputPath.name(of: path)
+            currentName = MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
             self.player = player
             self.source = source
+            self.download = download
             isStopped = false
             if !keepsOverview || peaks == nil {
                 peaks?.cancel()
                 duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-                peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source))
+                peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source), following: download)
                 tags = source.tags
                 track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
             }
@@ -111,17 +140,16 @@ final class PlaySession {
             writeError("playing \(path)")
             if autoplay { player.play() }
             return true
-        } catch let error as AudioFileError {
-            writeError(error.description)
         } catch {
             writeError("\(path.escapingControlCharacters): \(error)")
         }
+        download?.cancel()
         failureCount += 1
         return false
     }
 
     private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        MediaLocation.isRemote(path) || path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     /// Closes the stream and the decoder; the track, its overview and the playhead's place on
@@ -141,6 +169,10 @@ final class PlaySession {
             }
         }
         source = nil
+        pending?.cancel()
+        pending = nil
+        download?.cancel()
+        download = nil
         pump?.cancel()
         pump = nil
         player?.stop()
@@ -259,8 +291,26 @@ final class PlaySession {
 
     /// Checks for the end of the track; call every frame (or tick while hidden).
     func tick() {
+        if let pending, let outcome = pending.outcome {
+            self.pending = nil
+            switch outcome {
+            case .success(let source):
+                if adopt(source, at: pending.index, autoplay: pending.autoplay, keepsOverview: pending.keepsOverview,
+                         download: pending.download) { return }
+            case .failure(let error):
+                writeError(error.description)
+                failureCount += 1
+            }
+            // Like a file that cannot be opened: on to the next one.
+            open(from: pending.index + pending.direction, direction: pending.direction, autoplay: pending.autoplay,
+                 tries: max(0, files.count - 1))
+            return
+        }
         if player?.isFinished == true { trackEnded() }
     }
+
+    /// A streamed track is still connecting.
+    var isConnecting: Bool { pending != nil }
 
     private func announce(_ text: String) {
         notice = (text, notice.serial + 1)
