@@ -23,7 +23,7 @@ events { worker_connections 64; }
 http {
   types { audio/mpeg mp3; audio/flac flac; audio/wav wav; audio/ogg ogg; text/plain txt; }
   default_type application/octet-stream;
-  log_format ranges '\$request_method \$uri \$status range=\$http_range bytes=\$body_bytes_sent';
+  log_format ranges '\$request_method \$uri \$status range=\$http_range bytes=\$body_bytes_sent at=\$msec took=\$request_time';
   access_log $dir/access.log ranges;
   client_body_temp_path $dir/temp; proxy_temp_path $dir/temp; fastcgi_temp_path $dir/temp;
   uwsgi_temp_path $dir/temp; scgi_temp_path $dir/temp;
@@ -37,7 +37,15 @@ http {
   }
 }
 CONF
-  if nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" 2>"$dir/start.log"; then
+  # The master outlives this script: it must hold none of the caller's descriptors (its output
+  # pipes, or the pipe a process launcher watches for the script's exit), or the caller waits forever.
+  if (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    exec nginx -c "$dir/nginx.conf" -p "$dir" -e "$dir/error.log" </dev/null >/dev/null 2>"$dir/start.log"
+  ); then
     for _ in $(seq 100); do [ -s "$dir/nginx.pid" ] && break; sleep 0.02; done
     echo "$port"
     exit 0

@@ -90,6 +90,24 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
         worker.requestSeek(to: frame)
     }
 
+    /// Seconds of audio decoded and not yet read by the sound server; 0 while a seek's first audio
+    /// is still being decoded. A streamed track waits on this before it starts or resumes.
+    public var bufferedSeconds: Double {
+        let wanted = worker.requestedGeneration.load(ordering: .acquiring)
+        guard worker.handledGeneration.load(ordering: .acquiring) == wanted,
+              worker.primedGeneration.load(ordering: .acquiring) == wanted else { return 0 }
+        let from = max(worker.ring.readPosition, worker.seekStart.load(ordering: .acquiring))
+        return Double(max(0, worker.ring.writePosition - from)) / Double(sampleRate)
+    }
+
+    /// Everything up to the end of the file (from the last seek) is decoded: waiting gains nothing.
+    public var isDecodedToEnd: Bool {
+        worker.finishedGeneration.load(ordering: .acquiring) == worker.requestedGeneration.load(ordering: .acquiring)
+    }
+
+    /// The most audio decoded ahead, in seconds (the ring's size).
+    public var capacitySeconds: Double { Double(worker.ring.capacity) / Double(sampleRate) }
+
     public var whenAudioArrives: (@Sendable () -> Void)? {
         get { worker.onAudio.withLock { $0 } }
         set { worker.onAudio.withLock { $0 = newValue } }

@@ -33,7 +33,7 @@ enum ControlCommandLine {
             guard !files.isEmpty else { throw ValidationError("open takes one or more files") }
             // The daemon has its own working folder: send full paths.
             let cwd = FileManager.default.currentDirectoryPath
-            let paths = files.map { $0.hasPrefix("/") ? $0 : (cwd as NSString).appendingPathComponent($0) }
+            let paths = files.map { $0.hasPrefix("/") || MediaLocation.isRemote($0) ? $0 : (cwd as NSString).appendingPathComponent($0) }
             return [.string("open"), .array(paths.map(JSONValue.string)), .string(append ? "append" : "replace")]
         case "screenshot":
             guard rest.count == 1 else { throw ValidationError("screenshot takes the PNG file to write") }

@@ -18,9 +18,13 @@ extension Decibar {
                 At the end of the list the window stays open on the last track, stopped; \
                 --exit-at-end closes it instead (for scripts). A file that cannot be played is \
                 reported and skipped.
+                An address plays while it downloads (into $XDG_CACHE_HOME/decibar/streams): it \
+                starts once a second of it is decoded, the scrubber shades what has arrived, and a \
+                seek beyond that fetches from there. A radio (no length) plays with a "live" label \
+                and shows its stream title.
                 """)
 
-        @Argument(help: ArgumentHelp("Audio files: wav, aiff, caf, flac, ogg, opus, mp3, aac, m4a, mp4, mov.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Audio files (wav, aiff, caf, flac, ogg, opus, mp3, aac, m4a, mp4, mov) or http:// and https:// addresses of them or of a radio stream.", valueName: "file-or-url"))
         var files: [String]
 
         @OptionGroup var display: DisplayOptions
@@ -39,6 +43,8 @@ extension Decibar {
         @OptionGroup var config: ConfigFileOption
 
         @OptionGroup var scrubber: ScrubberOptions
+
+        @OptionGroup(title: "Streams (http:// and https:// addresses)") var stream: StreamOptions
 
         /// One line per seek (when the release was handled, when the new audio was written), for the benchmarks.
         @Option(name: .customLong("seek-log"), help: .hidden)
@@ -60,7 +66,7 @@ extension Decibar {
             try PlayView(settings: PlayView.Settings(
                 files: files, loop: loop ?? file.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none, exitsAtEnd: exitAtEnd,
                 volume: volume ?? file.number("player.volume") ?? PlayerVolume.defaultPercent, display: display.settings(over: file),
-                scrubber: scrubber.settings(over: file), seekLogPath: seekLog)).run()
+                scrubber: scrubber.settings(over: file), stream: try stream.settings(over: file), seekLogPath: seekLog)).run()
         }
     }
 }

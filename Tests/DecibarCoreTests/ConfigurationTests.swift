@@ -27,6 +27,24 @@ struct ConfigurationTests {
         #expect(configuration["display.theme"] == .string("fire"))
     }
 
+    @Test("byte sizes: K, M and G are powers of 1024, stored in the largest unit that divides them")
+    func byteSizes() throws {
+        #expect(ConfigKey.byteSize("1G") == 1 << 30)
+        #expect(ConfigKey.byteSize("500M") == 500 << 20)
+        #expect(ConfigKey.byteSize("64 KiB") == 64 << 10)
+        #expect(ConfigKey.byteSize("2gb") == 2 << 30)
+        #expect(ConfigKey.byteSize("123") == 123)
+        for bad in ["", "G", "1.5G", "-1M", "1T", "99999999999999G", "M1"] { #expect(ConfigKey.byteSize(bad) == nil, "\(bad)") }
+        #expect(ConfigKey.byteText(1 << 30) == "1G" && ConfigKey.byteText(1536 << 20) == "1536M" && ConfigKey.byteText(1000) == "1000")
+        var configuration = Configuration()
+        try configuration.set("stream_cache_size", to: .string("2048M"))
+        #expect(configuration["player.stream_cache_size"] == .string("2G"))
+        #expect(configuration.string("player.stream_cache_size").flatMap(ConfigKey.byteSize) == 2 << 30)
+        #expect(throws: ConfigFailure(#"player.stream_cache_size must be a size in bytes such as "500M" or "2G" (K, M and G are powers of 1024), from 16M to 1024G, not "1M""#)) {
+            try configuration.set("stream_cache_size", to: .string("1M"))
+        }
+    }
+
     @Test("unknown keys suggest the closest; defaults read through")
     func lookup() throws {
         #expect(throws: ConfigFailure(#"no setting "them" (did you mean theme?)"#)) { try ConfigSchema.key(named: "them") }

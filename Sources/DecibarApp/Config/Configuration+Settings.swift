@@ -47,3 +47,13 @@ extension ScrubberSettings {
         fillIndicator = c.bool("player.fill_indicator")
     }
 }
+
+extension StreamSettings {
+    public init(configuration c: Configuration) {
+        self.init()
+        cacheBytes = c.string("player.stream_cache_size").flatMap(ConfigKey.byteSize) ?? cacheBytes
+        stallTimeout = c.number("player.stream_timeout") ?? stallTimeout
+        connectTimeout = c.number("player.connect_timeout") ?? connectTimeout
+        startSeconds = c.number("player.stream_start") ?? startSeconds
+    }
+}

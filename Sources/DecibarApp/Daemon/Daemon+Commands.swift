@@ -152,6 +152,7 @@ extension Daemon {
         } else {
             session?.close()
             let session = PlaySession(files: paths, loop: loopMode, volume: volume)
+            session.streamSettings = StreamSettings(configuration: configuration)
             self.session = session
             session.open(from: 0)
             if let window {
@@ -202,6 +203,17 @@ extension Daemon {
                 player["file"] = .string(session.files[session.index])
                 player["position"] = .number((session.playhead * 1000).rounded() / 1000)
                 player["duration"] = .number((session.duration * 1000).rounded() / 1000)
+                if let stream = session.streamSnapshot {
+                    var members: [String: JSONValue] = ["live": .bool(stream.isEndless), "complete": .bool(stream.isComplete),
+                                                        "downloaded_bytes": .number(Double(stream.held.count)),
+                                                        "buffering_count": .number(Double(session.bufferingCount)),
+                                                        "underruns": .number(Double(session.player?.underrunCount ?? 0))]
+                    if let total = stream.total, !stream.isEndless { members["total_bytes"] = .number(Double(total)) }
+                    if let title = stream.title { members["title"] = .string(title) }
+                    if let station = stream.station { members["station"] = .string(station) }
+                    if let failure = stream.failure { members["error"] = .string(failure) }
+                    player["stream"] = .object(members)
+                }
             }
         }
         members["player"] = .object(player)

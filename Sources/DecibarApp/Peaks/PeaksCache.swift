@@ -45,8 +45,14 @@ enum PeaksCache {
     }
 
     /// The cache file for `path` as it is now, or nil if the file cannot be examined.
-    static func location(for path: String) -> String? {
+    /// A streamed track's entry is keyed by its address and what the server says identifies this
+    /// version (ETag or Last-Modified, and the length); without those it has none.
+    static func location(for path: String, stream: StreamDownload? = nil) -> String? {
         guard let directory else { return nil }
+        if MediaLocation.isRemote(path) {
+            guard let identity = stream?.cacheIdentity else { return nil }
+            return directory + "/" + String(StableHash.fnv1a("\(path)|\(identity)"), radix: 16) + ".dat"
+        }
         let absolute = OutputPath.absolute(path)
         var info = stat()
         guard stat(absolute, &info) == 0 else { return nil }
@@ -61,8 +67,8 @@ enum PeaksCache {
     }
 
     /// The cached overview of `path`, if there is one that fits `audio`; a misfit is removed.
-    static func load(for path: String, audio: Audio, samplesPerPixel: Int) -> Entry? {
-        guard let location = location(for: path),
+    static func load(for path: String, audio: Audio, samplesPerPixel: Int, stream: StreamDownload? = nil) -> Entry? {
+        guard let location = location(for: path, stream: stream),
               let handle = try? BoundedFile.Handle(path: location, followsLinks: false) else { return nil }
         guard let headerBytes = try? handle.read(count: AudiowaveformFormat.BinaryHeader.maximumSize, at: 0),
               let header = try? AudiowaveformFormat.binaryHeader(headerBytes),
@@ -96,8 +102,8 @@ enum PeaksCache {
 
     /// Stores peaks covering `frameCount` frames; a failure only costs the next run the analysis,
     /// so it is silent.
-    static func store(_ peaks: Peaks, frameCount: Int64, for path: String) {
-        guard let directory, let location = location(for: path) else { return }
+    static func store(_ peaks: Peaks, frameCount: Int64, for path: String, stream: StreamDownload? = nil) {
+        guard let directory, let location = location(for: path, stream: stream) else { return }
         // Private: the cache names the files a user plays.
         if !FileManager.default.fileExists(atPath: directory) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,

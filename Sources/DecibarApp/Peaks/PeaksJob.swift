@@ -22,7 +22,7 @@ final class PeaksJob: Sendable {
 
     /// - Parameter download: for an address, the download the player reads (followed, never fetched twice).
     init(path: String, audio: PeaksCache.Audio, samplesPerPixel: Int = 256, following download: StreamDownload? = nil) {
-        if let cached = PeaksCache.load(for: path, audio: audio, samplesPerPixel: samplesPerPixel) {
+        if let cached = PeaksCache.load(for: path, audio: audio, samplesPerPixel: samplesPerPixel, stream: download) {
             state.withLock { $0 = Snapshot(peaks: cached.peaks, progress: 1, isDone: true, frameCount: cached.frameCount, version: 1) }
             return
         }
@@ -53,7 +53,7 @@ final class PeaksJob: Sendable {
             state.withLock {
                 $0 = Snapshot(peaks: result.peaks, progress: 1, isDone: true, frameCount: result.frameCount, version: $0.version + 1)
             }
-            PeaksCache.store(result.peaks, frameCount: result.frameCount, for: path)
+            PeaksCache.store(result.peaks, frameCount: result.frameCount, for: path, stream: download)
         } catch {
             state.withLock { $0.isDone = true }
         }

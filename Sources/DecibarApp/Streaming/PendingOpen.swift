@@ -8,18 +8,25 @@ import Synchronization
 /// it is there.
 final class PendingOpen: Sendable {
     let index: Int
-    let autoplay: Bool
+    /// Plays once open (Pause while connecting clears it).
+    var autoplay: Bool {
+        get { autoplayBox.load(ordering: .relaxed) }
+        set { autoplayBox.store(newValue, ordering: .relaxed) }
+    }
+    private let autoplayBox: Atomic<Bool>
     let keepsOverview: Bool
     let direction: Int
     let download: StreamDownload
     private let result = Mutex<Result<FilePlaybackSource, AudioFileError>?>(nil)
 
-    init(url: String, index: Int, direction: Int, autoplay: Bool, keepsOverview: Bool, settings: StreamSettings) {
+    /// - Parameter reusing: the same address's download, still running or complete (a stopped track played again).
+    init(url: String, index: Int, direction: Int, autoplay: Bool, keepsOverview: Bool, settings: StreamSettings,
+         reusing: StreamDownload? = nil) {
         self.index = index
         self.direction = direction
-        self.autoplay = autoplay
+        autoplayBox = Atomic(autoplay)
         self.keepsOverview = keepsOverview
-        download = StreamDownload(url: url, settings: settings)
+        download = reusing ?? StreamDownload(url: url, settings: settings)
         let thread = Thread { [self] in
             let outcome: Result<FilePlaybackSource, AudioFileError>
             if let failure = download.waitForHead(timeout: settings.connectTimeout + settings.stallTimeout + 1) {

@@ -34,6 +34,8 @@ final class StreamDownload: AudioByteSource, @unchecked Sendable {
     private var title: String?
     private var station: String?
     private var requests = 0
+    /// Steering readers waiting for bytes.
+    private var playerWaits = 0
 
     /// A reader more than this far ahead of the download starts a range request there rather than
     /// wait for the download to reach it.
@@ -124,8 +126,26 @@ final class StreamDownload: AudioByteSource, @unchecked Sendable {
                 wanted = offset
                 condition.broadcast()
             }
+            if steers { playerWaits += 1 }
             condition.wait()
+            if steers { playerWaits -= 1 }
         }
+    }
+
+    /// What identifies this version of the file for caches (the server's validator and the
+    /// length); nil when the server gives no validator, or for an endless stream.
+    var cacheIdentity: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let validator, let total, !endless else { return nil }
+        return "\(validator)|\(total)"
+    }
+
+    /// The player's decoder is waiting for bytes that have not arrived: the network is behind.
+    var isPlayerWaiting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return playerWaits > 0
     }
 
     private var isSeekableLocked: Bool { !endless && total != nil && rangesServed }
@@ -180,6 +200,9 @@ final class StreamDownload: AudioByteSource, @unchecked Sendable {
                     retries += 1
                     start = position
                     end = nil
+                    condition.lock()
+                    writing = start
+                    condition.unlock()
                     continue
                 }
                 condition.lock()
@@ -206,6 +229,9 @@ final class StreamDownload: AudioByteSource, @unchecked Sendable {
             } else {
                 complete = true
             }
+            // Where the next request writes: a reader waiting there must not ask for it again
+            // before its first byte comes.
+            writing = start
             condition.broadcast()
             condition.unlock()
         }

@@ -18,6 +18,13 @@ final class ScrubberView {
         var hoverX: Double?
         /// While dragging the label follows the playhead and the hover line is hidden.
         var isDragging = false
+        /// A streamed track: the parts downloaded, as fractions of the file (seed 002's progress
+        /// shading); nil for a file on disk.
+        var downloaded: [ClosedRange<Double>]?
+        /// An endless stream: "live" where the length would be.
+        var isLive = false
+        /// Added to the times the labels show (a radio's rolling scrubber starts minutes in).
+        var timeOffset: Double = 0
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -68,6 +75,18 @@ final class ScrubberView {
         }
         let playheadX = geometry.x(forTime: state.playhead)
         shapes.removeAll(keepingCapacity: true)
+        if let downloaded = state.downloaded {
+            // Behind the columns: a light band over what has arrived, and a firmer line under it.
+            for part in downloaded {
+                let left = layout.scrubberLeft + Int((part.lowerBound * Double(layout.scrubberWidth)).rounded(.down))
+                let right = layout.scrubberLeft + Int((part.upperBound * Double(layout.scrubberWidth)).rounded(.up))
+                guard right > left else { continue }
+                shapes.append((PixelRect(x: left, y: layout.scrubberTop, width: right - left, height: layout.scrubberHeight),
+                               colors.unplayed.withAlpha(0.12)))
+                shapes.append((PixelRect(x: left, y: layout.scrubberTop + layout.scrubberHeight - 3, width: right - left, height: 3),
+                               colors.unplayed.withAlpha(0.55)))
+            }
+        }
         layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth, spacing: options.barSpacing, into: &columnRects)
         for (index, rect) in columnRects.enumerated() {
             let color = index >= cached.analyzed ? colors.pending
@@ -97,15 +116,22 @@ final class ScrubberView {
 
         // Labels: elapsed, title, total; the time under the pointer. Times change every second, so
         // they are drawn glyph by glyph (no new string or texture per value).
-        drawTime(state.playhead, x: layout.scrubberLeft, y: layout.labelTop, width: width, height: height)
-        drawTime(state.duration, alignedRightAt: layout.scrubberLeft + layout.scrubberWidth, y: layout.labelTop, width: width, height: height)
+        drawTime(state.playhead + state.timeOffset, x: layout.scrubberLeft, y: layout.labelTop, width: width, height: height)
+        if state.isLive {
+            let live = "live"
+            text.draw(live, x: layout.scrubberLeft + layout.scrubberWidth - text.size(of: live).width, y: layout.labelTop,
+                      color: colors.played, canvasWidth: width, canvasHeight: height)
+        } else {
+            drawTime(state.duration, alignedRightAt: layout.scrubberLeft + layout.scrubberWidth, y: layout.labelTop,
+                     width: width, height: height)
+        }
         let titleSize = text.size(of: state.title)
         text.draw(state.title, x: (width - titleSize.width) / 2, y: layout.labelTop, color: colors.label,
                   canvasWidth: width, canvasHeight: height)
         // While dragging, the time the drop will seek to.
         if let labelX = state.isDragging ? playheadX : state.hoverX {
             labelBytes.removeAll(keepingCapacity: true)
-            TimeLabel.append(seconds: geometry.time(forX: labelX), to: &labelBytes)
+            TimeLabel.append(seconds: geometry.time(forX: labelX) + state.timeOffset, to: &labelBytes)
             let hoverSize = text.size(ofCharacters: labelBytes)
             let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
             text.draw(characters: labelBytes, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), color: colors.label,

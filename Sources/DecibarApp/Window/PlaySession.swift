@@ -25,6 +25,12 @@ final class PlaySession {
     private(set) var download: StreamDownload?
     /// A streamed track still connecting.
     private var pending: PendingOpen?
+    /// The download of the current streamed track while it is stopped.
+    private var keptDownload: StreamDownload?
+    /// A streamed track is held (its stream corked) until enough audio is decoded ahead.
+    private(set) var isBuffering = false
+    /// Times the network fell behind a playing stream.
+    private(set) var bufferingCount = 0
     /// How streamed tracks are fetched.
     var streamSettings = StreamSettings()
     private(set) var peaks: PeaksJob?
@@ -65,6 +71,7 @@ final class PlaySession {
     var status: PlaybackStatus {
         if isOver || index < 0 { return .idle }
         if isStopped { return .stopped }
+        if pending != nil || isBuffering { return .buffering }
         guard let player else { return .idle }
         return player.isPaused ? .paused : .playing
     }
@@ -99,8 +106,11 @@ final class PlaySession {
         let path = files[index]
         if case .remote(let url) = MediaLocation(path) {
             // Opens on its own thread; `tick` takes it over (or moves on) when it is done.
+            let reused = keptDownload.flatMap { $0.url == url && $0.snapshot.failure == nil ? $0 : nil }
+            if reused == nil { keptDownload?.cancel() }
+            keptDownload = nil
             pending = PendingOpen(url: url, index: index, direction: direction, autoplay: autoplay,
-                                  keepsOverview: keepsOverview, settings: streamSettings)
+                                  keepsOverview: keepsOverview, settings: streamSettings, reusing: reused)
             self.index = index
             currentName = MediaLocation(path).displayName
             isStopped = false
@@ -138,7 +148,10 @@ final class PlaySession {
             }
             pump = FeedPump(player.buffers, into: heard)
             writeError("playing \(path)")
-            if autoplay { player.play() }
+            // A stream starts once enough of it is decoded (`tick`); a file at once.
+            if autoplay {
+                if download != nil { isBuffering = true } else { player.play() }
+            }
             return true
         } catch {
             writeError("\(path.escapingControlCharacters): \(error)")
@@ -157,8 +170,9 @@ final class PlaySession {
     private func releasePlayer() {
         // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
         if let source {
-            // Underruns are not failures, but a user should know the sound had gaps, and why.
-            if let underruns = player?.underrunCount, underruns > 0 {
+            // Underruns are not failures, but a user should know the sound had gaps, and why. (A
+            // stream that broke ran dry because it broke: its failure says so.)
+            if let underruns = player?.underrunCount, underruns > 0, source.failure == nil {
                 writeError("\(source.path): \(underruns) underrun\(underruns == 1 ? "" : "s"): decoding fell behind the sound")
             }
             if let failure = source.failure {
@@ -171,7 +185,14 @@ final class PlaySession {
         source = nil
         pending?.cancel()
         pending = nil
-        download?.cancel()
+        isBuffering = false
+        // A stopped stream goes on downloading (its overview and cache complete, and playing it
+        // again reads what is there); a radio stops.
+        if let download, !download.snapshot.isEndless {
+            keptDownload = download
+        } else {
+            download?.cancel()
+        }
         download = nil
         pump?.cancel()
         pump = nil
@@ -182,28 +203,50 @@ final class PlaySession {
 
     func close() {
         releasePlayer()
+        keptDownload?.cancel()
+        keptDownload = nil
         peaks?.cancel()
     }
 
     /// The overview's frame count, once known, is the exact duration.
     func refreshDuration() {
-        if let snapshot = peaks?.snapshot, snapshot.isDone, let frames = snapshot.frameCount, frames > 0, let done = snapshot.peaks {
+        guard let snapshot = peaks?.snapshot, index >= 0 else { return }
+        if snapshot.isDone, let frames = snapshot.frameCount, frames > 0, let done = snapshot.peaks {
             let exact = Double(frames) / Double(done.sampleRate)
-            if exact != duration, index >= 0 {
+            if exact != duration {
                 duration = exact
                 track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration)
+            }
+        } else if let partial = snapshot.peaks, !snapshot.isDone {
+            // A stream whose container does not state its length (or a radio): as long as what is
+            // analyzed so far, growing as it arrives. The desktop hears of it every few seconds.
+            let analyzed = Double(partial.length * partial.samplesPerPixel) / Double(partial.sampleRate)
+            if analyzed > duration {
+                duration = analyzed
+                if analyzed > Double(track?.length ?? 0) / 1_000_000 + 5 {
+                    track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration)
+                }
             }
         }
     }
 
     var playhead: Double {
         guard let player, !isStopped else { return 0 }
-        return min(duration, Double(player.heardFrame) / Double(player.sampleRate))
+        let heard = Double(player.heardFrame) / Double(player.sampleRate)
+        return isLive ? heard : min(duration, heard)
     }
+
+    /// What the download of a streamed track (connecting or open) has so far.
+    var streamSnapshot: StreamSnapshot? { (download ?? pending?.download ?? keptDownload)?.snapshot }
+
+    /// An endless stream (a radio): no length, a rolling scrubber.
+    var isLive: Bool { download?.snapshot.isEndless ?? false }
 
     // MARK: Transport
 
     func play() {
+        // Waiting for the network: it plays as soon as it can.
+        if status == .buffering { return }
         if isStopped {
             guard index >= 0, openFile(at: index, autoplay: true, keepsOverview: true) else { return }
         } else {
@@ -213,11 +256,13 @@ final class PlaySession {
 
     func pause() {
         guard !isStopped else { return }
+        isBuffering = false
+        pending?.autoplay = false
         player?.pause()
     }
 
     func togglePause() {
-        if status == .playing { pause() } else { play() }
+        if status == .playing || status == .buffering { pause() } else { play() }
     }
 
     /// Playback stops and the playhead returns to the start; the track stays on screen, and no
@@ -231,6 +276,8 @@ final class PlaySession {
     }
 
     func seek(to seconds: Double) {
+        // A radio plays what is on air now.
+        if isLive { return }
         if isStopped {
             // A stopped track opens again, paused where it was asked to be.
             guard index >= 0, openFile(at: index, autoplay: false, keepsOverview: true) else { return }
@@ -306,7 +353,28 @@ final class PlaySession {
                  tries: max(0, files.count - 1))
             return
         }
+        updateBuffering()
         if player?.isFinished == true { trackEnded() }
+    }
+
+    /// Below this much decoded audio, with the decoder waiting for the network, a stream is held.
+    static let underrunSeconds = 0.05
+
+    /// Holds a stream whose network fell behind, and lets it go once enough is decoded ahead: the
+    /// sound server never gets silence or old audio in the middle of a track.
+    private func updateBuffering() {
+        guard let download, let source, let player, !isStopped else { return }
+        if isBuffering {
+            let enough = min(streamSettings.startSeconds, source.capacitySeconds * 0.9)
+            if source.bufferedSeconds >= enough || source.isDecodedToEnd || !download.isPlayerWaiting && download.snapshot.isComplete {
+                isBuffering = false
+                player.play()
+            }
+        } else if !player.isPaused, source.bufferedSeconds < Self.underrunSeconds, download.isPlayerWaiting {
+            isBuffering = true
+            bufferingCount += 1
+            player.pause()
+        }
     }
 
     /// A streamed track is still connecting.

@@ -17,11 +17,14 @@ public struct PlayView {
         public var publishesMedia: Bool
         public var display: DisplaySettings
         public var scrubber: ScrubberSettings
+        /// How streamed tracks are fetched.
+        public var stream: StreamSettings
         /// One line per seek for the benchmarks.
         public var seekLogPath: String?
 
         public init(files: [String], loop: LoopMode = .none, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
-                    publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, seekLogPath: String? = nil) {
+                    publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, stream: StreamSettings = StreamSettings(),
+                    seekLogPath: String? = nil) {
             self.files = files
             self.loop = loop
             self.exitsAtEnd = exitsAtEnd
@@ -29,6 +32,7 @@ public struct PlayView {
             self.publishesMedia = publishesMedia
             self.display = display
             self.scrubber = scrubber
+            self.stream = stream
             self.seekLogPath = seekLogPath
         }
     }
@@ -53,6 +57,7 @@ public struct PlayView {
             throw CommandFailure(message: error.description)
         }
         let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume)
+        session.streamSettings = settings.stream
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
         let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text),
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)

@@ -95,6 +95,7 @@ final class PlayerScreen {
         visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
 
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
+        let stream = session.streamSnapshot
         // The title is made again only when what it says changes, not every frame.
         if session.notice.serial != noticeSerial {
             noticeSerial = session.notice.serial
@@ -102,21 +103,34 @@ final class PlayerScreen {
         }
         let titleKey = TitleKey(opening: session.index < 0, track: session.index, status: session.status,
                                 analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
-                                underruns: session.player?.underrunCount ?? 0, notice: now < noticeUntil ? noticeSerial : nil)
+                                underruns: session.player?.underrunCount ?? 0, notice: now < noticeUntil ? noticeSerial : nil,
+                                isConnecting: session.isConnecting, streamTitle: stream?.title)
         if titleKey != shownTitle.key {
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
             if titleKey.status == .paused { title += "  (paused)" }
             if titleKey.status == .stopped { title += "  (stopped)" }
+            if let streamTitle = titleKey.streamTitle, !streamTitle.isEmpty { title += " — " + streamTitle }
+            if titleKey.status == .buffering { title += titleKey.isConnecting ? "  connecting…" : "  buffering…" }
             if titleKey.notice != nil { title += "  " + session.notice.text }
-            if let analyzed = titleKey.analyzed { title += "  analyzing \(analyzed) %" }
+            if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
             if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
             shownTitle = (titleKey, title)
             window.title = "Decibar — \(session.currentName)"
         }
+        if session.isLive {
+            // A radio: the last minutes roll through the scrubber, which does not seek.
+            let window = rollingWindow(snapshot)
+            scrubber.draw(ScrubberView.State(
+                peaks: window.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: window.duration,
+                playhead: max(0, session.playhead - window.start), title: shownTitle.text, decibels: decibels, hoverX: nil,
+                isLive: true, timeOffset: window.start), layout: layout)
+            return
+        }
         scrubber.draw(ScrubberView.State(
             peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
             playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
-            decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive), layout: layout)
+            decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
+            downloaded: stream.map(downloadShading)), layout: layout)
     }
 
     /// What the scrubber's title says.
@@ -129,5 +143,40 @@ final class PlayerScreen {
         var underruns: Int
         /// The notice shown (volume, loop), while it shows.
         var notice: Int?
+        var isConnecting = false
+        /// What a radio says it is playing (ICY metadata).
+        var streamTitle: String?
     }
+
+    /// How much of a radio the scrubber shows.
+    static let liveSeconds = 300.0
+
+    /// The last `liveSeconds` of a radio's overview, cut again only when the overview grows.
+    private func rollingWindow(_ snapshot: PeaksJob.Snapshot) -> (peaks: Peaks?, start: Double, duration: Double) {
+        let end = max(session.duration, session.playhead)
+        let start = max(0, end - Self.liveSeconds)
+        guard let peaks = snapshot.peaks else { return (nil, start, end - start) }
+        if snapshot.version != rolling.version {
+            let first = min(peaks.length, Int(start * Double(peaks.sampleRate) / Double(peaks.samplesPerPixel)))
+            let kept = first == 0 ? peaks : Peaks(sampleRate: peaks.sampleRate, samplesPerPixel: peaks.samplesPerPixel,
+                                                  channelCount: peaks.channelCount, pairs: peaks.pairs.map { Array($0[first...]) })
+            rolling = (snapshot.version, kept, Double(first * peaks.samplesPerPixel) / Double(peaks.sampleRate))
+        }
+        return (rolling.peaks, rolling.start, max(1, end - rolling.start))
+    }
+    private var rolling: (version: Int, peaks: Peaks?, start: Double) = (-1, nil, 0)
+
+    /// The scrubber's download shading, made again only when more of the file has arrived.
+    private func downloadShading(_ stream: StreamSnapshot) -> [ClosedRange<Double>] {
+        let key = DownloadKey(held: stream.held.count, parts: stream.held.ranges.count, total: stream.total)
+        if key != shading.key { shading = (key, stream.downloadedFractions) }
+        return shading.fractions
+    }
+
+    private struct DownloadKey: Equatable {
+        var held: Int64
+        var parts: Int
+        var total: Int64?
+    }
+    private var shading: (key: DownloadKey?, fractions: [ClosedRange<Double>]) = (nil, [])
 }

@@ -15,6 +15,8 @@ public struct ConfigKey: Sendable {
         case size
         /// `"auto"`, `"off"` or a gain in dB from -40 to 40.
         case sensitivity
+        /// Bytes, with an optional K, M or G (powers of 1024) within the range: `"1G"`, `"500M"`.
+        case byteSize(ClosedRange<Int64>)
         /// Free text (a device name, a folder).
         case text
     }
@@ -115,10 +117,43 @@ public struct ConfigKey: Sendable {
             if let text = value.string?.lowercased(), text == "auto" || text == "off" { return .string(text) }
             guard let number = value.numeric, (-40...40).contains(number) else { throw fail("\"auto\", \"off\" or a gain from -40 to 40 dB") }
             return .number(number)
+        case .byteSize(let range):
+            guard let bytes = (value.string.flatMap(Self.byteSize) ?? value.numeric.flatMap { Int64(exactly: $0) }),
+                  range.contains(bytes) else {
+                throw fail("a size in bytes such as \"500M\" or \"2G\" (K, M and G are powers of 1024), from \(Self.byteText(range.lowerBound)) to \(Self.byteText(range.upperBound))")
+            }
+            return .string(Self.byteText(bytes))
         case .text:
             guard let text = value.string, !text.isEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
             return value
         }
+    }
+
+    /// Reads a byte count: digits, then optionally K, M or G (KiB, MiB, GiB; a trailing B or iB is allowed).
+    public static func byteSize(_ text: String) -> Int64? {
+        var digits = String(text.uppercased().filter { $0 != " " })
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits.removeLast(suffix.count)
+            break
+        }
+        var shift: Int64 = 0
+        switch digits.last {
+        case "K": shift = 10
+        case "M": shift = 20
+        case "G": shift = 30
+        default: break
+        }
+        if shift > 0 { digits.removeLast() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 12, let value = Int64(digits) else { return nil }
+        return value << shift
+    }
+
+    /// A byte count as `byteSize` reads it, in the largest unit that divides it.
+    public static func byteText(_ bytes: Int64) -> String {
+        for (unit, shift) in [("G", Int64(30)), ("M", 20), ("K", 10)] where bytes > 0 && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift)\(unit)"
+        }
+        return String(bytes)
     }
 
     /// Reads `WxH`.

@@ -7,7 +7,7 @@ public struct MediaTrack: Sendable, Equatable {
     public var title: String
     public var artists: [String]
     public var album: String?
-    /// A `file://` URL.
+    /// A `file://` URL, or the address of a streamed track.
     public var url: String
 
     public init(id: String, length: Int64?, title: String, artists: [String], album: String?, url: String) {
@@ -21,11 +21,12 @@ public struct MediaTrack: Sendable, Equatable {
 
     /// The track at `index` of a playlist: the tags' title, or the file's name when it has none.
     public init(index: Int, path: String, tags: TrackTags, duration: Double) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let location = MediaLocation(path)
+        let name = location.displayName
         self.init(id: "/org/decibar/track/\(index)", length: duration > 0 ? Int64((duration * 1_000_000).rounded()) : nil,
                   title: tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? name,
                   artists: tags.artist.flatMap { $0.isEmpty ? nil : [$0] } ?? [], album: tags.album.flatMap { $0.isEmpty ? nil : $0 },
-                  url: Self.fileURL(path))
+                  url: location == .remote(path) ? path : Self.fileURL(path))
     }
 
     /// `path` as a file URL: percent-encoded except for unreserved characters and `/`.
