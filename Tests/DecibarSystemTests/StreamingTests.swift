@@ -61,16 +61,22 @@ struct StreamingTests {
 
     func number(_ value: JSONValue?) -> Double { value?.number ?? -1 }
 
+    /// A 60 s sweep served under /slow/ so that the whole file takes 20 s (three times faster than
+    /// it plays), and a daemon with a cache of its own: the folder, the server, the file's size, the daemon.
+    func throttledSweep() throws -> (String, NginxServer, Int, DaemonRig) {
+        let folder = try TestRig.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: folder + "/web/www", withIntermediateDirectories: true)
+        try makeSweep(folder + "/web/www/sweep.flac", seconds: 60)
+        let size = try FileManager.default.attributesOfItem(atPath: folder + "/web/www/sweep.flac")[.size] as! Int
+        let server = try NginxServer(directory: folder + "/web", rate: size / 20)
+        let rig = try DaemonRig(arguments: ["--size", "480x270"], environment: ["XDG_CACHE_HOME": folder + "/cache"])
+        return (folder, server, size, rig)
+    }
+
     @Test("a throttled 60 s file: heard within 500 ms, exactly as decoded; the scrubber shades what arrived; the overview then equals decibar peaks")
     func throttledPlaysWhileDownloading() async throws {
         try await onOwnThread {
-            let folder = try TestRig.temporaryDirectory()
-            try FileManager.default.createDirectory(atPath: folder + "/web/www", withIntermediateDirectories: true)
-            try makeSweep(folder + "/web/www/sweep.flac", seconds: 60)
-            let size = try FileManager.default.attributesOfItem(atPath: folder + "/web/www/sweep.flac")[.size] as! Int
-            // The whole file in 20 s: three times faster than it plays.
-            let server = try NginxServer(directory: folder + "/web", rate: size / 20)
-            let rig = try DaemonRig(arguments: ["--size", "480x270"], environment: ["XDG_CACHE_HOME": folder + "/cache"])
+            let (folder, server, _, rig) = try throttledSweep()
             #expect(try rig.ctl("show").status == 0)
             let recording = rig.server.directory + "/recorded.raw"
             let recorder = try rig.server.record(to: recording)
@@ -148,12 +154,7 @@ struct StreamingTests {
     @Test("a seek to 80 % with 20 % downloaded is heard within 1 s (a range request), and the rest still downloads")
     func seekBeyondTheDownload() async throws {
         try await onOwnThread {
-            let folder = try TestRig.temporaryDirectory()
-            try FileManager.default.createDirectory(atPath: folder + "/web/www", withIntermediateDirectories: true)
-            try makeSweep(folder + "/web/www/sweep.flac", seconds: 60)
-            let size = try FileManager.default.attributesOfItem(atPath: folder + "/web/www/sweep.flac")[.size] as! Int
-            let server = try NginxServer(directory: folder + "/web", rate: size / 20)
-            let rig = try DaemonRig(arguments: ["--size", "480x270"], environment: ["XDG_CACHE_HOME": folder + "/cache"])
+            let (_, server, size, rig) = try throttledSweep()
             let recording = rig.server.directory + "/recorded.raw"
             let recorder = try rig.server.record(to: recording)
             defer { recorder.kill() }
