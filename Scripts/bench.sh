@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every benchmark, in order: release build, micro-benchmarks (package-benchmark), the processor
-# against a plain C loop, audio-to-frame latency, and CPU against cava. Each section prints its
+# against a plain C loop, audio-to-frame latency, CPU against cava, the player and streaming. Each section prints its
 # figures with its goal. The release build goes to .build-release so it never disturbs .build.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +33,9 @@ section "CPU: decibar levels against cava"
 
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
+
+section "Streaming: first audio over HTTP against ffmpeg, CPU and memory against playing from disk"
+"$here/bench-stream.sh" "$root/.build-release/release/decibar"
 
 section "CPU: decibar levels --mode spectrum against cava"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum

@@ -47,7 +47,9 @@ case "$sanitizer" in
   *) echo "sanitized-tests: unknown sanitizer $sanitizer" >&2; exit 2 ;;
 esac
 status=0
-Scripts/with-test-env.sh swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" ${skips[@]+"${skips[@]}"} "$@" || status=$?
+# One test at a time, as make test runs them (timing tests beside others starve at this overhead);
+# a test that missed a timing mark is run once more alone, and any sanitizer report still fails.
+Scripts/with-test-env.sh Scripts/run-tests.sh --sanitize="$sanitizer" --scratch-path "$scratch" ${skips[@]+"${skips[@]}"} "$@" || status=$?
 if compgen -G "$reports/report*" > /dev/null; then
   echo "sanitized-tests: $sanitizer reported problems:" >&2
   for report in "$reports"/report*; do echo "--- $report" >&2; head -40 "$report" >&2; done

@@ -80,8 +80,9 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
         let copied = worker.ring.read(into: buffer, frames: frames)
         // Room was made: the decoding thread may be waiting for it (a wake-up, never a wait).
         if copied > 0 { worker.wake() }
-        if copied == 0 && worker.finishedGeneration.load(ordering: .acquiring) == ready && worker.ring.availableFrames == 0 {
-            return .ended
+        // Checked after the copy: a decoder that finished before it wrote everything that was read.
+        if worker.finishedGeneration.load(ordering: .acquiring) == ready && worker.ring.availableFrames == 0 {
+            return copied == 0 ? .ended : .last(frames: copied)
         }
         return .audio(frames: copied)
     }

@@ -6,6 +6,8 @@ import Synchronization
 public enum PlaybackRender: Sendable, Equatable {
     /// This many frames were copied (fewer than asked: the source fell behind, an underrun).
     case audio(frames: Int)
+    /// The last frames of the audio, this many (fewer than asked is no underrun: nothing follows).
+    case last(frames: Int)
     /// Nothing yet, and none is due (the first audio after a seek is still being decoded);
     /// `whenAudioArrives` is called once it is there.
     case waiting
@@ -45,6 +47,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private let stopRequested = Mutex(false)
     private let positionBox = Mutex(Position())
     private let underruns = Atomic<Int>(0)
+    private let dropouts = Atomic<Int>(0)
 
     // Mainloop thread or lock only.
     private var context: OpaquePointer?
@@ -130,6 +133,7 @@ public final class PulsePlayer: @unchecked Sendable {
                 guard let stream else { return }
                 PulsePlayer.from(userData).fill(stream, bytes: bytes)
             }, userData)
+            pa_stream_set_underflow_callback(stream, { _, userData in PulsePlayer.from(userData).serverRanDry() }, userData)
             let frameBytes = channelCount * MemoryLayout<Float>.size
             let target = UInt32(Self.targetLatency * Double(sampleRate)) * UInt32(frameBytes)
             var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
@@ -186,9 +190,11 @@ public final class PulsePlayer: @unchecked Sendable {
                 continue
             case .audio(let count):
                 frames = count
+                if frames < requested { underruns.add(1, ordering: .relaxed) }
+            case .last(let count):
+                frames = count
             }
             if frames < requested {
-                underruns.add(1, ordering: .relaxed)
                 (samples + frames * channelCount).update(repeating: 0, count: (requested - frames) * channelCount)
             }
             pa_stream_write(stream, data, requested * frameBytes, nil, 0, PA_SEEK_RELATIVE)
@@ -224,6 +230,16 @@ public final class PulsePlayer: @unchecked Sendable {
 
     /// How often the source fell behind the stream (each time, a stretch of silence was played).
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
+
+    /// How often the sound server ran out of audio that the source had ready: this process was not
+    /// scheduled in time to write it (a busy machine), and the server played silence meanwhile.
+    public var dropoutCount: Int { dropouts.load(ordering: .relaxed) }
+
+    /// The server's buffer ran dry (mainloop thread). Expected while the source makes the stream
+    /// wait (a seek) and after the end; anything else is a dropout.
+    private func serverRanDry() {
+        if !isStarved && !endOfSource { dropouts.add(1, ordering: .relaxed) }
+    }
 
     private func deliver(_ buffer: AudioBuffer) {
         continuation.yield(buffer)

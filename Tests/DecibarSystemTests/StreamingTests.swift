@@ -54,6 +54,29 @@ struct StreamingTests {
         return nil
     }
 
+    /// Compares a recording from `start` with the decoded samples: where they first differ (an index
+    /// into `decoded`, with a few samples of each there), and how many stretches of silence (whole
+    /// frames of zeros, which the test file never has) came between equal samples.
+    func compare(_ recorded: [Float], from start: Int, with decoded: [Float])
+        -> (firstDifference: Int?, gaps: Int, recorded: ArraySlice<Float>, decoded: ArraySlice<Float>) {
+        var index = start, gaps = 0
+        var position = 0
+        while position < decoded.count {
+            if index < recorded.count, abs(recorded[index] - decoded[position]) < 1e-6 {
+                index += 1
+                position += 1
+                continue
+            }
+            let silent = position % 2 == 0 && index + 1 < recorded.count && recorded[index] == 0 && recorded[index + 1] == 0
+            guard silent else {
+                return (position, gaps, recorded[min(index, recorded.count)...].prefix(6), decoded[position...].prefix(6))
+            }
+            while index + 1 < recorded.count, recorded[index] == 0, recorded[index + 1] == 0 { index += 2 }
+            gaps += 1
+        }
+        return (nil, gaps, [], [])
+    }
+
     func stream(_ rig: DaemonRig) throws -> [String: JSONValue] {
         guard case .object(let stream)? = try rig.player("stream") else { return [:] }
         return stream
@@ -130,11 +153,17 @@ struct StreamingTests {
             let start = offset(of: decoded[0 ..< 960], in: recorded)
             #expect(start != nil, "the start of the file is not in the recording")
             if let start {
-                let played = Array(recorded[start ..< min(recorded.count, start + decoded.count)])
-                #expect(played.count == decoded.count, "recorded \(played.count / 2) of \(decoded.count / 2) frames")
-                let firstDifference = played.indices.first { abs(played[$0] - decoded[$0]) >= 1e-6 }
-                let state = ((try? stream(rig)) ?? [:]).description + " " + (rig.daemon?.standardError.suffix(1500) ?? "")
-                #expect(firstDifference == nil, "differs from frame \((firstDifference ?? 0) / 2) on (\(state)): recorded \(played[(firstDifference ?? 0)...].prefix(6)), decoded \(decoded[(firstDifference ?? 0)...].prefix(6))")
+                // Every decoded sample, in order. The only thing allowed between them is silence the
+                // player counted as a dropout (the machine too busy to hand over audio in time):
+                // never other audio, never a repeat.
+                let comparison = compare(recorded, from: start, with: decoded)
+                let finalStream = (try? stream(rig)) ?? [:]
+                let dropouts = Int(number(try rig.player("dropouts")))
+                let state = finalStream.description + " " + (rig.daemon?.standardError.suffix(1500) ?? "")
+                #expect(comparison.firstDifference == nil, "differs from frame \((comparison.firstDifference ?? 0) / 2) on, after \(comparison.gaps) gaps (\(state)): recorded \(comparison.recorded), decoded \(comparison.decoded)")
+                #expect(comparison.gaps <= dropouts, "\(comparison.gaps) stretches of silence, \(dropouts) dropouts counted (\(state))")
+                #expect(number(try rig.player("underruns")) == 0 && number(finalStream["buffering_count"]) == 0, "\(state)")
+                if comparison.gaps > 0 { print("streaming: \(comparison.gaps) dropout(s) on a busy machine, each counted") }
             }
 
             // The overview the daemon made while it downloaded, as it cached it, is decibar peaks' own.
@@ -185,6 +214,38 @@ struct StreamingTests {
             #expect(TestRig.wait(timeout: 40) { (try? stream(rig)["complete"]) == .bool(true) },
                     "the rest did not download: \(server.accessLog)")
             #expect(number(try stream(rig)["downloaded_bytes"]) == Double(size))
+        }
+    }
+
+    @Test("a daemon frozen for 300 ms mid-track: the silence is counted as a dropout and the sound goes on exactly where it was")
+    func frozenDaemonCountsDropout() async throws {
+        try await onOwnThread {
+            let folder = try TestRig.temporaryDirectory()
+            let server = try NginxServer(directory: folder + "/web")
+            try makeSweep(server.www + "/sweep.flac", seconds: 6)
+            let rig = try DaemonRig(arguments: ["--size", "320x180"], environment: ["XDG_CACHE_HOME": folder + "/cache"])
+            let recording = rig.server.directory + "/recorded.raw"
+            let recorder = try rig.server.record(to: recording)
+            defer { recorder.kill() }
+            #expect(try rig.ctl("open", server.url("sweep.flac")).status == 0)
+            #expect(TestRig.wait(timeout: 10) { ((try? rig.player("position"))?.number ?? 0) > 2 }, "never reached 2 s")
+            let pid = try #require(rig.daemon?.process.processIdentifier)
+            kill(pid, SIGSTOP)
+            usleep(300_000)
+            kill(pid, SIGCONT)
+            #expect(TestRig.wait(timeout: 15) { (try? rig.player("state")) == .string("stopped") }, "the track did not end")
+            usleep(300_000)
+            recorder.kill()
+
+            let decoded = try decodeAll(server.www + "/sweep.flac")
+            let recorded = samples(at: recording)
+            let start = try #require(offset(of: decoded[0 ..< 960], in: recorded), "the start of the file is not in the recording")
+            let comparison = compare(recorded, from: start, with: decoded)
+            let dropouts = Int(number(try rig.player("dropouts")))
+            #expect(comparison.firstDifference == nil, "differs from frame \((comparison.firstDifference ?? 0) / 2) on: recorded \(comparison.recorded), decoded \(comparison.decoded)")
+            #expect(comparison.gaps >= 1, "no silence while the daemon was frozen")
+            #expect(dropouts >= 1 && comparison.gaps <= dropouts, "\(comparison.gaps) stretches of silence, \(dropouts) dropouts counted")
+            #expect(number(try rig.player("underruns")) == 0)
         }
     }
 

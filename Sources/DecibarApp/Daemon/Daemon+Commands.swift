@@ -203,11 +203,13 @@ extension Daemon {
                 player["file"] = .string(session.files[session.index])
                 player["position"] = .number((session.playhead * 1000).rounded() / 1000)
                 player["duration"] = .number((session.duration * 1000).rounded() / 1000)
+                // This track's stretches of silence: the decoder fell behind, or the machine did.
+                player["underruns"] = .number(Double(session.underrunCount))
+                player["dropouts"] = .number(Double(session.dropoutCount))
                 if let stream = session.streamSnapshot {
                     var members: [String: JSONValue] = ["live": .bool(stream.isEndless), "complete": .bool(stream.isComplete),
                                                         "downloaded_bytes": .number(Double(stream.held.count)),
-                                                        "buffering_count": .number(Double(session.bufferingCount)),
-                                                        "underruns": .number(Double(session.player?.underrunCount ?? 0))]
+                                                        "buffering_count": .number(Double(session.bufferingCount))]
                     if let total = stream.total, !stream.isEndless { members["total_bytes"] = .number(Double(total)) }
                     if let title = stream.title { members["title"] = .string(title) }
                     if let station = stream.station { members["station"] = .string(station) }

@@ -29,8 +29,15 @@ final class PlaySession {
     private var keptDownload: StreamDownload?
     /// A streamed track is held (its stream corked) until enough audio is decoded ahead.
     private(set) var isBuffering = false
-    /// Times the network fell behind a playing stream.
+    /// Times the network fell behind this streamed track while it played.
     private(set) var bufferingCount = 0
+    /// This track's stretches of silence from players already closed (kept once it stops; a new
+    /// track starts from 0).
+    private var closedUnderruns = 0, closedDropouts = 0
+    /// The times decoding fell behind the sound in this track.
+    var underrunCount: Int { closedUnderruns + (player?.underrunCount ?? 0) }
+    /// The times the machine was too busy to hand over this track's audio in time.
+    var dropoutCount: Int { closedDropouts + (player?.dropoutCount ?? 0) }
     /// How streamed tracks are fetched.
     var streamSettings = StreamSettings()
     private(set) var peaks: PeaksJob?
@@ -140,6 +147,9 @@ final class PlaySession {
             self.download = download
             isStopped = false
             if !keepsOverview || peaks == nil {
+                closedUnderruns = 0
+                closedDropouts = 0
+                bufferingCount = 0
                 peaks?.cancel()
                 duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
                 peaks = PeaksJob(path: path, audio: PeaksCache.Audio(source), following: download)
@@ -197,6 +207,8 @@ final class PlaySession {
         pump?.cancel()
         pump = nil
         player?.stop()
+        closedUnderruns += player?.underrunCount ?? 0
+        closedDropouts += player?.dropoutCount ?? 0
         player = nil
         heard.discardWaiting()
     }
@@ -234,6 +246,14 @@ final class PlaySession {
         guard let player, !isStopped else { return 0 }
         let heard = Double(player.heardFrame) / Double(player.sampleRate)
         return isLive ? heard : min(duration, heard)
+    }
+
+    /// Starts downloading track `index` if it is an address and nothing is open yet, so that its
+    /// first second arrives while the window is made; opening it then takes this download over.
+    func prefetch(_ index: Int) {
+        guard files.indices.contains(index), pending == nil, download == nil, keptDownload == nil,
+              case .remote(let url) = MediaLocation(files[index]) else { return }
+        keptDownload = StreamDownload(url: url, settings: streamSettings)
     }
 
     /// What the download of a streamed track (connecting or open) has so far.

@@ -45,7 +45,17 @@ public struct PlayView {
     }
 
     public func run() throws {
-        let window = try FrameLoop.openWindow(options: settings.display)
+        let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume)
+        session.streamSettings = settings.stream
+        // A first track at an address starts downloading while the window opens.
+        session.prefetch(0)
+        let window: Window
+        do {
+            window = try FrameLoop.openWindow(options: settings.display)
+        } catch {
+            session.close()
+            throw error
+        }
         let visualizer: Visualizer
         let renderers: (rects: RectRenderer, text: TextRenderer)
         do {
@@ -54,10 +64,9 @@ public struct PlayView {
                                         now: MonotonicClock.now())
             renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
         } catch {
+            session.close()
             throw CommandFailure(message: error.description)
         }
-        let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume)
-        session.streamSettings = settings.stream
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
         let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text),
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)

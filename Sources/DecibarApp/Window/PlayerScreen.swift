@@ -103,7 +103,7 @@ final class PlayerScreen {
         }
         let titleKey = TitleKey(opening: session.index < 0, track: session.index, status: session.status,
                                 analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
-                                underruns: session.player?.underrunCount ?? 0, notice: now < noticeUntil ? noticeSerial : nil,
+                                underruns: session.underrunCount, notice: now < noticeUntil ? noticeSerial : nil,
                                 isConnecting: session.isConnecting, streamTitle: stream?.title)
         if titleKey != shownTitle.key {
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
