@@ -50,6 +50,9 @@ public final class AudioFileDecoder {
     /// The size of the file (or bytes) in bytes.
     public let byteCount: Int64
     public let codecName: String
+    /// How the file stores its samples, for writing them back at the same depth: float for float
+    /// PCM, else 16, 24 or 32 bits (lossy codecs count as 16).
+    public let storedSampleFormat: SampleFormat
     /// Title, artist and album from the file's tags (the container's, or the audio track's).
     public let tags: TrackTags
     /// Frames delivered so far.
@@ -198,6 +201,9 @@ public final class AudioFileDecoder {
         self.channelCount = Int(state.outputLayout.nb_channels)
         self.speakerPositions = Self.speakerPositions(of: &state.outputLayout)
         self.codecName = name
+        let pcmBits = name.hasPrefix("pcm_") ? Int(parameters.pointee.bits_per_coded_sample) : 0
+        let depth = max(Int(parameters.pointee.bits_per_raw_sample), pcmBits)
+        self.storedSampleFormat = name.hasPrefix("pcm_f") ? .f32 : depth > 24 ? .s32 : depth > 16 ? .s24 : .s16
         self.tags = Self.tags(of: format, stream: stream)
         self.estimatedFrameCount = Self.frameCount(of: stream, in: format, sampleRate: rate)
         self.byteCount = input.size

@@ -12,7 +12,7 @@ struct Decibar: ParsableCommand {
             Run 'decibar COMMAND --help' for each command's options.
             """,
         version: "0.1.0",
-        subcommands: [Live.self, Play.self, Render.self, Levels.self, Devices.self, PeaksExport.self, Daemon.self, Ctl.self, Config.self],
+        subcommands: [Live.self, Play.self, Render.self, Levels.self, Devices.self, PeaksExport.self, Scale.self, Daemon.self, Ctl.self, Config.self],
         defaultSubcommand: Live.self)
 }
 

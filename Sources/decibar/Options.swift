@@ -11,6 +11,7 @@ extension VisualMode: ExpressibleByArgument {}
 extension BackgroundStyle: ExpressibleByArgument {}
 extension LoopMode: ExpressibleByArgument {}
 extension LevelsMode: ExpressibleByArgument {}
+extension SampleFormat: ExpressibleByArgument {}
 extension BarOrientation: ExpressibleByArgument {}
 extension MeterBallistics: ExpressibleByArgument {}
 extension MeterScale: ExpressibleByArgument {}

@@ -1,16 +1,21 @@
 import DecibarCore
 import Foundation
 
-/// A one-line progress bar on a terminal's stderr: frames done, frames per second, time left.
+/// A one-line progress bar on a terminal's stderr: how much is done, how fast, time left.
 /// Redrawn at most ten times a second; silent when stderr is not a terminal.
 struct ProgressBar {
     let total: Int
     let start = MonotonicClock.now()
     private var lastDrawn = -Double.infinity
     private let isTerminal = isatty(STDERR_FILENO) != 0
+    /// Shown counts are `done / scale` of this unit ("frames", or "s" of audio counted in samples).
+    private let unit: String
+    private let scale: Double
 
-    init(total: Int) {
+    init(total: Int, unit: String = "frames", scale: Double = 1) {
         self.total = max(1, total)
+        self.unit = unit
+        self.scale = scale
     }
 
     mutating func update(done: Int) {
@@ -24,8 +29,11 @@ struct ProgressBar {
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let line = String(format: "\r[%@] %3d%%  %d/%d frames  %.1f fps  ETA %@ ", bar, Int(fraction * 100), done, total, rate,
-                          TimeLabel.text(seconds: left.rounded(.up)))
+        let line = unit == "frames"
+            ? String(format: "\r[%@] %3d%%  %d/%d frames  %.1f fps  ETA %@ ", bar, Int(fraction * 100), done, total, rate,
+                     TimeLabel.text(seconds: left.rounded(.up)))
+            : String(format: "\r[%@] %3d%%  %.0f/%.0f %@  %.1fx  ETA %@ ", bar, Int(fraction * 100), Double(done) / scale,
+                     Double(total) / scale, unit, rate / scale, TimeLabel.text(seconds: left.rounded(.up)))
         Self.show(line)
     }
 

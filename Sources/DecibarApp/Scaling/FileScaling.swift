@@ -1,0 +1,208 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+import Synchronization
+
+/// Set by SIGINT or SIGTERM while a file is scaled; the work then stops and leaves nothing.
+private let scalingInterrupted = Atomic<Bool>(false)
+
+/// `decibar scale`: a file made longer or shorter by a factor with seed 001's interpolation
+/// (`LinearTimeScaler`), each channel on its own and the layout kept, written through the ffmpeg
+/// program in the format OUT's extension names. It streams: a block of samples at a time from the
+/// decoder through the scaler to the encoder, so memory stays small however long the file.
+public struct FileScaling {
+    let input: String
+    let output: String
+    let format: ScaleOutputFormat
+    let factor: Double
+    let singleChannel: Bool
+    let sampleFormat: SampleFormat?
+
+    public init(input: String, output: String, format: ScaleOutputFormat, factor: Double, singleChannel: Bool, sampleFormat: SampleFormat?) {
+        self.input = input
+        self.output = output
+        self.format = format
+        self.factor = factor
+        self.singleChannel = singleChannel
+        self.sampleFormat = sampleFormat
+    }
+
+    /// One pass: what the decoder held, and whether the output is complete.
+    private enum Pass {
+        case done(inputFrames: Int, outputFrames: Int)
+        /// The length the file's header gave was wrong: this many frames are really there.
+        case lengthWas(Int)
+    }
+
+    public func run() throws {
+        scalingInterrupted.store(false, ordering: .relaxed)
+        let previous = (signal(SIGINT) { _ in scalingInterrupted.store(true, ordering: .relaxed) },
+                        signal(SIGTERM) { _ in scalingInterrupted.store(true, ordering: .relaxed) })
+        defer {
+            signal(SIGINT, previous.0)
+            signal(SIGTERM, previous.1)
+        }
+        guard ChildProcess.findProgram("ffmpeg") != nil else {
+            throw CommandFailure(message: "scale needs the ffmpeg program to write \(format.fileExtension) (apt-get install ffmpeg)")
+        }
+        PartialOutput.removeStale(for: output)
+        let start = MonotonicClock.now()
+        // The control points depend on the length: the header's, checked as the file is read. A
+        // header that was wrong (or silent) costs one more pass with the length counted.
+        var length: Int?
+        var result: (inputFrames: Int, outputFrames: Int, rate: Int)?
+        for _ in 0 ..< 3 where result == nil {
+            let (decoder, download) = try open()
+            defer { download?.cancel() }
+            guard let frames = length ?? decoder.estimatedFrameCount.map(Int.init) else {
+                length = try count(decoder)
+                continue
+            }
+            switch try scale(decoder, inputFrames: frames) {
+            case .done(let inputFrames, let outputFrames): result = (inputFrames, outputFrames, decoder.sampleRate)
+            case .lengthWas(let actual): length = actual
+            }
+        }
+        guard let result else { throw CommandFailure(message: "\(input.escapingControlCharacters): its length kept changing while it was read") }
+        let elapsed = MonotonicClock.now() - start
+        let seconds = { (frames: Int) in TimeLabel.text(seconds: Double(frames) / Double(result.rate)) }
+        writeError(String(format: "scaled %@ (%@) by %g to %@ (%@) in %.1f s", input.escapingControlCharacters, seconds(result.inputFrames),
+                          factor, output.escapingControlCharacters, seconds(result.outputFrames), elapsed))
+    }
+
+    private func open() throws(CommandFailure) -> (AudioFileDecoder, StreamDownload?) {
+        do {
+            return try MediaOpener.decoder(for: input)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+    }
+
+    private var interruption: CommandFailure {
+        CommandFailure(message: "interrupted; nothing was written to \(output.escapingControlCharacters)", status: 130)
+    }
+
+    /// The file's frames, counted by decoding it (no header said).
+    private func count(_ decoder: AudioFileDecoder) throws(CommandFailure) -> Int {
+        var frames = 0
+        let channels = decoder.channelCount
+        do {
+            while try decoder.read({ frames += $0.count / channels }) {
+                if scalingInterrupted.load(ordering: .relaxed) { throw interruption }
+            }
+        } catch let error as AudioFileError {
+            throw CommandFailure(message: error.description)
+        } catch {
+            throw error as! CommandFailure
+        }
+        return frames
+    }
+
+    private func scale(_ decoder: AudioFileDecoder, inputFrames: Int) throws -> Pass {
+        let channels = singleChannel ? 1 : decoder.channelCount
+        guard channels <= format.maximumChannels else {
+            throw CommandFailure(message: "-o \(output.escapingControlCharacters): .\(format.fileExtension) holds at most \(format.maximumChannels) channels; \(input.escapingControlCharacters) has \(channels) (--single-channel merges them)", status: 2)
+        }
+        let positions = singleChannel ? [SpeakerPosition.frontCenter] : decoder.speakerPositions
+        let samples = encodedFormat(decoder)
+        let ramp = TimeScaleRamp(inputCount: inputFrames, factor: factor)
+        var scaler = LinearTimeScaler(ramp: ramp, channelCount: channels)
+        let isInterrupted = { scalingInterrupted.load(ordering: .relaxed) }
+
+        let partial = try PartialOutput(destination: output, kind: .file, fileExtension: format.fileExtension, keepsOpen: false, protecting: [input])
+        let ffmpeg = try ChildProcess("ffmpeg", arguments: arguments(samples: samples, rate: decoder.sampleRate, positions: positions, to: partial.path),
+                                      feedsInput: true, isInterrupted: isInterrupted,
+                                      missing: "scale needs the ffmpeg program (apt-get install ffmpeg)")
+        var encoder = SampleEncoder(format: samples)
+        var merged: [Float] = []
+        var progress = ProgressBar(total: max(1, inputFrames), unit: "s", scale: Double(decoder.sampleRate))
+        var writeFailure: ChildProcess.WriteOutcome?
+        func emit(_ block: UnsafeBufferPointer<Double>) {
+            guard writeFailure == nil else { return }
+            let outcome = encoder.encode(block) { ffmpeg.write($0) }
+            if outcome != .written { writeFailure = outcome }
+        }
+        do {
+            while try decoder.read({ block in
+                if singleChannel && decoder.channelCount > 1 {
+                    Self.merge(block, channels: decoder.channelCount, into: &merged)
+                    merged.withUnsafeBufferPointer { scaler.process($0, emit: emit) }
+                } else {
+                    scaler.process(block, emit: emit)
+                }
+            }) {
+                if isInterrupted() { throw interruption }
+                if let writeFailure { throw failure(writeFailure, ffmpeg) }
+                progress.update(done: min(scaler.receivedFrames, inputFrames))
+            }
+            progress.finish()
+            if let writeFailure { throw failure(writeFailure, ffmpeg) }
+            if isInterrupted() { throw interruption }
+            guard scaler.receivedFrames == inputFrames else {
+                ffmpeg.stop()
+                partial.discard()
+                return .lengthWas(scaler.receivedFrames)
+            }
+            let status = ffmpeg.finish()
+            if isInterrupted() { throw interruption }
+            guard status == 0 else { throw CommandFailure(message: "ffmpeg could not write \(output.escapingControlCharacters): \(ffmpeg.lastErrorLine)") }
+            try partial.commit()
+        } catch {
+            progress.finish()
+            ffmpeg.stop()
+            partial.discard()
+            if let failure = error as? CommandFailure { throw failure }
+            if let failure = error as? AudioFileError { throw CommandFailure(message: failure.description) }
+            throw CommandFailure(message: "cannot scale \(input.escapingControlCharacters): \(error)")
+        }
+        return .done(inputFrames: inputFrames, outputFrames: scaler.emittedFrames)
+    }
+
+    private func failure(_ outcome: ChildProcess.WriteOutcome, _ ffmpeg: ChildProcess) -> CommandFailure {
+        switch outcome {
+        case .interrupted: interruption
+        case .stalled: CommandFailure(message: "ffmpeg stopped reading for \(Int(ffmpeg.writeTimeout)) s; nothing was written to \(output.escapingControlCharacters)")
+        default: CommandFailure(message: "ffmpeg could not write \(output.escapingControlCharacters): \(ffmpeg.lastErrorLine)")
+        }
+    }
+
+    /// The samples handed to the encoder: `--sample-format`, else the input's depth; lossy
+    /// encoders get floats, and FLAC (16 or 24 bits here) integers.
+    private func encodedFormat(_ decoder: AudioFileDecoder) -> SampleFormat {
+        guard format.isLossless else { return .f32 }
+        let wanted = sampleFormat ?? decoder.storedSampleFormat
+        if format.codec == "flac" { return wanted == .s16 ? .s16 : .s24 }
+        return wanted
+    }
+
+    private func arguments(samples: SampleFormat, rate: Int, positions: [SpeakerPosition], to path: String) -> [String] {
+        // 24-bit samples travel as 32-bit words (their low byte 0), which ffmpeg's raw input takes.
+        let raw = samples == .f32 ? "f32le" : samples == .s16 ? "s16le" : "s32le"
+        var arguments = ["-v", "error", "-nostdin", "-y", "-f", raw, "-ar", "\(rate)", "-ch_layout", SpeakerPosition.layoutName(positions),
+                         "-i", "pipe:0", "-c:a", format.codec(for: samples)]
+        if samples == .s24 && format.codec == "flac" { arguments += ["-sample_fmt", "s32", "-bits_per_raw_sample", "24"] }
+        let encodedRate = format.sampleRate(for: rate)
+        if encodedRate != rate { arguments += ["-ar", "\(encodedRate)"] }
+        switch format.codec {
+        case "aac": arguments += ["-b:a", "192k"]
+        case "libmp3lame": arguments += ["-q:a", "2"]
+        case "libvorbis": arguments += ["-q:a", "5"]
+        case "libopus": arguments += ["-b:a", "160k"]
+        default: break
+        }
+        return arguments + ["-f", format.container, "file:" + path]
+    }
+
+    /// The channels of each frame averaged into one.
+    private static func merge(_ block: UnsafeBufferPointer<Float>, channels: Int, into merged: inout [Float]) {
+        merged.removeAll(keepingCapacity: true)
+        let scale = 1 / Float(channels)
+        var index = 0
+        while index + channels <= block.count {
+            var sum: Float = 0
+            for channel in 0 ..< channels { sum += block[index + channel] }
+            merged.append(sum * scale)
+            index += channels
+        }
+    }
+}
