@@ -37,6 +37,9 @@ section "Player: overview against ffmpeg -f null, peak memory, first frame, seek
 section "Streaming: first audio over HTTP against ffmpeg, CPU and memory against playing from disk"
 "$here/bench-stream.sh" "$root/.build-release/release/decibar"
 
+section "Scaling a 60-minute file against sox speed and tempo"
+"$here/bench-scale.sh" "$root/.build-release/release/decibar"
+
 section "CPU: decibar levels --mode spectrum against cava"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Decibar needs to build, run and test. Safe to run again.
 # Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks, and
-# heaptrack, which attributes a frame's allocations)
+# heaptrack, which attributes a frame's allocations, and bc and GNU time for the scaling figures)
 set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
@@ -19,7 +19,7 @@ packages=(
   # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), and dbus
   pipewire pipewire-pulse wireplumber dbus
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time); fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
