@@ -10,8 +10,7 @@ decibar=${1:-$root/.build-release/release/decibar}
 for tool in sox ffmpeg /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench-scale: $tool not found (run Scripts/install-deps.sh --bench)" >&2; exit 1; }
 done
-long="$root/.build-release/bench-fixtures/hour.flac"
-[ -s "$long" ] || "$here/bench-player.sh" "$decibar" >/dev/null   # makes the hour once
+long=$("$here/bench-hour.sh")
 work=$(mktemp -d /tmp/decibar-bench-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 measure() {  # label command...

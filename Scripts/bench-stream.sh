@@ -16,18 +16,8 @@ for tool in pulseaudio parec Xvfb nginx ffmpeg python3; do
 done
 [ -x "$decibar" ] || { echo "bench-stream: no decibar binary at $decibar (swift build -c release --product decibar --scratch-path .build-release)" >&2; exit 1; }
 
-# The same fixtures as bench-player.sh (the hour takes a while to encode; kept between runs).
 fixtures="$root/.build-release/bench-fixtures"
-mkdir -p "$fixtures"
-long="$fixtures/hour.flac"
-if [ ! -s "$long" ]; then
-  echo "making a 60-minute stereo 44.1 kHz FLAC (once)..."
-  ffmpeg -v error -nostdin -y -f lavfi -i "anoisesrc=color=pink:amplitude=0.25:sample_rate=44100:duration=3600" \
-    -f lavfi -i "sine=frequency=220:sample_rate=44100:duration=3600" \
-    -filter_complex "[0][1]amix=inputs=2:normalize=0,volume='0.6+0.4*sin(2*PI*t/7)':eval=frame,pan=stereo|c0=c0|c1=0.8*c0" \
-    -sample_fmt s16 "$long.tmp.flac"
-  mv "$long.tmp.flac" "$long"
-fi
+long=$("$here/bench-hour.sh")
 # Its first minute: the same bit rate, so one throttle makes this a 20 s download and the hour
 # three times faster than it plays.
 short="$fixtures/minute.flac"
