@@ -116,7 +116,9 @@ struct StreamingTests {
                 return heardAt != nil
             }
             let latency = heardAt.map { Double($0 / 2 - before) / 48000 }
-            #expect(latency != nil && latency! <= 0.5, "first audio after \(latency ?? -1) s (goal 0.5 s)")
+            // Under a sanitizer's slowdown the goal only checks that it starts before the download ends.
+            let goal = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 0.5 : 2.0
+            #expect(latency != nil && latency! <= goal, "first audio after \(latency ?? -1) s (goal \(goal) s)")
             print("streaming: first audio \(latency ?? -1) s after ctl open (goal 0.5 s)")
 
             // Mid-download: part of the file shaded, part of the waveform drawn.
