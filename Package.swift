@@ -41,6 +41,8 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand", pkgConfig: "rubberband",
+                       providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         // FFmpeg is the one exception to plain system-library targets: its headers are used as they
@@ -50,7 +52,7 @@ let package = Package(
         .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
         // Adapters: the only Swift code that imports C.
-        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128"]),
+        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand"]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl"]),

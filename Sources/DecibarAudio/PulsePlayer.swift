@@ -48,12 +48,23 @@ public final class PulsePlayer: @unchecked Sendable {
     private let positionBox = Mutex(Position())
     private let underruns = Atomic<Int>(0)
     private let dropouts = Atomic<Int>(0)
+    /// The rate and pitch asked for (bit patterns of Doubles), taken by the next write.
+    private let requestedRate = Atomic<UInt64>(1.0.bitPattern)
+    private let requestedPitchScale = Atomic<UInt64>(1.0.bitPattern)
 
     // Mainloop thread or lock only.
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
     private var rechunker: Rechunker
-    private var writeFrame: Int64 = 0
+    /// Frames written to the server since the start, and the file frame the next write starts at.
+    private var outputFrame: Int64 = 0
+    private var fileFrame = 0.0
+    /// The audio last played at normal speed, which primes the stretcher when the rate changes.
+    private var history: SampleHistory
+    /// Made (off this thread) the first time the rate or pitch leaves normal; in use while
+    /// `isStretching`, which lasts until the next seek finds both normal again.
+    private var stretch: PlaybackStretch?
+    private var isStretching = false
     private var endOfSource = false
     /// The source said `.waiting`: the stream has stopped asking, so new audio is written on arrival.
     private var isStarved = false
@@ -67,8 +78,11 @@ public final class PulsePlayer: @unchecked Sendable {
     public static let targetLatency = 0.05
 
     struct Position {
-        var writeFrame: Int64 = 0
+        var outputFrame: Int64 = 0
+        var map = PlayheadMap()
         var latency: Double = PulsePlayer.targetLatency
+        /// When `latency` was measured: the queue has played down since, while the stream plays.
+        var latencyMeasuredAt = 0.0
         var isPaused = false
         var finished = false
         var seekWrittenAt: Double?
@@ -84,6 +98,7 @@ public final class PulsePlayer: @unchecked Sendable {
         sampleRate = source.sampleRate
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
+        history = SampleHistory(capacity: PlaybackStretch.historyCapacity, channelCount: channelCount)
         (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
         try connect(name: name, volume: volume, server: server)
         source.whenAudioArrives = { [weak self] in self?.refill() }
@@ -166,6 +181,17 @@ public final class PulsePlayer: @unchecked Sendable {
         let frameBytes = channelCount * MemoryLayout<Float>.size
         var remaining = bytes
         isStarved = false
+        let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
+        let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
+        if let stretch {
+            if !isStretching && (rate != 1 || pitchScale != 1) {
+                // Leaving normal speed: stretch from here on, primed with what was just played.
+                stretch.start(atFileFrame: Int64(fileFrame.rounded()), rate: rate, pitchScale: pitchScale, history: history)
+                isStretching = true
+            } else if isStretching {
+                stretch.apply(rate: rate, pitchScale: pitchScale)
+            }
+        }
         while remaining >= frameBytes, !endOfSource {
             var data: UnsafeMutableRawPointer?
             var chunk = remaining
@@ -173,7 +199,9 @@ public final class PulsePlayer: @unchecked Sendable {
             let samples = data.assumingMemoryBound(to: Float.self)
             let requested = chunk / frameBytes
             let frames: Int
-            switch source.render(into: samples, frames: requested) {
+            let render = isStretching ? stretch!.render(from: source, into: samples, frames: requested)
+                : source.render(into: samples, frames: requested)
+            switch render {
             case .ended:
                 pa_stream_cancel_write(stream)
                 endOfSource = true
@@ -207,13 +235,24 @@ public final class PulsePlayer: @unchecked Sendable {
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 deliver($0)
             }
-            writeFrame += Int64(frames)
+            if isStretching, let stretch {
+                fileFrame = stretch.outputFileFrame
+            } else {
+                fileFrame += Double(frames)
+                history.append(interleaved: UnsafeBufferPointer(start: samples, count: frames * channelCount),
+                               channelCount: channelCount)
+            }
+            outputFrame += Int64(requested)
+            let noted = (outputFrame, fileFrame, isStretching ? rate : 1.0)
+            positionBox.withLock { $0.map.note(outputFrame: noted.0, fileFrame: noted.1, rate: noted.2) }
             remaining -= requested * frameBytes
         }
         let latency = currentLatency(stream)
+        let measuredAt = HostClock.now()
         positionBox.withLock {
-            $0.writeFrame = writeFrame
+            $0.outputFrame = outputFrame
             $0.latency = latency
+            $0.latencyMeasuredAt = measuredAt
             $0.seekWrittenAt = seekWrittenAt
         }
     }
@@ -294,7 +333,13 @@ public final class PulsePlayer: @unchecked Sendable {
             guard let stream, isReady else { return }
             if let operation = pa_stream_cork(stream, corked ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
         }
-        positionBox.withLock { $0.isPaused = corked }
+        let now = HostClock.now()
+        positionBox.withLock { position in
+            // The queue played down until now, and holds from here while corked.
+            if !position.isPaused { position.latency -= min(position.latency, max(0, now - position.latencyMeasuredAt)) }
+            position.latencyMeasuredAt = now
+            position.isPaused = corked
+        }
     }
 
     /// Jumps to `frame`: what is queued is thrown away, so no old audio is heard after the seek.
@@ -304,15 +349,27 @@ public final class PulsePlayer: @unchecked Sendable {
         mainloop.locked {
             guard let stream, isReady else { return }
             source.seek(toFrame: frame)
-            writeFrame = max(0, frame)
+            let target = max(0, frame)
+            fileFrame = Double(target)
+            history.reset()
+            if let stretch, isStretching {
+                let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
+                let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
+                if rate == 1 && pitchScale == 1 {
+                    isStretching = false
+                } else {
+                    // Primed with silence (the history was just cleared): the target is the first frame out.
+                    stretch.start(atFileFrame: target, rate: rate, pitchScale: pitchScale, history: history)
+                }
+            }
             endOfSource = false
-            rechunker.reset(startFrame: writeFrame)
+            rechunker.reset(startFrame: target)
             awaitsSeekWrite = true
             seekWrittenAt = nil
             isStarved = true
             if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
             positionBox.withLock {
-                $0.writeFrame = writeFrame
+                $0.map.restart(outputFrame: outputFrame, fileFrame: target)
                 $0.finished = false
                 $0.seekWrittenAt = seekWrittenAt
             }
@@ -323,8 +380,34 @@ public final class PulsePlayer: @unchecked Sendable {
 
     /// The frame being heard now: what was written, less what is still queued ahead of the speaker.
     public var heardFrame: Int64 {
-        let position = positionBox.withLock { $0 }
-        return max(0, position.writeFrame - Int64(position.latency * Double(sampleRate)))
+        let sampleRate = Double(sampleRate)
+        let now = HostClock.now()
+        return positionBox.withLock { position in
+            // Between writes the queue keeps playing: without this the playhead would stand still
+            // from one write to the next and lag by up to a write's worth.
+            let played = position.isPaused ? 0 : min(position.latency, max(0, now - position.latencyMeasuredAt))
+            let heard = position.outputFrame - Int64(((position.latency - played) * sampleRate).rounded())
+            return max(0, Int64(position.map.fileFrame(atOutput: heard).rounded()))
+        }
+    }
+
+    /// Sets the speed (file seconds per second, 1 normal) and the pitch (a frequency ratio, 1
+    /// normal); the next write takes them, without a gap. False when this audio cannot be
+    /// stretched (Rubber Band cannot be set up for it): it then plays at normal speed and pitch.
+    @discardableResult
+    public func setTimeAndPitch(rate: Double, pitchScale: Double) -> Bool {
+        let isNormal = rate == 1 && pitchScale == 1
+        if !isNormal {
+            // Made here, not on the sound server's thread: making a stretcher allocates.
+            let isMissing = mainloop.locked { stretch == nil }
+            if isMissing {
+                guard let made = PlaybackStretch(sampleRate: sampleRate, channelCount: channelCount) else { return false }
+                mainloop.locked { if stretch == nil { stretch = made } }
+            }
+        }
+        requestedRate.store(rate.bitPattern, ordering: .relaxed)
+        requestedPitchScale.store(pitchScale.bitPattern, ordering: .relaxed)
+        return true
     }
 
     public func stop() {

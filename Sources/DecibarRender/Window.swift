@@ -213,6 +213,12 @@ public final class Window {
                 case Int(SDLK_9.rawValue), Int(SDLK_KP_9.rawValue): events.append(.key(.volumeDown))
                 case Int(SDLK_0.rawValue), Int(SDLK_KP_0.rawValue): events.append(.key(.volumeUp))
                 case Int(SDLK_l.rawValue): events.append(.key(.cycleLoop))
+                // { and } are [ and ] with Shift on most layouts.
+                case Int(SDLK_LEFTBRACKET.rawValue):
+                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchDown : .rateDown))
+                case Int(SDLK_RIGHTBRACKET.rawValue):
+                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchUp : .rateUp))
+                case Int(SDLK_BACKSLASH.rawValue): events.append(.key(.resetRateAndPitch))
                 // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
                 case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
                 case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))

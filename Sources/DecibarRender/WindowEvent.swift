@@ -3,6 +3,8 @@ public enum PlayerKey: Sendable, Equatable {
     case playPause, back, forward, start, end, next, previous, toggleDecibels
     /// x (and the media Stop key): stop; 9 and 0: volume down and up; l: the next loop mode.
     case stop, volumeDown, volumeUp, cycleLoop
+    /// [ and ]: rate down and up; { and }: pitch down and up; \\: both back to normal.
+    case rateDown, rateUp, pitchDown, pitchUp, resetRateAndPitch
     /// m: the next visualizer mode; s: the next user shader.
     case cycleMode, cycleShader
 }

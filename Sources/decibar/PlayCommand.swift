@@ -11,7 +11,8 @@ extension Decibar {
                 (delayed by the stream's latency, so they match the sound); below them, the whole \
                 track's waveform fills in while it plays. Click or drag on it to seek.
                 Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
-                next/previous file, 9/0 volume down/up, l loop none/track/playlist, d switches the \
+                next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
+                normal rate and pitch, l loop none/track/playlist, d switches the \
                 scrubber between linear and dB, m bars/spectrum/meter, s the next --shader-dir \
                 shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
                 on the session bus).
@@ -37,6 +38,14 @@ extension Decibar {
                                                 valueName: "percent"))
         var volume: Double?
 
+        @Option(name: .long, help: ArgumentHelp("Speed, 0.25 to 4 (default 1), at the same pitch; the playhead stays in the file's time.",
+                                                valueName: "factor"))
+        var rate: Double?
+
+        @Option(name: .long, help: ArgumentHelp("Pitch shift in cents, -2400 to 2400 (default 0; 1200 is an octave up), at the same speed.",
+                                                valueName: "cents"))
+        var pitch: Double?
+
         @Flag(name: .long, help: "Exit at the end of the list instead of showing the last track stopped.")
         var exitAtEnd = false
 
@@ -55,6 +64,12 @@ extension Decibar {
             if let volume, !(volume.isFinite && PlayerVolume.range.contains(volume)) {
                 throw ValidationError("--volume must be between 0 and 150 (percent)")
             }
+            if let rate, !(rate.isFinite && RateAndPitch.rates.contains(rate)) {
+                throw ValidationError("--rate must be between 0.25 and 4")
+            }
+            if let pitch, !(pitch.isFinite && RateAndPitch.pitches.contains(pitch)) {
+                throw ValidationError("--pitch must be between -2400 and 2400 (cents)")
+            }
             if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
             // What play writes must never replace what it plays.
             if let record = display.record { try checkOutput(record, option: "--record", kind: .file, inputs: files) }
@@ -65,7 +80,9 @@ extension Decibar {
             let file = try config.load()
             try PlayView(settings: PlayView.Settings(
                 files: files, loop: loop ?? file.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none, exitsAtEnd: exitAtEnd,
-                volume: volume ?? file.number("player.volume") ?? PlayerVolume.defaultPercent, display: display.settings(over: file),
+                volume: volume ?? file.number("player.volume") ?? PlayerVolume.defaultPercent,
+                rateAndPitch: RateAndPitch(rate: rate ?? file.number("player.rate") ?? 1, pitch: pitch ?? file.number("player.pitch") ?? 0),
+                display: display.settings(over: file),
                 scrubber: scrubber.settings(over: file), stream: try stream.settings(over: file), seekLogPath: seekLog)).run()
         }
     }

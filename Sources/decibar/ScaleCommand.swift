@@ -12,6 +12,9 @@ extension Decibar {
                 Each channel is scaled on its own by linear interpolation between neighboring \
                 samples, with smoothstep easing when stretching, and the channel layout is kept \
                 (a 7.1 file stays 7.1). Integer samples are rounded half to even.
+                --keep-pitch changes the duration and keeps the pitch instead, with the Rubber \
+                Band Library's offline stretcher (its R3 engine): it reads the file twice, once \
+                to study it and once to stretch it.
                 The format follows OUT's extension: wav, flac, aiff, caf (lossless, at the \
                 input's bit depth unless --sample-format says otherwise), m4a, aac, mp4, mp3, ogg \
                 or opus; any other extension is written as AAC in an .m4a next to the name given. \
@@ -32,6 +35,9 @@ extension Decibar {
         @Flag(name: .long, help: "Merge the channels into one first (their average).")
         var singleChannel = false
 
+        @Flag(name: .long, help: "Keep the pitch: stretch with Rubber Band instead of spreading the samples.")
+        var keepPitch = false
+
         @Option(name: .long, help: ArgumentHelp("Samples in a lossless OUT: s16, s24, s32 or f32 (default: as the input).", valueName: "format"))
         var sampleFormat: SampleFormat?
 
@@ -50,7 +56,7 @@ extension Decibar {
                 writeError("cannot write \(output.escapingControlCharacters) in its own format; writing \(target.path.escapingControlCharacters) (AAC) instead")
             }
             try FileScaling(input: file, output: target.path, format: target.format, factor: factor, singleChannel: singleChannel,
-                            sampleFormat: sampleFormat).run()
+                            sampleFormat: sampleFormat, keepsPitch: keepPitch).run()
         }
     }
 }

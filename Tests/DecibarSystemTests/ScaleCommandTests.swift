@@ -82,6 +82,30 @@ struct ScaleCommandTests {
         #expect(abs(left / 220 - 1) < 0.01 && abs(right / 330 - 1) < 0.01, "\(left) Hz and \(right) Hz")
     }
 
+    @Test("with --keep-pitch, the 10 s 440/660 Hz file at --factor 2 lasts exactly 20 s with both tones where they were (± 1 %), 8 channels stay 8")
+    func keepsPitch() throws {
+        let folder = try TestRig.temporaryDirectory()
+        try make(folder + "/tones.wav", "0.5*sin(2*PI*440*t)|0.5*sin(2*PI*660*t)", seconds: 10)
+        let result = try scale([folder + "/tones.wav", "-o", folder + "/slow.flac", "--factor", "2", "--keep-pitch"])
+        #expect(result.status == 0, "\(result.error)")
+        let slow = try decode(folder + "/slow.flac")
+        #expect(slow.frames == 960_000 && slow.channels == 2 && slow.sampleRate == 48000, "\(slow.frames) frames")
+        let left = frequency(slow, channel: 0), right = frequency(slow, channel: 1)
+        #expect(abs(left / 440 - 1) <= 0.01 && abs(right / 660 - 1) <= 0.01, "\(left) Hz and \(right) Hz")
+        // Loud all through: stretched, not padded with silence.
+        let lastSecond = slow.samples.suffix(96_000).map { abs($0) }.max() ?? 0
+        #expect(lastSecond > 0.3, "the last second peaks at \(lastSecond)")
+
+        let surround = folder + "/surround.wav"
+        try make(surround, (0 ..< 8).map { "0.3*sin(2*PI*\(200 + 100 * $0)*t)" }.joined(separator: "|"), seconds: 2,
+                 extra: ["-af", "aformat=channel_layouts=7.1"])
+        #expect(try scale([surround, "-o", folder + "/surround-short.wav", "--factor", "0.5", "--keep-pitch"]).status == 0)
+        let short = try decode(folder + "/surround-short.wav")
+        let original = try decode(surround)
+        #expect(short.channels == 8 && short.frames == 48_000 && short.positions == original.positions)
+        #expect(abs(frequency(short, channel: 7) / 900 - 1) <= 0.01, "channel 8 at \(frequency(short, channel: 7)) Hz")
+    }
+
     @Test("the written samples are the seed's interpolation of the decoded input, rounded half to even", arguments: [1.5, 0.7, 2.25])
     func samplesAreExact(factor: Double) throws {
         let folder = try TestRig.temporaryDirectory()

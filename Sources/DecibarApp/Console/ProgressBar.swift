@@ -11,11 +11,14 @@ struct ProgressBar {
     /// Shown counts are `done / scale` of this unit ("frames", or "s" of audio counted in samples).
     private let unit: String
     private let scale: Double
+    /// Said before the bar (a pass's name).
+    private let label: String
 
-    init(total: Int, unit: String = "frames", scale: Double = 1) {
+    init(total: Int, unit: String = "frames", scale: Double = 1, label: String = "") {
         self.total = max(1, total)
         self.unit = unit
         self.scale = scale
+        self.label = label.isEmpty ? "" : label + " "
     }
 
     mutating func update(done: Int) {
@@ -23,9 +26,10 @@ struct ProgressBar {
         let now = MonotonicClock.now()
         guard now - lastDrawn >= 0.1 || done == total else { return }
         lastDrawn = now
-        let fraction = Double(done) / Double(total)
+        // A header's length can be short of the truth: the bar stops at full.
+        let fraction = min(1, Double(done) / Double(total))
         let rate = Double(done) / max(1e-6, now - start)
-        let left = rate > 0 ? Double(total - done) / rate : 0
+        let left = rate > 0 ? Double(max(0, total - done)) / rate : 0
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
@@ -34,7 +38,7 @@ struct ProgressBar {
                      TimeLabel.text(seconds: left.rounded(.up)))
             : String(format: "\r[%@] %3d%%  %.0f/%.0f %@  %.1fx  ETA %@ ", bar, Int(fraction * 100), Double(done) / scale,
                      Double(total) / scale, unit, rate / scale, TimeLabel.text(seconds: left.rounded(.up)))
-        Self.show(line)
+        Self.show(line.replacingOccurrences(of: "\r", with: "\r" + label))
     }
 
     func finish() {

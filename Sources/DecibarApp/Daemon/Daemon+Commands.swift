@@ -143,6 +143,7 @@ extension Daemon {
         }
         if key.path == "player.loop" { session?.loop = loopMode }
         if key.path == "player.volume" { session?.setVolume(volume) }
+        if key.path == "player.rate" || key.path == "player.pitch" { session?.setRateAndPitch(rateAndPitch) }
     }
 
     private func open(_ paths: [String], append: Bool) throws(ControlFailure) {
@@ -151,7 +152,7 @@ extension Daemon {
             if session.player == nil { session.open(from: session.files.count - paths.count) }
         } else {
             session?.close()
-            let session = PlaySession(files: paths, loop: loopMode, volume: volume)
+            let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch)
             session.streamSettings = StreamSettings(configuration: configuration)
             self.session = session
             session.open(from: 0)
@@ -197,6 +198,8 @@ extension Daemon {
             player["playlist"] = .array(session.files.map(JSONValue.string))
             player["loop"] = .string(session.loop.rawValue)
             player["volume"] = .number(session.volume)
+            player["rate"] = .number(session.rateAndPitch.rate)
+            player["pitch"] = .number(session.rateAndPitch.pitch)
             if session.hasTrack {
                 session.refreshDuration()
                 player["index"] = .number(Double(session.index))
@@ -227,6 +230,9 @@ extension Daemon {
 
     var loopMode: LoopMode { configuration.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none }
     var volume: Double { configuration.number("player.volume") ?? PlayerVolume.defaultPercent }
+    var rateAndPitch: RateAndPitch {
+        RateAndPitch(rate: configuration.number("player.rate") ?? 1, pitch: configuration.number("player.pitch") ?? 0)
+    }
 
     /// The parts of the status whose change is worth an event (the position moves all the time).
     struct StatusKey: Equatable {
@@ -239,12 +245,14 @@ extension Daemon {
         var tapOpen: Bool
         var loop: LoopMode
         var volume: Double
+        var rateAndPitch: RateAndPitch
     }
 
     func publishStatusIfChanged() {
         let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, theme: display.theme, player: playerState,
                             track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
-                            loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent)
+                            loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent,
+                            rateAndPitch: session?.rateAndPitch ?? .normal)
         guard key != lastStatusKey else { return }
         lastStatusKey = key
         hub.publishStatus(status)

@@ -54,6 +54,7 @@ final class MediaBridge {
         state.status = session.status
         state.loop = session.loop
         state.volume = session.volume
+        state.rate = session.rateAndPitch.rate
         if session.hasTrack {
             state.track = session.track
             state.canGoNext = session.canGoNext

@@ -17,14 +17,18 @@ public struct FileScaling {
     let factor: Double
     let singleChannel: Bool
     let sampleFormat: SampleFormat?
+    /// Rubber Band's offline stretch instead of the seed's interpolation: the pitch stays.
+    let keepsPitch: Bool
 
-    public init(input: String, output: String, format: ScaleOutputFormat, factor: Double, singleChannel: Bool, sampleFormat: SampleFormat?) {
+    public init(input: String, output: String, format: ScaleOutputFormat, factor: Double, singleChannel: Bool, sampleFormat: SampleFormat?,
+                keepsPitch: Bool = false) {
         self.input = input
         self.output = output
         self.format = format
         self.factor = factor
         self.singleChannel = singleChannel
         self.sampleFormat = sampleFormat
+        self.keepsPitch = keepsPitch
     }
 
     /// One pass: what the decoder held, and whether the output is complete.
@@ -54,11 +58,20 @@ public struct FileScaling {
         for _ in 0 ..< 3 where result == nil {
             let (decoder, download) = try open()
             defer { download?.cancel() }
+            if keepsPitch {
+                // Rubber Band studies the whole file first, which counts it too.
+                var stage = try study()
+                if case .done(let inputFrames, let outputFrames) = try scale(decoder, inputFrames: stage.studiedFrames, stage: &stage) {
+                    result = (inputFrames, outputFrames, decoder.sampleRate)
+                }
+                break
+            }
             guard let frames = length ?? decoder.estimatedFrameCount.map(Int.init) else {
                 length = try count(decoder)
                 continue
             }
-            switch try scale(decoder, inputFrames: frames) {
+            var stage = LinearTimeScaler(ramp: TimeScaleRamp(inputCount: frames, factor: factor), channelCount: singleChannel ? 1 : decoder.channelCount)
+            switch try scale(decoder, inputFrames: frames, stage: &stage) {
             case .done(let inputFrames, let outputFrames): result = (inputFrames, outputFrames, decoder.sampleRate)
             case .lengthWas(let actual): length = actual
             }
@@ -98,15 +111,44 @@ public struct FileScaling {
         return frames
     }
 
-    private func scale(_ decoder: AudioFileDecoder, inputFrames: Int) throws -> Pass {
+    /// `--keep-pitch`'s first pass: the whole file through Rubber Band's study.
+    private func study() throws -> PitchKeepingScaler {
+        let (decoder, download) = try open()
+        defer { download?.cancel() }
+        let channels = singleChannel ? 1 : decoder.channelCount
+        guard var stage = PitchKeepingScaler(sampleRate: decoder.sampleRate, channelCount: channels, factor: factor) else {
+            throw CommandFailure(message: "\(input.escapingControlCharacters): Rubber Band cannot stretch \(decoder.sampleRate) Hz \(channels)-channel audio")
+        }
+        var merged: [Float] = []
+        var progress = ProgressBar(total: max(1, decoder.estimatedFrameCount.map(Int.init) ?? 1), unit: "s", scale: Double(decoder.sampleRate),
+                                   label: "studying")
+        defer { progress.finish() }
+        do {
+            while try decoder.read({ block in
+                if singleChannel && decoder.channelCount > 1 {
+                    Self.merge(block, channels: decoder.channelCount, into: &merged)
+                    merged.withUnsafeBufferPointer { stage.study($0) }
+                } else {
+                    stage.study(block)
+                }
+            }) {
+                if scalingInterrupted.load(ordering: .relaxed) { throw interruption }
+                progress.update(done: stage.studiedFrames)
+            }
+        } catch let error as AudioFileError {
+            throw CommandFailure(message: error.description)
+        }
+        stage.finishStudy()
+        return stage
+    }
+
+    private func scale<Stage: ScalingStage>(_ decoder: AudioFileDecoder, inputFrames: Int, stage scaler: inout Stage) throws -> Pass {
         let channels = singleChannel ? 1 : decoder.channelCount
         guard channels <= format.maximumChannels else {
             throw CommandFailure(message: "-o \(output.escapingControlCharacters): .\(format.fileExtension) holds at most \(format.maximumChannels) channels; \(input.escapingControlCharacters) has \(channels) (--single-channel merges them)", status: 2)
         }
         let positions = singleChannel ? [SpeakerPosition.frontCenter] : decoder.speakerPositions
         let samples = encodedFormat(decoder)
-        let ramp = TimeScaleRamp(inputCount: inputFrames, factor: factor)
-        var scaler = LinearTimeScaler(ramp: ramp, channelCount: channels)
         let isInterrupted = { scalingInterrupted.load(ordering: .relaxed) }
 
         let partial = try PartialOutput(destination: output, kind: .file, fileExtension: format.fileExtension, keepsOpen: false, protecting: [input])
@@ -136,9 +178,13 @@ public struct FileScaling {
                 progress.update(done: min(scaler.receivedFrames, inputFrames))
             }
             progress.finish()
+            scaler.finish(emit: emit)
             if let writeFailure { throw failure(writeFailure, ffmpeg) }
             if isInterrupted() { throw interruption }
             guard scaler.receivedFrames == inputFrames else {
+                if keepsPitch {
+                    throw CommandFailure(message: "\(input.escapingControlCharacters): its length changed between the two passes (\(inputFrames) frames, then \(scaler.receivedFrames))")
+                }
                 ffmpeg.stop()
                 partial.discard()
                 return .lengthWas(scaler.receivedFrames)

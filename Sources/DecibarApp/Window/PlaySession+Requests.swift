@@ -24,8 +24,8 @@ extension PlaySession {
         case .setLoop(let mode): loop = mode
         case .setVolume(let percent): setVolume(percent)
         case .setRate(let rate):
-            // Only normal speed plays (MinimumRate = MaximumRate = 1); a rate of 0 means pause.
-            if rate == 0 { pause() }
+            // A rate of 0 means pause (the specification's rule); others are clamped to 0.25...4.
+            if rate == 0 { pause() } else if rate > 0 { setRateAndPitch(rateAndPitch.with(rate: rate)) }
         case .raise, .quit, .open: break
         }
     }

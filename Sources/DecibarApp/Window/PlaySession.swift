@@ -17,6 +17,8 @@ final class PlaySession {
     let exitsAtEnd: Bool
     /// Percent on the sound server's scale.
     private(set) var volume: Double
+    /// Speed and pitch, kept from track to track.
+    private(set) var rateAndPitch: RateAndPitch
     let heard = AudioFeed()
     private(set) var index = -1
     private(set) var player: PulsePlayer?
@@ -64,11 +66,13 @@ final class PlaySession {
     /// The last file that opened, to show stopped when the files after it cannot be played.
     private var lastPlayableIndex: Int?
 
-    init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent) {
+    init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
+         rateAndPitch: RateAndPitch = .normal) {
         self.files = files
         self.loop = loop
         self.exitsAtEnd = exitsAtEnd
         self.volume = PlayerVolume.clamped(volume)
+        self.rateAndPitch = rateAndPitch
     }
 
     /// The name of the file playing (its last path component).
@@ -139,6 +143,9 @@ final class PlaySession {
         let path = files[index]
         do {
             let player = try PulsePlayer(source: source, volume: volume)
+            if !rateAndPitch.isNormal && !player.setTimeAndPitch(rate: rateAndPitch.rate, pitchScale: rateAndPitch.pitchScale) {
+                writeError("\(path): this audio cannot change speed or pitch; it plays as it is")
+            }
             self.index = index
             lastPlayableIndex = index
             currentName = MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
@@ -314,6 +321,16 @@ final class PlaySession {
         volume = PlayerVolume.clamped(percent)
         player?.setVolume(volume)
         announce("volume \(Int(volume.rounded())) %")
+    }
+
+    /// Changes speed and pitch while playing, without a gap; the playhead stays in file time.
+    func setRateAndPitch(_ wanted: RateAndPitch) {
+        rateAndPitch = wanted
+        if let player, !player.setTimeAndPitch(rate: wanted.rate, pitchScale: wanted.pitchScale) {
+            writeError("\(currentName): this audio cannot change speed or pitch; it plays as it is")
+        }
+        // Away from normal the title shows the rate and pitch for as long as they last.
+        if wanted.isNormal { announce("normal speed and pitch") }
     }
 
     /// At the end of a track: the same track again, the next one, or the end of the list.

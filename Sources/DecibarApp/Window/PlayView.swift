@@ -13,6 +13,8 @@ public struct PlayView {
         public var exitsAtEnd: Bool
         /// Percent on the sound server's scale.
         public var volume: Double
+        /// Speed and pitch to start with.
+        public var rateAndPitch: RateAndPitch
         /// Publish the player on the session bus (MPRIS).
         public var publishesMedia: Bool
         public var display: DisplaySettings
@@ -23,12 +25,13 @@ public struct PlayView {
         public var seekLogPath: String?
 
         public init(files: [String], loop: LoopMode = .none, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
-                    publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, stream: StreamSettings = StreamSettings(),
+                    rateAndPitch: RateAndPitch = .normal, publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, stream: StreamSettings = StreamSettings(),
                     seekLogPath: String? = nil) {
             self.files = files
             self.loop = loop
             self.exitsAtEnd = exitsAtEnd
             self.volume = volume
+            self.rateAndPitch = rateAndPitch
             self.publishesMedia = publishesMedia
             self.display = display
             self.scrubber = scrubber
@@ -45,7 +48,8 @@ public struct PlayView {
     }
 
     public func run() throws {
-        let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume)
+        let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume,
+                                  rateAndPitch: settings.rateAndPitch)
         session.streamSettings = settings.stream
         // A first track at an address starts downloading while the window opens.
         session.prefetch(0)

@@ -56,6 +56,11 @@ final class PlayerScreen {
                 case .volumeDown: session.setVolume(PlayerVolume.stepped(session.volume, by: -1))
                 case .volumeUp: session.setVolume(PlayerVolume.stepped(session.volume, by: 1))
                 case .cycleLoop: session.loop = session.loop.next
+                case .rateDown: session.setRateAndPitch(session.rateAndPitch.steppingRate(by: -1))
+                case .rateUp: session.setRateAndPitch(session.rateAndPitch.steppingRate(by: 1))
+                case .pitchDown: session.setRateAndPitch(session.rateAndPitch.steppingPitch(by: -1))
+                case .pitchUp: session.setRateAndPitch(session.rateAndPitch.steppingPitch(by: 1))
+                case .resetRateAndPitch: session.setRateAndPitch(.normal)
                 case .back: session.seek(to: session.playhead - 5)
                 case .forward: session.seek(to: session.playhead + 5)
                 case .start: session.seek(to: 0)
@@ -104,12 +109,14 @@ final class PlayerScreen {
         let titleKey = TitleKey(opening: session.index < 0, track: session.index, status: session.status,
                                 analyzed: session.peaks != nil && !snapshot.isDone ? Int(snapshot.progress * 100) : nil,
                                 underruns: session.underrunCount, notice: now < noticeUntil ? noticeSerial : nil,
-                                isConnecting: session.isConnecting, streamTitle: stream?.title)
+                                isConnecting: session.isConnecting, streamTitle: stream?.title,
+                                rateAndPitch: session.rateAndPitch)
         if titleKey != shownTitle.key {
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
             if titleKey.status == .paused { title += "  (paused)" }
             if titleKey.status == .stopped { title += "  (stopped)" }
             if let streamTitle = titleKey.streamTitle, !streamTitle.isEmpty { title += " — " + streamTitle }
+            if !titleKey.rateAndPitch.isNormal { title += "  " + titleKey.rateAndPitch.label }
             if titleKey.status == .buffering { title += titleKey.isConnecting ? "  connecting…" : "  buffering…" }
             if titleKey.notice != nil { title += "  " + session.notice.text }
             if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
@@ -146,6 +153,7 @@ final class PlayerScreen {
         var isConnecting = false
         /// What a radio says it is playing (ICY metadata).
         var streamTitle: String?
+        var rateAndPitch = RateAndPitch.normal
     }
 
     /// How much of a radio the scrubber shows.

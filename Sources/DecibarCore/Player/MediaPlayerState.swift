@@ -7,8 +7,8 @@ public struct MediaPlayerState: Sendable, Equatable {
     /// Percent on the sound server's scale (MPRIS's Volume is this over 100).
     public var volume: Double = PlayerVolume.defaultPercent
     public var rate: Double = 1
-    public var minimumRate: Double = 1
-    public var maximumRate: Double = 1
+    public var minimumRate: Double = RateAndPitch.rates.lowerBound
+    public var maximumRate: Double = RateAndPitch.rates.upperBound
     public var track: MediaTrack?
     public var canGoNext = false
     public var canGoPrevious = false
