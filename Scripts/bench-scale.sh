@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# decibar scale of a 60-minute stereo FLAC at --factor 1.5 against sox's speed and tempo effects
+# decibar scale of a 60-minute stereo FLAC at --factor 1.5 (the seed's method, and --keep-pitch
+# with Rubber Band) against sox's speed and tempo effects
 # making the same duration from the same file, in the same run: wall time and peak memory (GNU
 # time's maxrss, which covers the ffmpeg encoder decibar starts). Goal: faster than sox, < 64 MiB.
 # Usage: bench-scale.sh [DECIBAR_BINARY]   (default: the release build in .build-release)
@@ -23,9 +24,13 @@ measure() {  # label command...
 echo "scaling $(basename "$long") (60 min) to 90 min, FLAC out:"
 measure "decibar scale --factor 1.5 (seed's method)" "$decibar" scale "$long" -o "$work/decibar.flac" --factor 1.5
 d=$(cat "$work/last")
+measure "decibar scale --factor 1.5 --keep-pitch" "$decibar" scale "$long" -o "$work/kept.flac" --factor 1.5 --keep-pitch
+k=$(cat "$work/last")
 measure "sox speed 0.6667 (resampling)" sox "$long" "$work/speed.flac" speed 0.6667
 s=$(cat "$work/last")
 measure "sox tempo 0.6667 (WSOLA, pitch kept)" sox "$long" "$work/tempo.flac" tempo 0.6667
 t=$(cat "$work/last")
 printf '  decibar is %.1fx as fast as sox speed, %.1fx as fast as sox tempo   (goal > 1, < 64 MiB)\n' \
   "$(echo "$s / $d" | bc -l)" "$(echo "$t / $d" | bc -l)"
+printf '  --keep-pitch is %.2fx as fast as sox tempo (both keep the pitch), %.2fx as fast as sox speed\n' \
+  "$(echo "$t / $k" | bc -l)" "$(echo "$s / $k" | bc -l)"

@@ -40,6 +40,9 @@ section "Streaming: first audio over HTTP against ffmpeg, CPU and memory against
 section "Scaling a 60-minute file against sox speed and tempo"
 "$here/bench-scale.sh" "$root/.build-release/release/decibar"
 
+section "Rate and pitch: playback CPU at rate 1.5 / pitch +300 against rate 1"
+"$here/bench-rate.sh" "$root/.build-release/release/decibar"
+
 section "CPU: decibar levels --mode spectrum against cava"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum
 

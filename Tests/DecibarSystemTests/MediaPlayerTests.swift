@@ -150,7 +150,7 @@ struct MediaPlayerTests {
         #expect(player.waitForExit(timeout: 10) == 0, "\(player.standardError)")
     }
 
-    @Test("keys and scrubber drags are seen by playerctl --follow; seeks signal Seeked; 9/0, l and x act as volume, loop and stop")
+    @Test("keys and scrubber drags are seen by playerctl --follow; seeks signal Seeked; 9/0, l, ], backslash and x act as volume, loop, rate and stop; MPRIS Rate sets the rate and Position keeps file time")
     func keysAndDrags() async throws { try await onOwnThread { try runKeysAndDrags() } }
 
     private func runKeysAndDrags() throws {
@@ -208,6 +208,30 @@ struct MediaPlayerTests {
         _ = try desk.playerctl("loop", "None")
         #expect(TestRig.wait(timeout: 15) { (try? desk.playerctl("loop")) == "None" })
 
+        // Rate: ] steps it up by 0.25, \\ resets it, MPRIS Rate sets it (0.25 ... 4, clamped).
+        func rate() -> String {
+            (try? TestRig.run("busctl", ["--user", "get-property", "org.mpris.MediaPlayer2.decibar", "/org/mpris/MediaPlayer2",
+                                         "org.mpris.MediaPlayer2.Player", "Rate"], environment: desk.environment))
+                .map { String(decoding: $0.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+        }
+        #expect(rate() == "d 1")
+        try key("bracketright")
+        #expect(TestRig.wait(timeout: 15) { rate() == "d 1.25" }, "\(rate())")
+        try key("backslash")
+        #expect(TestRig.wait(timeout: 15) { rate() == "d 1" }, "\(rate())")
+        let setRate = try TestRig.run("busctl", ["--user", "set-property", "org.mpris.MediaPlayer2.decibar", "/org/mpris/MediaPlayer2",
+                                                 "org.mpris.MediaPlayer2.Player", "Rate", "d", "2"], environment: desk.environment)
+        #expect(setRate.status == 0, "\(setRate.error)")
+        #expect(TestRig.wait(timeout: 15) { rate() == "d 2" }, "\(rate())")
+        // The position MPRIS gives stays in the file's time: at rate 2 it moves 2 s a second.
+        let before = (Double(try desk.playerctl("position")) ?? 0, TestRig.now())
+        usleep(1_500_000)
+        let after = (Double(try desk.playerctl("position")) ?? 0, TestRig.now())
+        let speed = (after.0 - before.0) / (after.1 - before.1)
+        #expect(abs(speed - 2) < 0.1, "the position moved \(speed) s a second")
+        try key("backslash")
+        #expect(TestRig.wait(timeout: 15) { rate() == "d 1" }, "\(rate())")
+
         try key("x")
         #expect(TestRig.wait(timeout: 15) { follow.output.map(\.text).suffix(1) == ["Stopped"] })
         #expect(try desk.playerctl("position") == "0.000000")
@@ -252,7 +276,7 @@ struct MediaPlayerTests {
         #expect(abs(try desk.heardRMS() - -9.03) < 0.5)
     }
 
-    @Test("the daemon's player: ctl set volume and loop, ctl stop writes nothing, MPRIS Raise shows the window")
+    @Test("the daemon's player: ctl set volume, rate, pitch and loop, ctl stop writes nothing, MPRIS Raise shows the window, its keys step rate and pitch")
     func daemon() async throws {
         try await onOwnThread { try runDaemon() }
     }
@@ -276,6 +300,20 @@ struct MediaPlayerTests {
             usleep(200_000)
             #expect(abs(try rig.heardRMS() - full - PlayerVolume.decibels(50)) < 0.2)
             #expect(try rig.player("volume") == .number(50))
+            // Rate and pitch: ctl set, the status, and the position moving at the rate.
+            #expect(try rig.ctl("set", "rate", "1.25").status == 0)
+            #expect(try rig.ctl("set", "pitch", "200").status == 0)
+            #expect(try rig.player("rate") == .number(1.25))
+            #expect(try rig.player("pitch") == .number(200))
+            let first = (try rig.player("position")?.number ?? 0, TestRig.now())
+            usleep(1_500_000)
+            let second = (try rig.player("position")?.number ?? 0, TestRig.now())
+            let speed = (second.0 - first.0) / (second.1 - first.1)
+            #expect(abs(speed - 1.25) < 0.08, "the position moved \(speed) s a second")
+            let refused = try rig.ctl("set", "rate", "9")
+            #expect(refused.status != 0 && refused.error.contains("rate"), "\(refused.error)")
+            #expect(try rig.ctl("set", "rate", "1").status == 0)
+            #expect(try rig.ctl("set", "pitch", "0").status == 0)
             #expect(try rig.ctl("set", "loop", "track").status == 0)
             #expect(TestRig.wait(timeout: 15) { playerctl("loop") == "Track" })
             #expect(try rig.ctl("stop").status == 0)
@@ -292,6 +330,22 @@ struct MediaPlayerTests {
             // Play from the stopped track.
             _ = playerctl("play")
             #expect(TestRig.wait(timeout: 15) { playerctl("status") == "Playing" })
+            // The window's keys: } and { step the pitch by 100 cents, ] the rate by 0.25, \\ resets both.
+            let found = try TestRig.run("xdotool", ["search", "--sync", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
+            let id = String(decoding: found.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            func key(_ name: String) throws {
+                _ = try TestRig.run("xdotool", ["windowfocus", "--sync", id, "key", name], environment: ["DISPLAY": screen.display])
+            }
+            try key("braceright")
+            try key("braceright")
+            try key("braceleft")
+            try key("bracketright")
+            #expect(TestRig.wait(timeout: 15) { (try? rig.player("pitch")) == .number(100) && (try? rig.player("rate")) == .number(1.25) },
+                    "pitch \(String(describing: try? rig.player("pitch"))), rate \(String(describing: try? rig.player("rate")))")
+            let shot = rig.server.directory + "/rate.png"
+            #expect(try rig.ctl("screenshot", shot).status == 0)
+            try key("backslash")
+            #expect(TestRig.wait(timeout: 15) { (try? rig.player("pitch")) == .number(0) && (try? rig.player("rate")) == .number(1) })
         }
     }
 
