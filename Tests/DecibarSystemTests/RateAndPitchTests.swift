@@ -67,32 +67,29 @@ struct RateAndPitchTests {
         return (first, last)
     }
 
-    @Test("at rate 2 a 20 s file plays in 10 s ± 50 ms, and its 440 Hz tone stays at 440 Hz ± 1 %")
-    func doubleRate() throws {
+    /// Plays a `seconds`-long 440 Hz tone at `rate` and `pitch` and checks how long it lasted
+    /// and the frequency heard.
+    func expectTone(seconds: Double, rate: Double = 1, pitch: Double = 0, lasts expected: Double, at hertz: Double) throws {
         let server = try PrivatePulseServer()
         let file = server.directory + "/tone.wav"
-        try TestRig.makeTone(at: file, amplitude: 0.5, frequency: 440, seconds: 20)
-        let heard = try playAndRecord(file, on: server, rate: 2, timeout: 15)
+        try TestRig.makeTone(at: file, amplitude: 0.5, frequency: 440, seconds: seconds)
+        let heard = try playAndRecord(file, on: server, rate: rate, pitch: pitch, timeout: expected + 5)
         let span = try #require(soundSpan(heard), "nothing was heard")
-        let seconds = Double(span.last - span.first) / Self.sampleRate
-        #expect(abs(seconds - 10) <= 0.05, "played in \(seconds) s")
+        let played = Double(span.last - span.first) / Self.sampleRate
+        #expect(abs(played - expected) <= 0.05, "played in \(played) s")
         let tone = frequency(of: heard, from: span.first + 24000, to: span.last - 24000)
-        #expect(abs(tone / 440 - 1) <= 0.01, "the tone is at \(tone) Hz")
-        print("rate 2: 20 s played in \(seconds) s at \(tone) Hz")
+        #expect(abs(tone / hertz - 1) <= 0.01, "the tone is at \(tone) Hz")
+        print("rate \(rate), pitch \(pitch): \(seconds) s played in \(played) s at \(tone) Hz")
+    }
+
+    @Test("at rate 2 a 20 s file plays in 10 s ± 50 ms, and its 440 Hz tone stays at 440 Hz ± 1 %")
+    func doubleRate() throws {
+        try expectTone(seconds: 20, rate: 2, lasts: 10, at: 440)
     }
 
     @Test("at pitch +1200 cents a 440 Hz tone reads 880 Hz ± 1 % and plays at normal speed")
     func octaveUp() throws {
-        let server = try PrivatePulseServer()
-        let file = server.directory + "/tone.wav"
-        try TestRig.makeTone(at: file, amplitude: 0.5, frequency: 440, seconds: 4)
-        let heard = try playAndRecord(file, on: server, pitch: 1200, timeout: 8)
-        let span = try #require(soundSpan(heard), "nothing was heard")
-        let seconds = Double(span.last - span.first) / Self.sampleRate
-        #expect(abs(seconds - 4) <= 0.05, "played in \(seconds) s")
-        let tone = frequency(of: heard, from: span.first + 24000, to: span.last - 24000)
-        #expect(abs(tone / 880 - 1) <= 0.01, "the tone is at \(tone) Hz")
-        print("pitch +1200: 4 s played in \(seconds) s at \(tone) Hz")
+        try expectTone(seconds: 4, pitch: 1200, lasts: 4, at: 880)
     }
 
     @Test("changing the rate in the middle of playback (from normal, up, down, back) leaves no gap over 10 ms and no click")
