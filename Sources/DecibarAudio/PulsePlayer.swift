@@ -199,8 +199,9 @@ public final class PulsePlayer: @unchecked Sendable {
             let samples = data.assumingMemoryBound(to: Float.self)
             let requested = chunk / frameBytes
             let frames: Int
-            let render = isStretching ? stretch!.render(from: source, into: samples, frames: requested)
-                : source.render(into: samples, frames: requested)
+            let stretching = isStretching ? stretch : nil
+            let render = stretching?.render(from: source, into: samples, frames: requested)
+                ?? source.render(into: samples, frames: requested)
             switch render {
             case .ended:
                 pa_stream_cancel_write(stream)
@@ -235,15 +236,15 @@ public final class PulsePlayer: @unchecked Sendable {
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 deliver($0)
             }
-            if isStretching, let stretch {
-                fileFrame = stretch.outputFileFrame
+            if let stretching {
+                fileFrame = stretching.outputFileFrame
             } else {
                 fileFrame += Double(frames)
                 history.append(interleaved: UnsafeBufferPointer(start: samples, count: frames * channelCount),
                                channelCount: channelCount)
             }
             outputFrame += Int64(requested)
-            let noted = (outputFrame, fileFrame, isStretching ? rate : 1.0)
+            let noted = (outputFrame, fileFrame, stretching == nil ? 1.0 : rate)
             positionBox.withLock { $0.map.note(outputFrame: noted.0, fileFrame: noted.1, rate: noted.2) }
             remaining -= requested * frameBytes
         }

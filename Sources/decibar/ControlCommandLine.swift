@@ -96,6 +96,9 @@ enum ControlCommandLine {
                     line += " \(TimeLabel.text(seconds: position))/\(TimeLabel.text(seconds: duration))"
                 }
             }
+            // Only when away from normal, as the window shows it.
+            let speed = RateAndPitch(rate: player["rate"]?.number ?? 1, pitch: player["pitch"]?.number ?? 0)
+            if !speed.isNormal { line += " " + speed.label }
             parts.append(line)
         }
         if let subscribers = status["subscribers"]?.number { parts.append("\(Int(subscribers)) subscriber\(subscribers == 1 ? "" : "s")") }
