@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
-  libavformat-dev libavcodec-dev libswresample-dev libavutil-dev libebur128-dev libsystemd-dev
+  libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libebur128-dev libsystemd-dev
   libcurl4-openssl-dev librubberband-dev
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core

@@ -27,7 +27,8 @@ static void load(void) {
     void *swresample = open_library("swresample", LIBSWRESAMPLE_VERSION_MAJOR);
     void *avcodec = open_library("avcodec", LIBAVCODEC_VERSION_MAJOR);
     void *avformat = open_library("avformat", LIBAVFORMAT_VERSION_MAJOR);
-    if (!avutil || !swresample || !avcodec || !avformat) return;
+    void *swscale = open_library("swscale", LIBSWSCALE_VERSION_MAJOR);
+    if (!avutil || !swresample || !avcodec || !avformat || !swscale) return;
 #define DECIBAR_FFMPEG_RESOLVE(library, name) \
     table.name = (__typeof__(name) *)dlsym(library, #name); \
     if (!table.name && !failure[0]) snprintf(failure, sizeof failure, "cannot load FFmpeg: lib%s has no %s", #library, #name);

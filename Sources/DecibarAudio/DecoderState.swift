@@ -1,7 +1,7 @@
 import CFFmpeg
 
 /// Owns every FFmpeg object of one decoder and frees them in its deinit, including when
-/// `AudioFileDecoder.init` throws half-way.
+/// `AudioFileDecoder.init` (or `VideoFileDecoder.init`) throws half-way.
 final class DecoderState {
     /// Where FFmpeg reads from, and the I/O context reading it; both outlive the format context.
     let input: AudioFileInput
@@ -16,6 +16,8 @@ final class DecoderState {
     var packet: UnsafeMutablePointer<AVPacket>?
     var frame: UnsafeMutablePointer<AVFrame>?
     var resampler: OpaquePointer?
+    /// The picture's color converter and scaler (a video decoder's).
+    var scaler: OpaquePointer?
     var streamIndex: Int32 = -1
     var timeBase = AVRational(num: 1, den: 1)
     var endTimestamp: Int64?
@@ -66,6 +68,7 @@ final class DecoderState {
     deinit {
         output?.deallocate()
         ff.swr_free!(&resampler)
+        if let scaler { ff.sws_freeContext!(scaler) }
         ff.av_frame_free!(&frame)
         ff.av_packet_free!(&packet)
         ff.avcodec_free_context!(&codec)

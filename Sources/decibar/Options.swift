@@ -10,6 +10,7 @@ extension WindowSize: ExpressibleByArgument {
 extension VisualMode: ExpressibleByArgument {}
 extension BackgroundStyle: ExpressibleByArgument {}
 extension LoopMode: ExpressibleByArgument {}
+extension VideoLayout: ExpressibleByArgument {}
 extension LevelsMode: ExpressibleByArgument {}
 extension SampleFormat: ExpressibleByArgument {}
 extension BarOrientation: ExpressibleByArgument {}

@@ -2,7 +2,7 @@ import ArgumentParser
 import DecibarApp
 import DecibarCore
 
-/// How the waveform scrubber looks: shared by `play` and `render`.
+/// How the waveform scrubber (and a video's picture) look: shared by `play` and `render`.
 struct ScrubberOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Width of the scrubber's bars in pixels.", valueName: "px"))
     var scrubberBarWidth: Int?
@@ -21,6 +21,10 @@ struct ScrubberOptions: ParsableArguments {
 
     @Flag(name: .long, inversion: .prefixedNo, help: "Show the played part as a filled region instead of a playhead line.")
     var fillIndicator: Bool?
+
+    @Option(name: .long, help: ArgumentHelp("A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone).",
+                                            valueName: "under|above|off"))
+    var videoLayout: VideoLayout?
 
     func validate() throws {
         if let scrubberBarWidth, !(1...64).contains(scrubberBarWidth) { throw ValidationError("--scrubber-bar-width must be between 1 and 64") }
@@ -41,6 +45,7 @@ struct ScrubberOptions: ParsableArguments {
         put("player.decibels", decibels.map { .bool($0) })
         put("player.noise_floor", noiseFloor.map { .number(Double($0)) })
         put("player.fill_indicator", fillIndicator.map { .bool($0) })
+        put("player.video_layout", videoLayout.map { .string($0.rawValue) })
         return layer
     }
 

@@ -11,6 +11,7 @@
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 
@@ -36,7 +37,8 @@ static inline int decibar_averror_exit(void) { return AVERROR_EXIT; }
     X(avformat, avio_seek) X(avformat, avformat_alloc_context) X(avformat, avio_alloc_context) \
     X(avformat, avio_context_free) \
     X(swresample, swr_alloc_set_opts2) X(swresample, swr_convert) X(swresample, swr_free) \
-    X(swresample, swr_get_out_samples) X(swresample, swr_init) X(swresample, swr_set_matrix)
+    X(swresample, swr_get_out_samples) X(swresample, swr_init) X(swresample, swr_set_matrix) \
+    X(swscale, sws_getCachedContext) X(swscale, sws_scale) X(swscale, sws_freeContext)
 
 // One member per function, named as the function, of exactly its type.
 typedef struct {

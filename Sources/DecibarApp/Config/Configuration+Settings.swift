@@ -45,6 +45,7 @@ extension ScrubberSettings {
         decibels = c.bool("player.decibels")
         noiseFloor = c.number("player.noise_floor").map { Float($0) } ?? noiseFloor
         fillIndicator = c.bool("player.fill_indicator")
+        videoLayout = c.string("player.video_layout").flatMap(VideoLayout.init) ?? videoLayout
     }
 }
 

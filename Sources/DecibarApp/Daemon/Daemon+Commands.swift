@@ -154,6 +154,7 @@ extension Daemon {
             session?.close()
             let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch)
             session.streamSettings = StreamSettings(configuration: configuration)
+            session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
             self.session = session
             session.open(from: 0)
             if let window {

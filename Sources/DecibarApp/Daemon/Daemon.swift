@@ -224,6 +224,7 @@ public final class Daemon {
         let scrubberSettings = ScrubberSettings(configuration: configuration)
         let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
         return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text),
+                            pictures: renderers.pictures,
                             decibels: playerScreen?.decibels ?? scrubberSettings.decibels)
     }
 

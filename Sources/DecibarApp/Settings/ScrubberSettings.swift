@@ -10,6 +10,8 @@ public struct ScrubberSettings: Sendable {
     public var noiseFloor: Float = ScrubberScale.defaultNoiseFloor
     /// The played part as a filled region instead of a playhead line.
     public var fillIndicator = false
+    /// Where a video's picture goes.
+    public var videoLayout: VideoLayout = .under
 
     public init() {}
 }

@@ -43,6 +43,10 @@ final class PlaySession {
     /// How streamed tracks are fetched.
     var streamSettings = StreamSettings()
     private(set) var peaks: PeaksJob?
+    /// Where a video's picture goes; `.off` plays video files as audio alone.
+    var videoLayout: VideoLayout = .under
+    /// The open track's picture, if it has one (a video, or cover art).
+    private(set) var video: VideoPlayback?
     private(set) var duration: Double = 0
     /// The open track as the desktop sees it (MPRIS metadata).
     private(set) var track: MediaTrack?
@@ -164,6 +168,11 @@ final class PlaySession {
                 track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
             }
             pump = FeedPump(player.buffers, into: heard)
+            if keepsOverview, let video, video.path == path {
+                video.seek(to: 0, exact: true)
+            } else {
+                video = openVideo(path)
+            }
             writeError("playing \(path)")
             // A stream starts once enough of it is decoded (`tick`); a file at once.
             if autoplay {
@@ -176,6 +185,18 @@ final class PlaySession {
         download?.cancel()
         failureCount += 1
         return false
+    }
+
+    /// The picture of a file, if it has one and pictures are shown. A file without one is no news;
+    /// a picture that cannot be shown is said in one line, and the audio plays.
+    private func openVideo(_ path: String) -> VideoPlayback? {
+        guard videoLayout != .off, !MediaLocation.isRemote(path) else { return nil }
+        do {
+            return try VideoPlayback(path: path)
+        } catch where error.reason != VideoFileDecoder.noPicture {
+            writeError("\(error.description); the picture is not shown, the audio plays")
+        } catch {}
+        return nil
     }
 
     private static func absolute(_ path: String) -> String {
@@ -222,6 +243,7 @@ final class PlaySession {
 
     func close() {
         releasePlayer()
+        video = nil
         keptDownload?.cancel()
         keptDownload = nil
         peaks?.cancel()
@@ -300,6 +322,7 @@ final class PlaySession {
         isStopped = true
         seekCount += 1
         lastSeekTarget = 0
+        video?.seek(to: 0, exact: true)
     }
 
     func seek(to seconds: Double) {
@@ -313,6 +336,7 @@ final class PlaySession {
         heard.discardWaiting()
         let target = max(0, min(duration, seconds))
         player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
+        video?.seek(to: target, exact: true)
         seekCount += 1
         lastSeekTarget = target
     }
@@ -391,6 +415,7 @@ final class PlaySession {
             return
         }
         updateBuffering()
+        if let problem = video?.takeProblem() { writeError(problem) }
         if player?.isFinished == true { trackEnded() }
     }
 

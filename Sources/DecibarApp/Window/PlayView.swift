@@ -51,6 +51,7 @@ public struct PlayView {
         let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume,
                                   rateAndPitch: settings.rateAndPitch)
         session.streamSettings = settings.stream
+        session.videoLayout = settings.scrubber.videoLayout
         // A first track at an address starts downloading while the window opens.
         session.prefetch(0)
         let window: Window
@@ -61,7 +62,7 @@ public struct PlayView {
             throw error
         }
         let visualizer: Visualizer
-        let renderers: (rects: RectRenderer, text: TextRenderer)
+        let renderers: (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer)
         do {
             let shaders = try ShaderLibrary()
             visualizer = try Visualizer(options: settings.display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
@@ -73,6 +74,7 @@ public struct PlayView {
         }
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
         let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text),
+                            pictures: renderers.pictures,
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)
         let recorder = try settings.display.record.map { path in
             try Recorder(path: path, fps: settings.display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height,

@@ -8,6 +8,11 @@ import DecibarRender
 final class PlayerScreen {
     let session: PlaySession
     private let scrubber: ScrubberView
+    private let pictures: PictureRenderer
+    /// The picture whose frame the renderer holds.
+    private var shownVideo: ObjectIdentifier?
+    /// Where the last scrub preview was asked for, and when.
+    private var previewAsked: (time: Double, at: Double)?
     private let seekLog: LineLog?
     private var interaction = ScrubberInteraction()
     var decibels: Bool
@@ -19,17 +24,20 @@ final class PlayerScreen {
     /// How long a change of volume or loop shows in the title.
     static let noticeSeconds = 2.0
 
-    init(session: PlaySession, scrubber: ScrubberView, decibels: Bool, seekLog: LineLog? = nil) {
+    init(session: PlaySession, scrubber: ScrubberView, pictures: PictureRenderer, decibels: Bool, seekLog: LineLog? = nil) {
         self.session = session
         self.scrubber = scrubber
+        self.pictures = pictures
         self.decibels = decibels
         self.seekLog = seekLog
     }
 
     /// The renderers a player screen needs, sized for `window`.
-    static func makeRenderers(for window: Window, shaders: ShaderLibrary) throws(RenderError) -> (rects: RectRenderer, text: TextRenderer) {
+    static func makeRenderers(for window: Window, shaders: ShaderLibrary) throws(RenderError)
+        -> (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer) {
         let labelSize = PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize
-        return (try RectRenderer(shaders: shaders), try TextRenderer(shaders: shaders, pixelSize: labelSize))
+        return (try RectRenderer(shaders: shaders), try TextRenderer(shaders: shaders, pixelSize: labelSize),
+                try PictureRenderer(shaders: shaders))
     }
 
     /// The visualizer's label size under a player layout.
@@ -96,8 +104,12 @@ final class PlayerScreen {
         let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
         visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
         frame.loggedValue = visualizer.meanValue
+        let area = showPicture(layout: layout, now: now)
         BarRenderer.clear(to: visualizer.clearColor)
-        visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: now)
+        if let rect = area.picture { pictures.draw(in: rect, canvasWidth: width, canvasHeight: height) }
+        // The bars' band starts `barsTop` down: drawing as if the window were that much shorter
+        // (its top cut off) moves everything the visualizer draws down by as much.
+        visualizer.draw(width: width, height: area.barsHeight, windowHeight: height - area.barsTop, now: now)
 
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         let stream = session.streamSnapshot
@@ -139,6 +151,42 @@ final class PlayerScreen {
             decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
             downloaded: stream.map(downloadShading)), layout: layout)
     }
+
+    /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and
+    /// says where the picture and the bars go.
+    private func showPicture(layout: PlayLayout, now: Double) -> PictureLayout {
+        guard let video = session.video else {
+            shownVideo = nil
+            return PictureLayout(.off, aspectRatio: nil, width: layout.width, areaHeight: layout.barsHeight)
+        }
+        let area = PictureLayout(session.videoLayout, aspectRatio: video.aspectRatio, width: layout.width, areaHeight: layout.barsHeight)
+        guard let rect = area.picture else { return area }
+        if shownVideo != ObjectIdentifier(video) {
+            shownVideo = ObjectIdentifier(video)
+            pictures.forget()
+        }
+        let size = PictureLayout.decodeSize(for: rect, pictureWidth: video.pictureWidth, pictureHeight: video.pictureHeight)
+        video.setDecodeSize(width: size.width, height: size.height)
+        if interaction.isActive {
+            // Dragging: the keyframe nearest the pointer, asked for again when the pointer moved and
+            // the last one had time to come (the exact frame follows on release, with the seek).
+            let time = interaction.previewTime
+            if previewAsked.map({ $0.time != time && now - $0.at > Self.previewInterval }) ?? true {
+                video.seek(to: time, exact: false)
+                previewAsked = (time, now)
+            }
+        } else {
+            previewAsked = nil
+        }
+        if let picture = video.picture(heard: interaction.isActive ? interaction.previewTime : session.playhead) {
+            pictures.upload(picture)
+            video.recycle(picture)
+        }
+        return pictures.hasPicture ? area : PictureLayout(.off, aspectRatio: nil, width: layout.width, areaHeight: layout.barsHeight)
+    }
+
+    /// How often a drag asks for a new preview frame.
+    static let previewInterval = 0.05
 
     /// What the scrubber's title says.
     private struct TitleKey: Equatable {

@@ -84,6 +84,8 @@ public enum ConfigSchema {
                   "Noise floor of the scrubber's dB mode: -50, -70 or -90 dB."),
         ConfigKey("player", "fill_indicator", .boolean, .bool(false),
                   "Show the played part as a filled region instead of a playhead line."),
+        ConfigKey("player", "video_layout", .choice(VideoLayout.allCases.map(\.rawValue)), .string("under"), appliesLive: false,
+                  "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone)."),
         ConfigKey("player", "stream_cache_size", .byteSize((16 << 20)...(1 << 40)), .string("1G"),
                   "How much the cache of streamed tracks ($XDG_CACHE_HOME/decibar/streams) may hold; the least recently used go first."),
         ConfigKey("player", "stream_timeout", .number(1...600), .number(10),

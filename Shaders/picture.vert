@@ -1,0 +1,14 @@
+#version 330 core
+// A video frame in a pixel rectangle (top-left origin), as a strip of two triangles.
+uniform vec4 rect;        // x, y, width, height
+uniform vec2 canvasSize;
+
+out vec2 pictureCoordinate;
+
+void main() {
+    vec2 corner = vec2(float(gl_VertexID & 1), float((gl_VertexID >> 1) & 1));
+    vec2 pixel = rect.xy + corner * rect.zw;
+    // Rows are uploaded top row first, so the texture's first row is the picture's top.
+    pictureCoordinate = corner;
+    gl_Position = vec4(pixel.x / canvasSize.x * 2.0 - 1.0, 1.0 - pixel.y / canvasSize.y * 2.0, 0.0, 1.0);
+}

@@ -1,0 +1,200 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+import Synchronization
+
+/// A track's picture while it plays: decoded ahead on a thread of its own into a few frames, and
+/// handed to the window by the audio clock (the heard position the playhead uses). A frame shows
+/// once its time is heard, never before; frames whose time passed while others showed are dropped.
+/// Seeks jump at once: the frames queued are thrown away and the thread decodes from the target
+/// (from its keyframe for a preview while dragging, exactly on release).
+///
+/// Memory is bounded whatever the file: at most `queueLength` frames, each at the size drawn.
+final class VideoPlayback: Sendable {
+    /// Frames decoded ahead.
+    static let queueLength = 4
+
+    let path: String
+    let aspectRatio: Double
+    let pictureWidth: Int
+    let pictureHeight: Int
+    let isStill: Bool
+    let frameRate: Double?
+    private let worker: VideoWorker
+
+    /// Opens the picture of `path` (on the calling thread: it reads the file's header).
+    init(path: String) throws(AudioFileError) {
+        let decoder = try VideoFileDecoder(path: path)
+        self.path = path
+        aspectRatio = decoder.aspectRatio
+        pictureWidth = decoder.width
+        pictureHeight = decoder.height
+        isStill = decoder.isStill
+        frameRate = decoder.frameRate
+        worker = VideoWorker(decoder: decoder)
+        let thread = Thread { [worker] in worker.run() }
+        thread.name = "decibar-video"
+        thread.start()
+    }
+
+    deinit { worker.stop() }
+
+    /// The size frames are decoded at from now on (the picture's rectangle on screen, at most the
+    /// picture's own size).
+    func setDecodeSize(width: Int, height: Int) {
+        worker.shared.withLock { $0.size = (max(1, width), max(1, height)) }
+    }
+
+    /// The frame to show now, if it differs from the one shown: the latest decoded frame whose time
+    /// has been heard (`heard`, file seconds). Give its storage back with `recycle` once drawn.
+    func picture(heard: Double) -> Picture? {
+        let picked: Picture? = worker.shared.withLock { shared in
+            shared.clock = heard
+            let fresh = shared.queue.first.map { _ in shared.preview } ?? false
+            // A seek's first frame shows at once (the audio is at the target, or paused for a drag).
+            let index = fresh ? 0 : PictureSchedule.due(times: shared.queue.lazy.map(\.time), heard: heard)
+            guard let index else { return nil }
+            shared.preview = false
+            shared.dropped += index
+            for _ in 0 ..< index { shared.free.append(shared.queue.removeFirst()) }
+            shared.shown += 1
+            return shared.queue.removeFirst()
+        }
+        if picked != nil { worker.wake() }
+        return picked
+    }
+
+    /// Gives a shown frame's storage back to the decoding thread.
+    func recycle(_ picture: Picture) {
+        worker.shared.withLock { if $0.free.count < Self.queueLength + 1 { $0.free.append(picture) } }
+    }
+
+    /// Decodes from `seconds`: exactly (the frame shown at that time), or from the keyframe at or
+    /// before it (`exact` false: a quick preview while dragging). The next frame decoded shows at once.
+    func seek(to seconds: Double, exact: Bool) {
+        worker.shared.withLock { shared in
+            shared.generation += 1
+            shared.request = (seconds, exact)
+            shared.free.append(contentsOf: shared.queue)
+            shared.queue.removeAll()
+            shared.ended = false
+            shared.preview = true
+        }
+        worker.wake()
+    }
+
+    /// Frames shown and dropped (late) so far, for `ctl status` and the benchmarks.
+    var counts: (shown: Int, dropped: Int) { worker.shared.withLock { ($0.shown, $0.dropped + $0.late) } }
+
+    /// What went wrong with the picture, once, in one line (the audio plays on).
+    func takeProblem() -> String? {
+        worker.shared.withLock { shared in
+            defer { shared.problem = nil }
+            return shared.problem
+        }
+    }
+
+    /// The picture has no more frames for the current position (its end, or an error).
+    var hasEnded: Bool { worker.shared.withLock { $0.ended && $0.queue.isEmpty } }
+}
+
+/// What the window and the decoding thread share, under one lock.
+struct VideoShared: Sendable {
+    var queue: [Picture] = []
+    var free: [Picture] = []
+    var size = (width: 1, height: 1)
+    var request: (seconds: Double, exact: Bool)?
+    var generation = 0
+    /// The first frame after a seek shows whatever its time.
+    var preview = false
+    var ended = false
+    /// The heard position at the window's last frame: the thread skips converting frames already late.
+    var clock = -Double.infinity
+    var shown = 0
+    var dropped = 0
+    /// Frames the thread did not convert because they were late.
+    var late = 0
+    var problem: String?
+    var stopped = false
+}
+
+/// The decoding thread's side of a `VideoPlayback`.
+// Unchecked: the decoder (not Sendable) is used by the decoding thread only once `init` hands it
+// over; everything shared with other threads is behind `shared`'s mutex.
+private final class VideoWorker: @unchecked Sendable {
+    let shared = Mutex(VideoShared())
+    private let decoder: VideoFileDecoder
+    private let semaphore = DispatchSemaphore(value: 0)
+    private var reportedFailure = false
+
+    init(decoder: VideoFileDecoder) {
+        self.decoder = decoder
+    }
+
+    func stop() {
+        shared.withLock { $0.stopped = true }
+        semaphore.signal()
+    }
+
+    func wake() { semaphore.signal() }
+
+    func run() {
+        var lastEnd = 0.0
+        while true {
+            let (stopped, request, generation, isFull, ended, size, clock, spare) = shared.withLock { shared in
+                defer { shared.request = nil }
+                let full = shared.queue.count >= VideoPlayback.queueLength
+                let spare = full || shared.ended && shared.request == nil ? nil : shared.free.popLast()
+                return (shared.stopped, shared.request, shared.generation, full, shared.ended, shared.size, shared.clock, spare)
+            }
+            if stopped { return }
+            if let request {
+                do {
+                    try decoder.seek(to: request.seconds, exact: request.exact)
+                } catch {
+                    report(error.description)
+                }
+            } else if isFull || ended {
+                if let spare { recycle(spare) }
+                _ = semaphore.wait(timeout: .now() + .milliseconds(100))
+                continue
+            }
+            var picture = spare ?? Picture()
+            let lateBefore = decoder.lateFrames
+            let more: Bool
+            do {
+                more = try decoder.read(into: &picture, width: size.width, height: size.height,
+                                        droppingBefore: request == nil ? clock : nil)
+            } catch {
+                report(error.description)
+                more = false
+            }
+            if more { lastEnd = picture.end }
+            let late = decoder.lateFrames - lateBefore
+            shared.withLock { shared in
+                shared.late += late
+                guard shared.generation == generation else {
+                    shared.free.append(picture)
+                    return
+                }
+                if more { shared.queue.append(picture) } else {
+                    shared.ended = true
+                    shared.free.append(picture)
+                }
+            }
+            if !more, request == nil, let stated = decoder.statedDuration, lastEnd < stated - 0.5, !reportedFailure {
+                report("\(decoder.path.escapingControlCharacters): the picture stops at \(TimeLabel.text(seconds: lastEnd)) of \(TimeLabel.text(seconds: stated)): the file is damaged or cut short")
+            }
+        }
+    }
+
+    private func recycle(_ picture: Picture) {
+        shared.withLock { $0.free.append(picture) }
+    }
+
+    private func report(_ line: String) {
+        reportedFailure = true
+        let text = line.hasPrefix(decoder.path.escapingControlCharacters) ? line : "\(decoder.path.escapingControlCharacters): \(line)"
+        shared.withLock { $0.problem = text }
+    }
+}
