@@ -21,6 +21,8 @@ extension Decibar {
 
         @OptionGroup var config: ConfigFileOption
 
+        @OptionGroup(title: "Player") var scrubber: ScrubberOptions
+
         @Option(name: .long, help: ArgumentHelp("Whether the window shows at start.", valueName: "shown|hidden"))
         var window: String?
 
@@ -47,7 +49,7 @@ extension Decibar {
 
         func run() throws {
             var settings = DaemonSettings(socketPath: socket, configPath: config.path)
-            var layer = display.layer
+            var layer = display.layer.merging(scrubber.layer)
             if let window { try? layer.set("daemon.window", to: .string(window)) }
             if let tap { try? layer.set("daemon.tap", to: .string(tap)) }
             settings.overrides = layer

@@ -220,6 +220,17 @@ extension Daemon {
                     if let failure = stream.failure { members["error"] = .string(failure) }
                     player["stream"] = .object(members)
                 }
+                if let video = session.video {
+                    // Frames shown on time and dropped (late) since the track opened.
+                    let counts = video.counts
+                    var members: [String: JSONValue] = ["width": .number(Double(video.pictureWidth)),
+                                                        "height": .number(Double(video.pictureHeight)),
+                                                        "still": .bool(video.isStill),
+                                                        "shown": .number(Double(counts.shown)),
+                                                        "dropped": .number(Double(counts.dropped))]
+                    if let rate = video.frameRate { members["fps"] = .number((rate * 1000).rounded() / 1000) }
+                    player["video"] = .object(members)
+                }
             }
         }
         members["player"] = .object(player)

@@ -263,7 +263,7 @@ public final class Daemon {
                     noticeText.draw(StatusOverlay.fitting(notice, width: width - 2 * margin, with: noticeText), x: margin, y: margin,
                                     color: Color(red: 1, green: 0.55, blue: 0.45, alpha: 0.95), canvasWidth: width, canvasHeight: height)
                 }
-                if !pendingScreenshots.isEmpty { saveScreenshots(of: window) }
+                if !pendingScreenshots.isEmpty { saveScreenshots(of: window, drawnAt: frame.now) }
             }
             if let session, !session.isOver, let playerScreen {
                 playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
@@ -275,11 +275,15 @@ public final class Daemon {
         }
     }
 
-    private func saveScreenshots(of window: Window) {
+    /// Saves the frame just drawn; the reply says when it was drawn (CLOCK_MONOTONIC seconds) and
+    /// where the playhead stood, so a script can tell what the picture should show.
+    private func saveScreenshots(of window: Window, drawnAt: Double) {
+        var data: [String: JSONValue] = ["drawn_at": .number(drawnAt)]
+        if let session, session.hasTrack { data["playhead"] = .number(session.playhead) }
         for pending in pendingScreenshots {
             do {
                 try FrameLoop.saveScreenshot(of: window, to: pending.path)
-                pending.client.reply(ControlMessage.success(id: pending.id))
+                pending.client.reply(ControlMessage.success(id: pending.id, data: .object(data)))
             } catch {
                 let message = (error as? CommandFailure)?.message ?? "\(error)"
                 pending.client.reply(ControlMessage.failure(id: pending.id, ControlFailure(.commandFailed, message)))

@@ -78,6 +78,8 @@ public struct OfflineRender {
         let canvas: OffscreenCanvas
         let visualizer: Visualizer
         let view: ScrubberView
+        let pictures: PictureRenderer
+        var video = openVideo()
         do {
             canvas = try OffscreenCanvas(width: width, height: height)
             let shaders = try ShaderLibrary()
@@ -86,6 +88,7 @@ public struct OfflineRender {
                                         now: 0, deterministic: true)
             view = ScrubberView(options: scrubber, rects: try RectRenderer(shaders: shaders),
                                 text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize))
+            pictures = try PictureRenderer(shaders: shaders)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -124,8 +127,14 @@ public struct OfflineRender {
                 }
                 let reading = feed.release(heardBy: time)
                 visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
+                var area = PictureLayout(.off, aspectRatio: nil, width: width, areaHeight: layout.barsHeight)
+                if video != nil, let shown = try video?.advance(to: time, layout: layout, videoLayout: scrubber.videoLayout) {
+                    area = shown.area
+                    if let picture = shown.fresh { pictures.upload(picture) }
+                }
                 BarRenderer.clear(to: visualizer.clearColor)
-                visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height, now: time)
+                if let rect = area.picture, pictures.hasPicture { pictures.draw(in: rect, canvasWidth: width, canvasHeight: height) }
+                visualizer.draw(width: width, height: area.barsHeight, windowHeight: height - area.barsTop, now: time)
                 view.draw(ScrubberView.State(peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
                                              decibels: scrubber.decibels), layout: layout)
                 try out.write(frame: canvas.readPixels())
@@ -146,8 +155,20 @@ public struct OfflineRender {
             out.abandon()
             throw CommandFailure(message: "cannot render: \(error)")
         }
+        if let problem = video?.problem { writeError(problem) }
         let elapsed = MonotonicClock.now() - progress.start
         writeError(String(format: "rendered %d frames (%@ at %d fps) to %@ in %.1f s (%.1f frames/s)", frameCount,
                           TimeLabel.text(seconds: seconds), fps, out.path, elapsed, Double(frameCount) / max(elapsed, 1e-6)))
+    }
+
+    /// The file's picture, unless pictures are off or it has none (then the render is as for audio).
+    private func openVideo() -> RenderedVideo? {
+        guard scrubber.videoLayout != .off, !MediaLocation.isRemote(file) else { return nil }
+        do {
+            return RenderedVideo(decoder: try VideoFileDecoder(path: file))
+        } catch where error.reason != VideoFileDecoder.noPicture {
+            writeError("\(error.description); the picture is not rendered")
+        } catch {}
+        return nil
     }
 }
