@@ -43,6 +43,9 @@ section "Scaling a 60-minute file against sox speed and tempo"
 section "Rate and pitch: playback CPU at rate 1.5 / pitch +300 against rate 1"
 "$here/bench-rate.sh" "$root/.build-release/release/decibar"
 
+section "Video: CPU with the picture against --video-layout off (720p30), frames on time at 1080p60"
+"$here/bench-video.sh" "$root/.build-release/release/decibar"
+
 section "CPU: decibar levels --mode spectrum against cava"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum
 

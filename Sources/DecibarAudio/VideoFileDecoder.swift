@@ -69,7 +69,13 @@ public final class VideoFileDecoder {
         for i in streams.indices where i != Int(index) { streams[i]!.pointee.discard = AVDISCARD_ALL }
         let stream = streams[Int(index)]!
         let parameters = stream.pointee.codecpar!
-        let name = ff.avcodec_get_name!(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+        var name = ff.avcodec_get_name!(parameters.pointee.codec_id).map { String(cString: $0) } ?? "unknown"
+        if parameters.pointee.codec_id == AV_CODEC_ID_NONE {
+            // A codec FFmpeg does not know: its four-character code, as the file names it.
+            let tag = parameters.pointee.codec_tag
+            let characters = (0 ..< 4).map { UInt8(truncatingIfNeeded: tag >> ($0 * 8)) }
+            name = characters.allSatisfy({ (0x20 ... 0x7E).contains($0) }) ? String(decoding: characters, as: UTF8.self) : "unknown"
+        }
         guard parameters.pointee.codec_id != AV_CODEC_ID_NONE, let codec = ff.avcodec_find_decoder!(parameters.pointee.codec_id) else {
             throw fail("unsupported video codec '\(name)'")
         }
