@@ -39,17 +39,27 @@ public final class VideoFileDecoder {
     public let statedDuration: Double?
 
     /// Opens `path` and prepares its picture for decoding.
-    public init(path: String) throws(AudioFileError) {
+    public convenience init(path: String) throws(AudioFileError) {
         if let failure = AudioFileDecoder.loadLibraries() { throw AudioFileError(path: path, reason: failure) }
+        try self.init(input: try AudioFileInput(path: path), name: path)
+    }
+
+    /// Decodes the picture of a download as it arrives (`name`, its address, stands for the path).
+    public convenience init(source: any AudioByteSource, name: String) throws(AudioFileError) {
+        if let failure = AudioFileDecoder.loadLibraries() { throw AudioFileError(path: name, reason: failure) }
+        try self.init(input: AudioFileInput(source: source), name: name)
+    }
+
+    private init(input: AudioFileInput, name path: String) throws(AudioFileError) {
         self.path = path
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
-        let input = try AudioFileInput(path: path)
         let state = DecoderState(input: input)
         guard let io = input.makeIOContext() else { throw fail("out of memory") }
         state.io = io
         guard let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
         allocated.pointee.pb = io
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        if input.isDownload { allocated.pointee.flags |= AVFMT_FLAG_FAST_SEEK }
         allocated.pointee.io_open = { _, _, _, _, _ in decibar_averror(EPERM) }
         var format: UnsafeMutablePointer<AVFormatContext>? = allocated
         guard ff.avformat_open_input!(&format, path, nil, nil) >= 0, let format else {

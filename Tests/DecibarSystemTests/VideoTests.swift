@@ -166,6 +166,32 @@ struct VideoTests {
         #expect(abs(exact - expected) <= 1, "after the drop the picture shows frame \(exact), the playhead is at frame \(expected)")
     }
 
+    @Test("a video over HTTP (nginx on loopback) shows its picture in step with the playhead, as from a file")
+    func streamedPicture() throws {
+        let screen = try PrivateDisplay()
+        let folder = try TestRig.temporaryDirectory()
+        let web = try NginxServer(directory: folder + "/web")
+        try Self.makeCounterVideo(at: web.www + "/counter.mp4", seconds: 12, extra: ["-movflags", "+faststart"])
+        let width = 640, height = 480
+        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "\(width)x\(height)", "--video-layout", "above"],
+                                environment: ["DISPLAY": screen.display, "XDG_CACHE_HOME": folder + "/cache"])
+        #expect(try rig.ctl("open", web.url("counter.mp4")).status == 0)
+        #expect(TestRig.wait(timeout: 15) {
+            if case .number(let position)?? = try? rig.player("position") { return position > 2 }
+            return false
+        }, "the stream did not play")
+        let rect = Self.pictureRect(.above, width: width, height: height)
+        var offsets: [Int] = []
+        for shot in 0 ..< 4 {
+            let taken = try Self.screenshot(rig, to: rig.server.directory + "/stream-\(shot).png", width: width, height: height)
+            let number = try #require(Self.counter(in: taken.frame, rect: rect), "screenshot \(shot) of the stream shows no picture")
+            offsets.append(number - Int((taken.playhead * Self.fps).rounded(.down)))
+            usleep(300_000)
+        }
+        print("stream: shown frame minus the playhead's frame: \(offsets)")
+        #expect(offsets.allSatisfy { abs($0) <= 1 }, "the stream's picture is away from the playhead by \(offsets) frames")
+    }
+
     /// Frame k of a render, decoded to RGBA.
     static func renderedFrames(_ path: String, width: Int, height: Int) throws -> [RenderTests.Frame] {
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])

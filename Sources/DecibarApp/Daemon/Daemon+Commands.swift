@@ -220,15 +220,15 @@ extension Daemon {
                     if let failure = stream.failure { members["error"] = .string(failure) }
                     player["stream"] = .object(members)
                 }
-                if let video = session.video {
+                if let video = session.video, let info = video.info {
                     // Frames shown on time and dropped (late) since the track opened.
                     let counts = video.counts
-                    var members: [String: JSONValue] = ["width": .number(Double(video.pictureWidth)),
-                                                        "height": .number(Double(video.pictureHeight)),
-                                                        "still": .bool(video.isStill),
+                    var members: [String: JSONValue] = ["width": .number(Double(info.width)),
+                                                        "height": .number(Double(info.height)),
+                                                        "still": .bool(info.isStill),
                                                         "shown": .number(Double(counts.shown)),
                                                         "dropped": .number(Double(counts.dropped))]
-                    if let rate = video.frameRate { members["fps"] = .number((rate * 1000).rounded() / 1000) }
+                    if let rate = info.frameRate { members["fps"] = .number((rate * 1000).rounded() / 1000) }
                     player["video"] = .object(members)
                 }
             }

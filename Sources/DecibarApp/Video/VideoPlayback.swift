@@ -10,32 +10,38 @@ import Synchronization
 /// (from its keyframe for a preview while dragging, exactly on release).
 ///
 /// Memory is bounded whatever the file: at most `queueLength` frames, each at the size drawn.
+///
+/// The file is opened on the thread too (a download's header may still be arriving), so for a
+/// moment, and for good when the file has no picture, `info` is nil and nothing is drawn.
 final class VideoPlayback: Sendable {
     /// Frames decoded ahead.
     static let queueLength = 4
 
+    /// What the picture is, once the thread has opened it.
+    struct Info: Sendable {
+        var width: Int
+        var height: Int
+        /// Width over height as shown.
+        var aspectRatio: Double
+        var isStill: Bool
+        var frameRate: Double?
+    }
+
     let path: String
-    let aspectRatio: Double
-    let pictureWidth: Int
-    let pictureHeight: Int
-    let isStill: Bool
-    let frameRate: Double?
     private let worker: VideoWorker
 
-    /// Opens the picture of `path` (on the calling thread: it reads the file's header).
-    init(path: String) throws(AudioFileError) {
-        let decoder = try VideoFileDecoder(path: path)
+    /// Starts reading the picture of `path`, or of a download (`source`: a reader that never
+    /// steers it, since the audio's decoder does).
+    init(path: String, source: (any AudioByteSource)? = nil) {
         self.path = path
-        aspectRatio = decoder.aspectRatio
-        pictureWidth = decoder.width
-        pictureHeight = decoder.height
-        isStill = decoder.isStill
-        frameRate = decoder.frameRate
-        worker = VideoWorker(decoder: decoder)
+        worker = VideoWorker(path: path, source: source)
         let thread = Thread { [worker] in worker.run() }
         thread.name = "decibar-video"
         thread.start()
     }
+
+    /// Nil until the picture is open, and for a file without one.
+    var info: Info? { worker.shared.withLock { $0.info } }
 
     deinit { worker.stop() }
 
@@ -100,6 +106,7 @@ final class VideoPlayback: Sendable {
 
 /// What the window and the decoding thread share, under one lock.
 struct VideoShared: Sendable {
+    var info: VideoPlayback.Info?
     var queue: [Picture] = []
     var free: [Picture] = []
     var size = (width: 1, height: 1)
@@ -123,12 +130,31 @@ struct VideoShared: Sendable {
 // over; everything shared with other threads is behind `shared`'s mutex.
 private final class VideoWorker: @unchecked Sendable {
     let shared = Mutex(VideoShared())
-    private let decoder: VideoFileDecoder
+    private let path: String
+    private let source: (any AudioByteSource)?
+    private var decoder: VideoFileDecoder!
     private let semaphore = DispatchSemaphore(value: 0)
     private var reportedFailure = false
 
-    init(decoder: VideoFileDecoder) {
-        self.decoder = decoder
+    init(path: String, source: (any AudioByteSource)?) {
+        self.path = path
+        self.source = source
+    }
+
+    /// Opens the file; says why not in one line, unless it simply has no picture.
+    private func open() -> Bool {
+        do throws(AudioFileError) {
+            let opened = if let source { try VideoFileDecoder(source: source, name: path) } else { try VideoFileDecoder(path: path) }
+            decoder = opened
+            let info = VideoPlayback.Info(width: opened.width, height: opened.height, aspectRatio: opened.aspectRatio,
+                                          isStill: opened.isStill, frameRate: opened.frameRate)
+            shared.withLock { $0.info = info }
+            return true
+        } catch where error.reason != VideoFileDecoder.noPicture {
+            report("\(error.description); the picture is not shown, the audio plays")
+        } catch {}
+        shared.withLock { $0.ended = true }
+        return false
     }
 
     func stop() {
@@ -139,6 +165,7 @@ private final class VideoWorker: @unchecked Sendable {
     func wake() { semaphore.signal() }
 
     func run() {
+        guard open() else { return }
         var lastEnd = 0.0
         while true {
             let (stopped, request, generation, isFull, ended, size, clock, spare) = shared.withLock { shared in
@@ -155,7 +182,6 @@ private final class VideoWorker: @unchecked Sendable {
                     report(error.description)
                 }
             } else if isFull || ended {
-                if let spare { recycle(spare) }
                 _ = semaphore.wait(timeout: .now() + .milliseconds(100))
                 continue
             }
@@ -183,18 +209,15 @@ private final class VideoWorker: @unchecked Sendable {
                 }
             }
             if !more, request == nil, let stated = decoder.statedDuration, lastEnd < stated - 0.5, !reportedFailure {
-                report("\(decoder.path.escapingControlCharacters): the picture stops at \(TimeLabel.text(seconds: lastEnd)) of \(TimeLabel.text(seconds: stated)): the file is damaged or cut short")
+                report("the picture stops at \(TimeLabel.text(seconds: lastEnd)) of \(TimeLabel.text(seconds: stated)): the file is damaged or cut short")
             }
         }
     }
 
-    private func recycle(_ picture: Picture) {
-        shared.withLock { $0.free.append(picture) }
-    }
-
     private func report(_ line: String) {
         reportedFailure = true
-        let text = line.hasPrefix(decoder.path.escapingControlCharacters) ? line : "\(decoder.path.escapingControlCharacters): \(line)"
+        let name = path.escapingControlCharacters
+        let text = line.hasPrefix(name) ? line : "\(name): \(line)"
         shared.withLock { $0.problem = text }
     }
 }

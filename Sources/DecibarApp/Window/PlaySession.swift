@@ -45,7 +45,9 @@ final class PlaySession {
     private(set) var peaks: PeaksJob?
     /// Where a video's picture goes; `.off` plays video files as audio alone.
     var videoLayout: VideoLayout = .under
-    /// The open track's picture, if it has one (a video, or cover art).
+    /// The open track's picture (a video, or cover art), while pictures are shown; its `info` is
+    /// nil for a track without one. A file without one is no news; a picture that cannot be shown
+    /// is said in one line, and the audio plays.
     private(set) var video: VideoPlayback?
     private(set) var duration: Double = 0
     /// The open track as the desktop sees it (MPRIS metadata).
@@ -171,7 +173,7 @@ final class PlaySession {
             if keepsOverview, let video, video.path == path {
                 video.seek(to: 0, exact: true)
             } else {
-                video = openVideo(path)
+                video = videoLayout == .off ? nil : VideoPlayback(path: path, source: download?.follower)
             }
             writeError("playing \(path)")
             // A stream starts once enough of it is decoded (`tick`); a file at once.
@@ -185,18 +187,6 @@ final class PlaySession {
         download?.cancel()
         failureCount += 1
         return false
-    }
-
-    /// The picture of a file, if it has one and pictures are shown. A file without one is no news;
-    /// a picture that cannot be shown is said in one line, and the audio plays.
-    private func openVideo(_ path: String) -> VideoPlayback? {
-        guard videoLayout != .off, !MediaLocation.isRemote(path) else { return nil }
-        do {
-            return try VideoPlayback(path: path)
-        } catch where error.reason != VideoFileDecoder.noPicture {
-            writeError("\(error.description); the picture is not shown, the audio plays")
-        } catch {}
-        return nil
     }
 
     private static func absolute(_ path: String) -> String {

@@ -155,17 +155,17 @@ final class PlayerScreen {
     /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and
     /// says where the picture and the bars go.
     private func showPicture(layout: PlayLayout, now: Double) -> PictureLayout {
-        guard let video = session.video else {
+        guard let video = session.video, let info = video.info else {
             shownVideo = nil
             return PictureLayout(.off, aspectRatio: nil, width: layout.width, areaHeight: layout.barsHeight)
         }
-        let area = PictureLayout(session.videoLayout, aspectRatio: video.aspectRatio, width: layout.width, areaHeight: layout.barsHeight)
+        let area = PictureLayout(session.videoLayout, aspectRatio: info.aspectRatio, width: layout.width, areaHeight: layout.barsHeight)
         guard let rect = area.picture else { return area }
         if shownVideo != ObjectIdentifier(video) {
             shownVideo = ObjectIdentifier(video)
             pictures.forget()
         }
-        let size = PictureLayout.decodeSize(for: rect, pictureWidth: video.pictureWidth, pictureHeight: video.pictureHeight)
+        let size = PictureLayout.decodeSize(for: rect, pictureWidth: info.width, pictureHeight: info.height)
         video.setDecodeSize(width: size.width, height: size.height)
         if interaction.isActive {
             // Dragging: the keyframe nearest the pointer, asked for again when the pointer moved and
