@@ -293,20 +293,15 @@ public final class AudioFileDecoder {
                     continue
                 }
             }
-            let sent = ff.avcodec_send_packet!(context, packet)
-            if sent == eagain {
-                // Its output queue is full: keep the packet and receive first.
-                s.packetPending = true
+            switch s.sendPacket() {
+            case .full:
+                // Its output queue is full: the packet is kept; receive first.
                 stalls += 1
                 if stalls > 64 { throw fatal("decoding failed: the decoder stopped making progress") }
-                continue
-            }
-            s.packetPending = false
-            ff.av_packet_unref!(packet)
-            if sent < 0 {
-                // Corrupt data: drop this packet and carry on with the next one.
-                s.lastError = sent
-            } else {
+            case .refused(let code):
+                // Corrupt data: the packet is dropped; carry on with the next one.
+                s.lastError = code
+            case .accepted:
                 stalls = 0
             }
         }

@@ -47,6 +47,28 @@ final class DecoderState {
     var demuxErrors = 0
     var lastDemuxErrorPosition: Int64 = -1
 
+    /// What became of the packet handed to the decoder.
+    enum PacketOutcome {
+        case accepted
+        /// The decoder's output queue is full: take frames first; the packet is kept for later.
+        case full
+        /// Corrupt data: the packet is dropped.
+        case refused(Int32)
+    }
+
+    /// Hands the packet just read (or kept from a `.full`) to the decoder.
+    func sendPacket() -> PacketOutcome {
+        guard let codec, let packet else { return .refused(decibar_averror(EINVAL)) }
+        let sent = ff.avcodec_send_packet!(codec, packet)
+        if sent == decibar_averror_eagain() {
+            packetPending = true
+            return .full
+        }
+        packetPending = false
+        ff.av_packet_unref!(packet)
+        return sent < 0 ? .refused(sent) : .accepted
+    }
+
     func needsNewResampler(for frame: UnsafeMutablePointer<AVFrame>) -> Bool {
         resampler == nil
             || frame.pointee.format != inputFormat

@@ -205,16 +205,13 @@ public final class VideoFileDecoder {
                     continue
                 }
             }
-            let sent = ff.avcodec_send_packet!(context, packet)
-            if sent == eagain {
-                s.packetPending = true
+            switch s.sendPacket() {
+            case .full:
                 stalls += 1
                 if stalls > 64 { throw fatal("decoding failed: the decoder stopped making progress") }
-                continue
+            case .refused: damagedPackets += 1
+            case .accepted: stalls = 0
             }
-            s.packetPending = false
-            ff.av_packet_unref!(packet)
-            if sent < 0 { damagedPackets += 1 } else { stalls = 0 }
         }
     }
 

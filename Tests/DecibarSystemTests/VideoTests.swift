@@ -59,12 +59,22 @@ struct VideoTests {
         return (try RenderTests.Frame(png: path, width: width, height: height), drawnAt, playhead)
     }
 
+    static let windowWidth = 640, windowHeight = 480
+
+    /// A daemon of the test's own with its window shown on an X server of its own, the picture in
+    /// a panel above the bars (where no bar covers the burnt-in counter).
+    static func daemonWithWindow(environment: [String: String] = [:]) throws -> (PrivateDisplay, DaemonRig) {
+        let screen = try PrivateDisplay()
+        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "\(windowWidth)x\(windowHeight)", "--video-layout", "above"],
+                                environment: environment.merging(["DISPLAY": screen.display]) { $1 })
+        return (screen, rig)
+    }
+
     @Test("screenshots taken while the monitor records show the frame whose time is heard, within one frame period")
     func pictureFollowsHeardAudio() async throws {
-        let screen = try PrivateDisplay()
-        let width = 640, height = 480
-        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "\(width)x\(height)", "--video-layout", "above"],
-                                environment: ["DISPLAY": screen.display])
+        let (screen, rig) = try Self.daemonWithWindow()
+        defer { withExtendedLifetime(screen) {} }
+        let width = Self.windowWidth, height = Self.windowHeight
         let video = rig.server.directory + "/counter.mp4"
         try Self.makeCounterVideo(at: video)
 
@@ -108,7 +118,9 @@ struct VideoTests {
         #expect(errors.count >= 10, "only \(errors.count) screenshots could be placed against a click")
         let worst = errors.map(abs).max() ?? 1
         print("picture against heard audio (heard - frame middle, ms): \(errors.map { Int(($0 * 1000).rounded()) }), worst \(Int(worst * 1000)) ms")
-        #expect(worst <= 1 / Self.fps, "a frame was shown up to \(worst * 1000) ms away from its time: \(errors)")
+        // Under a sanitizer decoding runs several times slower: the picture must still be shown, late.
+        let goal = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 1 / Self.fps : 0.5
+        #expect(worst <= goal, "a frame was shown up to \(worst * 1000) ms away from its time: \(errors)")
         guard case .object(let status)? = try rig.player("video"), case .number(let shown)? = status["shown"],
               case .number(let dropped)? = status["dropped"] else { throw RigError("no video in the status") }
         #expect(shown > 100, "\(shown) frames shown")
@@ -117,10 +129,9 @@ struct VideoTests {
 
     @Test("a drag to 40 % shows a frame from the keyframe before it while held, and the exact frame at the target on release")
     func dragShowsTargetFrame() throws {
-        let screen = try PrivateDisplay()
-        let width = 640, height = 480
-        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "\(width)x\(height)", "--video-layout", "above"],
-                                environment: ["DISPLAY": screen.display])
+        let (screen, rig) = try Self.daemonWithWindow()
+        defer { withExtendedLifetime(screen) {} }
+        let width = Self.windowWidth, height = Self.windowHeight
         let video = rig.server.directory + "/counter.mp4"
         try Self.makeCounterVideo(at: video)
         #expect(try rig.ctl("open", video).status == 0)
@@ -168,13 +179,12 @@ struct VideoTests {
 
     @Test("a video over HTTP (nginx on loopback) shows its picture in step with the playhead, as from a file")
     func streamedPicture() throws {
-        let screen = try PrivateDisplay()
         let folder = try TestRig.temporaryDirectory()
         let web = try NginxServer(directory: folder + "/web")
         try Self.makeCounterVideo(at: web.www + "/counter.mp4", seconds: 12, extra: ["-movflags", "+faststart"])
-        let width = 640, height = 480
-        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "\(width)x\(height)", "--video-layout", "above"],
-                                environment: ["DISPLAY": screen.display, "XDG_CACHE_HOME": folder + "/cache"])
+        let (screen, rig) = try Self.daemonWithWindow(environment: ["XDG_CACHE_HOME": folder + "/cache"])
+        defer { withExtendedLifetime(screen) {} }
+        let width = Self.windowWidth, height = Self.windowHeight
         #expect(try rig.ctl("open", web.url("counter.mp4")).status == 0)
         #expect(TestRig.wait(timeout: 15) {
             if case .number(let position)?? = try? rig.player("position") { return position > 2 }
