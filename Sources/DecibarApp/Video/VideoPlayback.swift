@@ -85,6 +85,9 @@ final class VideoPlayback: Sendable {
             shared.queue.removeAll()
             shared.ended = false
             shared.preview = true
+            // The old position must not make the new one's frames look late before the window's
+            // next frame says where the playhead is.
+            shared.clock = -.infinity
         }
         worker.wake()
     }
@@ -99,9 +102,6 @@ final class VideoPlayback: Sendable {
             return shared.problem
         }
     }
-
-    /// The picture has no more frames for the current position (its end, or an error).
-    var hasEnded: Bool { worker.shared.withLock { $0.ended && $0.queue.isEmpty } }
 }
 
 /// What the window and the decoding thread share, under one lock.

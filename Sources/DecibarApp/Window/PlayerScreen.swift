@@ -182,7 +182,9 @@ final class PlayerScreen {
             pictures.upload(picture)
             video.recycle(picture)
         }
-        return pictures.hasPicture ? area : PictureLayout(.off, aspectRatio: nil, width: layout.width, areaHeight: layout.barsHeight)
+        // The picture's place is kept from the moment the file is open, so the bars do not jump
+        // when its first frame arrives.
+        return area
     }
 
     /// How often a drag asks for a new preview frame.
