@@ -1,5 +1,6 @@
 import DecibarAudio
 import DecibarCore
+import Foundation
 
 /// Decodes a file (or its beginning) into peaks, streaming: memory holds the peaks, never the audio,
 /// and is reserved by what the file's size allows, never by what its header claims.
@@ -17,11 +18,22 @@ enum PeaksAnalysis {
     ///   - progress: called after each decoded chunk with the frames done, the decoder's estimate of
     ///     the total and a way to take the peaks so far; returning false stops the analysis.
     static func analyze(path: String, samplesPerPixel: Int, maximumFrames: Int64 = .max, following download: StreamDownload? = nil,
+                        inOnePass: Bool = false,
                         progress: (_ framesDone: Int64, _ estimatedFrames: Int64?, _ peaksSoFar: () -> Peaks) -> Bool = { _, _, _ in true })
         throws(AudioFileError) -> Result {
         // An address already being fetched is read from that download, not fetched again.
         let (decoder, ownDownload) = try MediaOpener.decoder(for: path, following: download)
         defer { ownDownload?.cancel() }
+        // A long file on disk decodes in pieces, one a core, joined exactly.
+        if !inOnePass, splitsIntoPieces(decoder, maximumFrames: maximumFrames, download: download ?? ownDownload) {
+            let cuts = PeaksSegments.cuts(frameCount: decoder.estimatedFrameCount ?? 0, count: min(4, ProcessInfo.processInfo.activeProcessorCount),
+                                          samplesPerPixel: samplesPerPixel)
+            if let result = try analyze(path: path, decoder: decoder, samplesPerPixel: samplesPerPixel, cuts: cuts, progress: progress) {
+                return result
+            }
+            // The file's stated length was wrong: one pass after all.
+            return try analyze(path: path, samplesPerPixel: samplesPerPixel, maximumFrames: maximumFrames, following: download, inOnePass: true, progress: progress)
+        }
         var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
                                    samplesPerPixel: samplesPerPixel)
         let reservation = min(decoder.frameCountForReservation, maximumFrames)
