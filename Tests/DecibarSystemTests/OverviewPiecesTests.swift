@@ -77,9 +77,11 @@ struct OverviewPiecesTests {
         #expect(PeaksSegments.cuts(frameCount: 10_000, count: 1, samplesPerPixel: 256) == [])
         let a = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1, pairs: [[PeakPair(min: -1, max: 1)]])
         let b = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1, pairs: [[PeakPair(min: -0.5, max: 0.25)]])
-        #expect(PeaksSegments.join([a, b], frameCounts: [256, 100])?.pairs == [[PeakPair(min: -1, max: 1), PeakPair(min: -0.5, max: 0.25)]])
-        #expect(PeaksSegments.join([a, b], frameCounts: [200, 100]) == nil)
-        let other = Peaks(sampleRate: 44100, samplesPerPixel: 256, channelCount: 1, pairs: [[]])
-        #expect(PeaksSegments.join([a, other], frameCounts: [256, 0]) == nil)
+        var pieces = [a, b]
+        #expect(PeaksSegments.join(&pieces, frameCounts: [200, 100]) == nil && pieces.count == 2)
+        #expect(PeaksSegments.join(&pieces, frameCounts: [256, 100])?.pairs == [[PeakPair(min: -1, max: 1), PeakPair(min: -0.5, max: 0.25)]])
+        #expect(pieces.isEmpty)
+        var mismatched = [a, Peaks(sampleRate: 44100, samplesPerPixel: 256, channelCount: 1, pairs: [[]])]
+        #expect(PeaksSegments.join(&mismatched, frameCounts: [256, 0]) == nil)
     }
 }

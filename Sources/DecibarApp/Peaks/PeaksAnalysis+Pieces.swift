@@ -59,7 +59,8 @@ extension PeaksAnalysis {
         // The first piece, here, reporting for all.
         let firstEnd = cuts.first ?? .max
         var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount, samplesPerPixel: samplesPerPixel)
-        builder.reserveCapacity(forFrames: min(firstEnd, decoder.frameCountForReservation))
+        // Room for the whole overview: the later pieces are appended to this one's pairs.
+        builder.reserveCapacity(forFrames: decoder.frameCountForReservation + decoder.frameCountForReservation / 100)
         var firstReachedEnd = false
         while builder.frameCount < firstEnd {
             let more = try decoder.read { samples in
@@ -93,7 +94,7 @@ extension PeaksAnalysis {
             counts.append(frames)
             reachedEnd = ended
         }
-        guard let joined = PeaksSegments.join(pieces, frameCounts: counts) else { return nil }
+        guard let joined = PeaksSegments.join(&pieces, frameCounts: counts) else { return nil }
         return Result(peaks: joined, frameCount: counts.reduce(0, +), reachedEnd: reachedEnd)
     }
 

@@ -16,17 +16,22 @@ public enum PeaksSegments {
         return cuts
     }
 
-    /// The pieces' overviews joined in order; nil if they do not belong together (another rate,
-    /// pair size or channel count), or if a piece before the last ends with a partial pair.
-    public static func join(_ pieces: [Peaks], frameCounts: [Int64]) -> Peaks? {
+    /// The pieces' overviews joined in order, taken out of `pieces` as they are appended to the
+    /// first (give it room for all: then nothing is copied twice and each piece is freed as it
+    /// joins); nil, with `pieces` untouched, if they do not belong together (another rate, pair
+    /// size or channel count) or a piece before the last ends with a partial pair.
+    public static func join(_ pieces: inout [Peaks], frameCounts: [Int64]) -> Peaks? {
         guard let first = pieces.first, pieces.count == frameCounts.count else { return nil }
-        var pairs = first.pairs
         for (index, piece) in pieces.enumerated().dropFirst() {
             guard piece.sampleRate == first.sampleRate, piece.samplesPerPixel == first.samplesPerPixel,
                   piece.channelCount == first.channelCount,
                   frameCounts[index - 1] % Int64(first.samplesPerPixel) == 0 else { return nil }
-            for channel in 0 ..< first.channelCount { pairs[channel].append(contentsOf: piece.pairs[channel]) }
         }
-        return Peaks(sampleRate: first.sampleRate, samplesPerPixel: first.samplesPerPixel, channelCount: first.channelCount, pairs: pairs)
+        var joined = pieces.removeFirst()
+        while !pieces.isEmpty {
+            let piece = pieces.removeFirst()
+            for channel in 0 ..< joined.channelCount { joined.pairs[channel].append(contentsOf: piece.pairs[channel]) }
+        }
+        return joined
     }
 }
