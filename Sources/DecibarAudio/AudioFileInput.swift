@@ -57,6 +57,12 @@ final class AudioFileInput {
         size = source.size ?? 0
     }
 
+    /// The open file's descriptor (nil for bytes in memory or a download); the input keeps owning it.
+    var descriptor: Int32? {
+        if case .file(let descriptor) = storage { return descriptor }
+        return nil
+    }
+
     var isDownload: Bool {
         if case .source = storage { return true }
         return false

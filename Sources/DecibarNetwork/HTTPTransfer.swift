@@ -17,9 +17,9 @@ public enum HTTPTransfer {
                            head: (HTTPResponseHead) -> Bool,
                            body: (UnsafeRawBufferPointer) -> Bool,
                            isCancelled: @escaping () -> Bool) throws(HTTPError) {
-        _ = globalSetup
-        guard let handle = curl_easy_init() else { throw HTTPError(.network, "cannot start an HTTP client (out of memory)") }
-        defer { curl_easy_cleanup(handle) }
+        if let failure = libraryFailure { throw HTTPError(.network, failure) }
+        guard let handle = curl.curl_easy_init!() else { throw HTTPError(.network, "cannot start an HTTP client (out of memory)") }
+        defer { curl.curl_easy_cleanup!(handle) }
         var failure: HTTPError?
         withoutActuallyEscaping(head) { head in
             withoutActuallyEscaping(body) { body in
@@ -30,15 +30,26 @@ public enum HTTPTransfer {
         if let failure { throw failure }
     }
 
-    private static let globalSetup: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Loads libcurl and sets it up, once; why that failed, or nil.
+    private static let libraryFailure: String? = {
+        var message = [CChar](repeating: 0, count: 256)
+        guard let table = decibar_curl_load(&message, Int32(message.count)) else {
+            return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        _ = table.pointee.curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return nil
+    }()
+
+    /// libcurl's functions (loaded: every caller is behind `libraryFailure`).
+    private static var curl: DecibarCurl { decibar_curl_functions().pointee }
 
     private static func perform(_ request: HTTPRequest, handle: UnsafeMutableRawPointer, context: TransferContext) -> HTTPError? {
         var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headers: UnsafeMutablePointer<curl_slist>?
         var aliases: UnsafeMutablePointer<curl_slist>?
         defer {
-            curl_slist_free_all(headers)
-            curl_slist_free_all(aliases)
+            curl.curl_slist_free_all!(headers)
+            curl.curl_slist_free_all!(aliases)
         }
         let opaque = Unmanaged.passUnretained(context).toOpaque()
         return errorText.withUnsafeMutableBufferPointer { errorBuffer -> HTTPError? in
@@ -59,11 +70,11 @@ public enum HTTPTransfer {
                 let range = "\(request.start)-" + (request.end.map(String.init) ?? "")
                 _ = decibar_curl_set_string(handle, CURLOPT_RANGE, range)
             }
-            if request.asksForStreamTitles { headers = curl_slist_append(headers, "Icy-MetaData: 1") }
-            if let validator = request.ifRange { headers = curl_slist_append(headers, "If-Range: \(validator)") }
+            if request.asksForStreamTitles { headers = curl.curl_slist_append!(headers, "Icy-MetaData: 1") }
+            if let validator = request.ifRange { headers = curl.curl_slist_append!(headers, "If-Range: \(validator)") }
             if headers != nil { _ = decibar_curl_set_list(handle, CURLOPT_HTTPHEADER, headers) }
             // SHOUTcast v1 answers with this status line instead of HTTP's.
-            aliases = curl_slist_append(nil, "ICY")
+            aliases = curl.curl_slist_append!(nil, "ICY")
             _ = decibar_curl_set_list(handle, CURLOPT_HTTP200ALIASES, aliases)
             _ = decibar_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress)
             _ = decibar_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION) { data, size, count, opaque in
@@ -87,7 +98,7 @@ public enum HTTPTransfer {
             }
             _ = decibar_curl_set_pointer(handle, CURLOPT_XFERINFODATA, opaque)
 
-            let result = curl_easy_perform(handle)
+            let result = curl.curl_easy_perform!(handle)
             // A body-less answer (a 404 with no page, a 204) never reached the write callback.
             if result == CURLE_OK, !context.headDelivered { _ = context.deliverHead() }
             if let failure = context.failure { return failure }
@@ -130,7 +141,7 @@ public enum HTTPTransfer {
         case CURLE_UNSUPPORTED_PROTOCOL: return "only http:// and https:// addresses can be played"
         case CURLE_URL_MALFORMAT: return "not a valid address"
         default:
-            let text = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
+            let text = detail.isEmpty ? (curl.curl_easy_strerror!(result).map { String(cString: $0) } ?? "error \(result.rawValue)") : detail
             return text.split(whereSeparator: \.isNewline).joined(separator: " ")
         }
     }
@@ -169,7 +180,7 @@ private final class TransferContext {
 
     private func field(_ name: String) -> String? {
         var found: UnsafeMutablePointer<curl_header>?
-        guard curl_easy_header(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+        guard decibar_curl_functions().pointee.curl_easy_header!(handle, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
               let value = found?.pointee.value else { return nil }
         return String(cString: value)
     }

@@ -16,26 +16,81 @@ extension PeaksAnalysis {
     /// Whether `decoder`'s file can be split: a file (not a download) in a codec that seeks exactly,
     /// of known length, long enough, on a machine with more than one core.
     static func splitsIntoPieces(_ decoder: AudioFileDecoder, maximumFrames: Int64, download: StreamDownload?) -> Bool {
-        guard download == nil, maximumFrames == .max, ProcessInfo.processInfo.activeProcessorCount > 1,
-              let frames = decoder.estimatedFrameCount,
-              Double(frames) >= minimumPieceSeconds * Double(decoder.sampleRate) else { return false }
-        return piecewiseCodecs.contains(decoder.codecName) || decoder.codecName.hasPrefix("pcm_")
+        let exact = piecewiseCodecs.contains(decoder.codecName) || decoder.codecName.hasPrefix("pcm_")
+        return splitsIntoPieces(decoder, seeksExactly: exact, maximumFrames: maximumFrames, download: download)
+    }
+
+    static func splitsIntoPieces(_ reader: some FrameReader, seeksExactly: Bool, maximumFrames: Int64, download: StreamDownload?) -> Bool {
+        guard seeksExactly, download == nil, maximumFrames == .max, ProcessInfo.processInfo.activeProcessorCount > 1,
+              let frames = reader.estimatedFrameCount else { return false }
+        return Double(frames) >= minimumPieceSeconds * Double(reader.sampleRate)
     }
 
     /// What the threads decoding later pieces share with the first.
     private final class PieceProgress: Sendable {
         let stopped = Atomic<Bool>(false)
         let framesDone = Atomic<Int64>(0)
-        let outcomes = Mutex<[Int: Swift.Result<(peaks: Peaks, frames: Int64, reachedEnd: Bool), AudioFileError>]>([:])
+        /// Each later piece's frames, pairs and end, or nil if it ran past the room the file's size allows.
+        let outcomes = Mutex<[Int: Swift.Result<(frames: Int64, pairs: Int, reachedEnd: Bool)?, AudioFileError>]>([:])
+    }
+
+    /// The whole overview's storage, one column of pairs per channel, which every piece fills at its
+    /// own place. Unchecked: each piece writes only its own range of pairs, and the columns are read
+    /// only after every piece's thread has finished (`DispatchGroup.wait`).
+    private final class Columns: @unchecked Sendable {
+        let buffers: [UnsafeMutableBufferPointer<PeakPair>]
+        init(_ buffers: [UnsafeMutableBufferPointer<PeakPair>]) { self.buffers = buffers }
     }
 
     /// The overview decoded in pieces that start at `cuts` (multiples of `samplesPerPixel`), the
-    /// first on this thread with `decoder`, each later one on a thread of its own with a decoder
-    /// of its own; nil when the pieces do not fit together (the file ended before a cut: its
-    /// length was misstated), so the caller makes it in one pass instead.
-    static func analyze(path: String, decoder: AudioFileDecoder, samplesPerPixel: Int, cuts: [Int64],
-                        progress: (_ framesDone: Int64, _ estimatedFrames: Int64?, _ peaksSoFar: () -> Peaks) -> Bool)
+    /// first on this thread with `reader`, each later one on a thread of its own with a reader of
+    /// its own (`reopen`); nil when the pieces do not fit together (the file ended before a cut, or
+    /// ran past the room its size allows: its length was misstated), so the caller makes it in one
+    /// pass instead. The pieces write straight into the overview's arrays: nothing is joined.
+    static func analyze(path: String, reader: some FrameReader, samplesPerPixel: Int, cuts: [Int64],
+                        reopen: @escaping @Sendable (String) throws(AudioFileError) -> any FrameReader = { path throws(AudioFileError) in try AudioFileDecoder(path: path) },
+                        progress: Progress)
         throws(AudioFileError) -> Result? {
+        let reservation = reader.frameCountForReservation + reader.frameCountForReservation / 100
+        let capacity = Int(reservation / Int64(samplesPerPixel)) + 2
+        var outcome: Swift.Result<(length: Int, frames: Int64, reachedEnd: Bool)?, AudioFileError> = .success(nil)
+        let pairs = withColumns(reader.channelCount, capacity: capacity) { buffers in
+            outcome = Swift.Result { () throws(AudioFileError) in
+                try fill(Columns(buffers), path: path, reader: reader, samplesPerPixel: samplesPerPixel, cuts: cuts, reopen: reopen, progress: progress)
+            }
+            if case .success(let filled?) = outcome { return filled.length }
+            return 0
+        }
+        guard let filled = try outcome.get() else { return nil }
+        let peaks = Peaks(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, channelCount: reader.channelCount, pairs: pairs)
+        return Result(peaks: peaks, frameCount: filled.frames, reachedEnd: filled.reachedEnd)
+    }
+
+    /// Arrays of `capacity` uninitialized pairs, one per channel, that `body` fills and gives the
+    /// length of: made one inside another, so that the arrays' own storage is what `body` writes.
+    private static func withColumns(_ channels: Int, capacity: Int,
+                                    _ body: ([UnsafeMutableBufferPointer<PeakPair>]) -> Int) -> [[PeakPair]] {
+        var length = 0
+        func nest(_ outer: [UnsafeMutableBufferPointer<PeakPair>]) -> [[PeakPair]] {
+            if outer.count == channels {
+                length = body(outer)
+                return []
+            }
+            var inner: [[PeakPair]] = []
+            let column = [PeakPair](unsafeUninitializedCapacity: capacity) { buffer, count in
+                inner = nest(outer + [buffer])
+                count = length
+            }
+            return [column] + inner
+        }
+        return nest([])
+    }
+
+    /// Fills `columns` from every piece: the overview's length in pairs, its frames and whether
+    /// the end was reached; nil when the pieces do not fit together.
+    private static func fill(_ columns: Columns, path: String, reader: some FrameReader, samplesPerPixel: Int, cuts: [Int64],
+                             reopen: @escaping @Sendable (String) throws(AudioFileError) -> any FrameReader,
+                             progress: Progress) throws(AudioFileError) -> (length: Int, frames: Int64, reachedEnd: Bool)? {
         let shared = PieceProgress()
         let group = DispatchGroup()
         for (index, start) in cuts.enumerated() {
@@ -43,7 +98,7 @@ extension PeaksAnalysis {
             group.enter()
             let thread = Thread {
                 let outcome = Swift.Result { () throws(AudioFileError) in
-                    try piece(path: path, from: start, to: end, samplesPerPixel: samplesPerPixel, shared: shared)
+                    try piece(try reopen(path), from: start, to: end, samplesPerPixel: samplesPerPixel, into: columns, shared: shared)
                 }
                 shared.outcomes.withLock { $0[index + 1] = outcome }
                 group.leave()
@@ -58,67 +113,78 @@ extension PeaksAnalysis {
 
         // The first piece, here, reporting for all.
         let firstEnd = cuts.first ?? .max
-        var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount, samplesPerPixel: samplesPerPixel)
-        // Room for the whole overview: the later pieces are appended to this one's pairs.
-        builder.reserveCapacity(forFrames: decoder.frameCountForReservation + decoder.frameCountForReservation / 100)
+        var builder = PeaksBuilder(sampleRate: reader.sampleRate, channelCount: reader.channelCount, samplesPerPixel: samplesPerPixel)
+        var written = 0
         var firstReachedEnd = false
         while builder.frameCount < firstEnd {
-            let more = try decoder.read { samples in
-                let frames = min(Int64(samples.count / decoder.channelCount), firstEnd - builder.frameCount)
+            let more = try reader.read { samples in
+                let frames = min(Int64(samples.count / reader.channelCount), firstEnd - builder.frameCount)
                 builder.process(interleaved: samples, frames: Int(frames))
             }
+            guard let moved = builder.movePairs(into: columns.buffers, at: written) else { return nil }
+            written += moved
             if !more {
                 firstReachedEnd = true
                 break
             }
             let done = builder.frameCount + shared.framesDone.load(ordering: .relaxed)
-            if !progress(done, decoder.estimatedFrameCount, { builder.peaks }) {
-                let frames = builder.frameCount
-                return Result(peaks: builder.finish(), frameCount: frames, reachedEnd: false)
+            let soFar = written
+            if !progress(done, reader.estimatedFrameCount, {
+                Peaks(sampleRate: reader.sampleRate, samplesPerPixel: samplesPerPixel, channelCount: reader.channelCount,
+                      pairs: columns.buffers.map { Array($0[0 ..< soFar]) })
+            }) {
+                return (written, builder.frameCount, false)
             }
         }
         if firstReachedEnd && !cuts.isEmpty { return nil }
+        _ = builder.finish()
+        guard let moved = builder.movePairs(into: columns.buffers, at: written) else { return nil }
+        written += moved
         group.wait()
 
         // Every piece but the last must have filled its span exactly.
-        var pieces = [builder.finish()]
-        var counts = [builder.frameCount]
         let outcomes = shared.outcomes.withLock { $0 }
+        var frames = builder.frameCount
         var reachedEnd = firstReachedEnd
         for index in cuts.indices.map({ $0 + 1 }) {
             guard let outcome = outcomes[index] else { return nil }
-            let (peaks, frames, ended) = try outcome.get()
-            let span = index < cuts.count ? cuts[index] - cuts[index - 1] : nil
-            if let span, frames != span { return nil }
-            pieces.append(peaks)
-            counts.append(frames)
-            reachedEnd = ended
+            guard let piece = try outcome.get() else { return nil }
+            if index < cuts.count, piece.frames != cuts[index] - cuts[index - 1] { return nil }
+            frames += piece.frames
+            written = Int(cuts[index - 1] / Int64(samplesPerPixel)) + piece.pairs
+            reachedEnd = piece.reachedEnd
         }
-        guard let joined = PeaksSegments.join(&pieces, frameCounts: counts) else { return nil }
-        return Result(peaks: joined, frameCount: counts.reduce(0, +), reachedEnd: reachedEnd)
+        return (written, frames, reachedEnd)
     }
 
-    /// One later piece: frames `start..<end` (to the end of the file for the last).
-    private static func piece(path: String, from start: Int64, to end: Int64, samplesPerPixel: Int, shared: PieceProgress)
-        throws(AudioFileError) -> (peaks: Peaks, frames: Int64, reachedEnd: Bool) {
-        let decoder = try AudioFileDecoder(path: path)
-        try decoder.seek(toFrame: start)
-        var builder = PeaksBuilder(sampleRate: decoder.sampleRate, channelCount: decoder.channelCount, samplesPerPixel: samplesPerPixel)
-        let wanted = end == .max ? max(0, decoder.frameCountForReservation - start) : end - start
-        builder.reserveCapacity(forFrames: min(wanted, max(0, decoder.frameCountForReservation - start)) + 4096)
+    /// One later piece: frames `start..<end` (to the end of the file for the last), its pairs
+    /// written into `columns` from `start / samplesPerPixel` on.
+    private static func piece(_ reader: any FrameReader, from start: Int64, to end: Int64, samplesPerPixel: Int, into columns: Columns,
+                              shared: PieceProgress) throws(AudioFileError) -> (frames: Int64, pairs: Int, reachedEnd: Bool)? {
+        try reader.seek(toFrame: start)
+        var builder = PeaksBuilder(sampleRate: reader.sampleRate, channelCount: reader.channelCount, samplesPerPixel: samplesPerPixel)
+        let first = Int(start / Int64(samplesPerPixel))
+        var written = 0
         var reachedEnd = false
+        func move() -> Bool {
+            guard let moved = builder.movePairs(into: columns.buffers, at: first + written) else { return false }
+            written += moved
+            return true
+        }
         while builder.frameCount < end - start, !shared.stopped.load(ordering: .relaxed) {
-            let more = try decoder.read { samples in
-                let frames = min(Int64(samples.count / decoder.channelCount), end - start - builder.frameCount)
+            let more = try reader.read { samples in
+                let frames = min(Int64(samples.count / reader.channelCount), end - start - builder.frameCount)
                 builder.process(interleaved: samples, frames: Int(frames))
                 shared.framesDone.add(frames, ordering: .relaxed)
             }
+            guard move() else { return nil }
             if !more {
                 reachedEnd = true
                 break
             }
         }
-        let frames = builder.frameCount
-        return (builder.finish(), frames, reachedEnd)
+        _ = builder.finish()
+        guard move() else { return nil }
+        return (builder.frameCount, written, reachedEnd)
     }
 }

@@ -95,6 +95,22 @@ public struct PeaksBuilder: Sendable {
         }
     }
 
+    /// Moves the pairs closed so far into `columns` (one per channel) from `index` on, and forgets
+    /// them, so that a piece of a long overview writes straight into the whole overview's storage
+    /// and holds only a few pairs itself. Returns how many pairs each channel gave, or nil (moving
+    /// nothing) if they would not fit.
+    public mutating func movePairs(into columns: [UnsafeMutableBufferPointer<PeakPair>], at index: Int) -> Int? {
+        let count = peaks.length
+        guard columns.count == peaks.channelCount, index >= 0, columns.allSatisfy({ index + count <= $0.count }) else { return nil }
+        for channel in 0 ..< peaks.channelCount {
+            peaks.pairs[channel].withUnsafeBufferPointer { moved in
+                _ = UnsafeMutableBufferPointer(rebasing: columns[channel][index ..< index + count]).initialize(fromContentsOf: moved)
+            }
+            peaks.pairs[channel].removeAll(keepingCapacity: true)
+        }
+        return count
+    }
+
     /// Closes the trailing partial pair, if any, and returns the finished peaks.
     public mutating func finish() -> Peaks {
         if pendingFrames > 0 { closePair() }
