@@ -9,27 +9,35 @@
 #
 # With MODE spectrum, decibar prints 64 band levels per channel at 60 lines/s
 # (`levels --mode spectrum --bands 64 --rate 60`), against the same cava. With MODE loudness,
-# `levels --mode loudness --rate 10` (EBU R128 with true peak on every sample, 10 lines/s).
+# `levels --mode loudness --rate 10` (EBU R128 with true peak on every sample, 10 lines/s). With
+# MODE daemon, `decibar daemon` (window hidden) with one `levels` subscriber at 30 Hz on its
+# control socket; the subscriber (a small Python client) is not counted.
 #
 # Decibar's own CPU is also split by thread: the PulseAudio client thread (capture callback and
 # the stream's yields), the executor threads that run the line writer, and the rest (the main
 # thread, which sleeps until the tap's status changes).
 #
-# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS] [MODE]   (defaults: .build-release, 60 s, levels)
+# Usage: bench-cpu.sh [DECIBAR_BINARY] [WINDOW_SECONDS] [MODE]   (defaults: .build-release, 60 s, levels;
+# MODE: levels, spectrum, loudness or daemon; `all` runs the four one after another)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 decibar=${1:-$root/.build-release/release/decibar}
 window=${2:-60}
 mode=${3:-levels}
+if [ "$mode" = all ]; then
+  for each in levels spectrum loudness daemon; do "$0" "$decibar" "$window" "$each"; done
+  exit 0
+fi
+goal="  (goal <= 0.5)"
 case "$mode" in
-  levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60"; goal="  (goal <= 0.5)" ;;
+  levels) decibar_args=(levels --rate 60); label="decibar levels --rate 60" ;;
   spectrum) decibar_args=(levels --mode spectrum --bands 64 --rate 60); label="decibar levels --mode spectrum --bands 64" ;;
   loudness) decibar_args=(levels --mode loudness --rate 10); label="decibar levels --mode loudness" ;;
-  *) echo "bench-cpu: MODE must be levels, spectrum or loudness" >&2; exit 2 ;;
+  daemon) decibar_args=(daemon); label="decibar daemon, 1 subscriber 30 Hz" ;;
+  *) echo "bench-cpu: MODE must be levels, spectrum, loudness, daemon or all" >&2; exit 2 ;;
 esac
 baseline=5
-goal=${goal:-}
 
 for tool in pulseaudio pactl paplay cava ffmpeg python3; do
   command -v "$tool" >/dev/null || { echo "bench-cpu: $tool not found (apt-get install pulseaudio pulseaudio-utils cava ffmpeg python3)" >&2; exit 1; }
@@ -62,9 +70,27 @@ pulse_alone=$(percent "$pa0" "$pa1" "$(python3 -c "print($t1 - $t0)")")
 cava -p "$dir/cava.conf" </dev/null >"$dir/cava.out" 2>"$dir/cava.err" &
 cava_pid=$!
 pids+=("$cava_pid")
-"$decibar" "${decibar_args[@]}" --source viz.monitor </dev/null >/dev/null 2>"$dir/decibar.err" &
-decibar_pid=$!
-pids+=("$decibar_pid")
+if [ "$mode" = daemon ]; then
+  export XDG_CONFIG_HOME="$dir/config"
+  "$decibar" "${decibar_args[@]}" </dev/null >/dev/null 2>"$dir/decibar.err" &
+  decibar_pid=$!
+  pids+=("$decibar_pid")
+  socket="$XDG_RUNTIME_DIR/decibar/control.sock"
+  for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
+  [ -S "$socket" ] || { echo "bench-cpu: the daemon did not listen: $(cat "$dir/decibar.err")" >&2; exit 1; }
+  # One subscriber reading every event (the daemon opens the tap for it).
+  python3 - "$socket" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(b'{"command": ["subscribe", "levels", 30]}\n')
+while s.recv(1 << 16): pass
+PY
+  pids+=("$!")
+else
+  "$decibar" "${decibar_args[@]}" --source viz.monitor </dev/null >/dev/null 2>"$dir/decibar.err" &
+  decibar_pid=$!
+  pids+=("$decibar_pid")
+fi
 sleep 2   # both connected and past their start-up work
 
 for pid in "$cava_pid" "$decibar_pid"; do

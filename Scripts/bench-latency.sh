@@ -19,12 +19,12 @@
 # The frame's end is wherever decibar stamps its --frame-log line: after the buffer swap in the
 # current LiveView, before it in the first version (which left out ~4 ms of llvmpipe drawing).
 #
-# Usage: bench-latency.sh [DECIBAR_BINARY]   (default: the release build in .build-release)
+# Usage: [CLICKS=40] bench-latency.sh [DECIBAR_BINARY]   (default: the release build in .build-release)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 decibar=${1:-$root/.build-release/release/decibar}
-clicks=20
+clicks=${CLICKS:-40}
 interval=0.7
 
 for tool in pulseaudio pactl pacat parec Xvfb python3; do

@@ -83,8 +83,12 @@ extension PulseMonitorTap {
         let fragmentFrames = fragmentDuration.map {
             max(chunk, Int(($0 * Double(sampleRate) / Double(chunk)).rounded()) * chunk)
         } ?? chunk
+        // One frame more than wanted: PulseAudio turns the size into whole microseconds and back,
+        // rounding down twice, so asking for exactly 256 frames delivers 255. Every 256-frame
+        // buffer then waited for one frame of the next delivery, 5 ms after the rest had arrived.
+        // Asking for 257 delivers 256 (a server that keeps 257 leaves a frame over: no wait).
         return pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32.max, prebuf: UInt32.max,
-                              minreq: UInt32.max, fragsize: UInt32(fragmentFrames * frameBytes))
+                              minreq: UInt32.max, fragsize: UInt32((fragmentFrames + 1) * frameBytes))
     }
 
     /// In long digital silence, asks for larger deliveries; at the first sound, for the usual ones.

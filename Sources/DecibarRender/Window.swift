@@ -265,6 +265,12 @@ public final class Window {
         SDL_GL_SwapWindow(window)
     }
 
+    /// Waits until everything drawn so far is in the back buffer (a software renderer draws only
+    /// now), so that a swap made later shows the frame at once.
+    public func finishDrawing() {
+        glFinish()
+    }
+
     /// The pixels of the frame being drawn (call before `swap()`), RGBA rows bottom to top.
     /// Reads the bottom-left `width`×`height` pixels of the frame just drawn (RGBA, bottom row
     /// first) into `pixels`, which must hold `width × height × 4` bytes.

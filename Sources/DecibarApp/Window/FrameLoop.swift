@@ -109,6 +109,12 @@ struct FrameLoop {
             if finished, let path = options.screenshot { try Self.saveScreenshot(of: window, to: path) }
             try recorder?.frameDrawn(in: window, at: now)
             lastFrame = now
+            if pacer.pacesItself {
+                // Drawn ahead of the slot: finish it, then show it at the slot, not whenever the
+                // drawing happened to end.
+                window.finishDrawing()
+                MonotonicClock.sleep(seconds: pacer.presentDelay(drawnAt: MonotonicClock.now(), startedAt: now))
+            }
             window.swap()
             // Stamped after the swap: the moment this frame is handed to the display.
             frameLog?.write("\(MonotonicClock.now()) \(frame.loggedValue)")

@@ -7,7 +7,6 @@ public struct FramePacer: Sendable {
     public let period: Double
     public private(set) var isVSyncTrusted = false
     private var vsyncClaimed: Bool
-    private var nextDeadline: Double?
     private var observedIntervals: [Double] = []
     private var previousFrameStart: Double?
 
@@ -18,6 +17,8 @@ public struct FramePacer: Sendable {
         let rate = refreshRate.flatMap { $0 >= 10 && $0 <= 1000 ? $0 : nil } ?? 60
         period = 1 / rate
         self.vsyncClaimed = vsyncClaimed
+        recentDraws.reserveCapacity(Self.drawWindow)
+        sortedDraws.reserveCapacity(Self.drawWindow)
     }
 
     /// Call at the start of every frame with a monotonic time in seconds.
@@ -34,18 +35,65 @@ public struct FramePacer: Sendable {
         observedIntervals.removeAll()
     }
 
-    /// Seconds to sleep after drawing a frame that finished at `now`; 0 when vsync paces us.
+    /// Whether frames are shown at slots this pacer keeps (no vsync to wait on): the frame loop then
+    /// finishes drawing ahead of the slot and waits for it (`presentDelay`) before showing.
+    public var pacesItself: Bool { !isVSyncTrusted && !(vsyncClaimed && observedIntervals.count < Self.observationFrames) }
+
+    /// How long before its slot a frame starts: the longest drawing of the last `drawWindow`
+    /// frames, plus a margin, so the frame is ready at its slot while the audio is read (at the
+    /// start) as late as that allows. A slow frame raises it for a second and a half only.
+    public var drawBudget: Double {
+        let typical = sortedDraws.isEmpty ? Self.assumedDraw : sortedDraws[sortedDraws.count - 1]
+        return Swift.min(typical + Self.drawMargin, period * 0.6)
+    }
+    /// Added to the longest drawing; about a scheduler's wake-up delay.
+    public static let drawMargin = 0.0005
+    /// Frames whose drawing times make the budget: a second and a half at 60 Hz.
+    public static let drawWindow = 90
+    /// The drawing time assumed before any frame is drawn.
+    public static let assumedDraw = 0.002
+    /// The last `drawWindow` drawing times, oldest first, and the same sorted (kept in place: no
+    /// allocation once full).
+    private var recentDraws: [Double] = []
+    private var sortedDraws: [Double] = []
+    /// The slot the frame being drawn is for (nil before the first).
+    private var slot: Double?
+
+    /// Seconds to wait after a frame that started at `start` is drawn (and finished) at `now`,
+    /// before showing it at its slot: 0 when late, the first frame, or when vsync paces us.
+    public mutating func presentDelay(drawnAt now: Double, startedAt start: Double) -> Double {
+        guard pacesItself else { return 0 }
+        remember(drawing: Swift.max(0, now - start))
+        guard let slot else { return 0 }
+        return Swift.max(0, slot - now)
+    }
+
+    private mutating func remember(drawing: Double) {
+        if recentDraws.count == Self.drawWindow {
+            let oldest = recentDraws.removeFirst()
+            if let index = sortedDraws.firstIndex(of: oldest) { sortedDraws.remove(at: index) }
+        }
+        recentDraws.append(drawing)
+        sortedDraws.insert(drawing, at: sortedDraws.firstIndex { $0 > drawing } ?? sortedDraws.count)
+    }
+
+    /// Seconds to sleep after a frame was shown at `now`, until the next frame starts: its slot
+    /// less the drawing budget. 0 when vsync paces us.
     public mutating func delayAfterFrame(finishedAt now: Double) -> Double {
         if isVSyncTrusted { return 0 }
         if vsyncClaimed && observedIntervals.count < Self.observationFrames {
             // Still finding out: pace at half the period so a real vsync shows through.
             return Swift.max(0, (previousFrameStart ?? now) + period * 0.5 - now)
         }
-        var deadline = (nextDeadline ?? now) + period
-        // After a stall, start afresh instead of rushing frames to catch up.
-        if deadline < now { deadline = now + period }
-        if deadline > now + period { deadline = now + period }
-        nextDeadline = deadline
-        return deadline - now
+        let budget = drawBudget
+        var next = (slot ?? now) + period
+        // After a stall (or a rest), skip the slots there is no longer time to draw for, instead
+        // of rushing frames to catch up, and stay on the same grid, as a display's refresh does:
+        // a grid started afresh from a late frame would put every later frame off its slot.
+        if next - budget * 0.5 < now { next += (((now - next + budget * 0.5) / period).rounded(.down) + 1) * period }
+        // A clock step: the grid starts again from here.
+        if next > now + period + budget { next = now + period }
+        slot = next
+        return Swift.max(0, next - budget - now)
     }
 }
