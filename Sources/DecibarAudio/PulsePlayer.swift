@@ -47,6 +47,8 @@ public final class PulsePlayer: @unchecked Sendable {
     private let stopRequested = Mutex(false)
     private let positionBox = Mutex(Position())
     private let underruns = Atomic<Int>(0)
+    /// Set when the sound server or the stream went away after playing had started.
+    private let lost = Atomic<Bool>(false)
     private let dropouts = Atomic<Int>(0)
     /// The rate and pitch asked for (bit patterns of Doubles), taken by the next write.
     private let requestedRate = Atomic<UInt64>(1.0.bitPattern)
@@ -120,7 +122,10 @@ public final class PulsePlayer: @unchecked Sendable {
                 let player = PulsePlayer.from(userData)
                 let state = pa_context_get_state(context)
                 if state == PA_CONTEXT_READY || state.isFinished {
-                    if state.isFinished { player.failure = pulseErrorText(pa_context_errno(context)) }
+                    if state.isFinished {
+                        player.failure = pulseErrorText(pa_context_errno(context))
+                        if player.isReady { player.lost.store(true, ordering: .releasing) }
+                    }
                     player.mainloop.signal()
                 }
             }, userData)
@@ -143,7 +148,11 @@ public final class PulsePlayer: @unchecked Sendable {
                 return "cannot play \(sampleRate) Hz \(channelCount)-channel audio"
             }
             self.stream = stream
-            pa_stream_set_state_callback(stream, { _, userData in PulsePlayer.from(userData).mainloop.signal() }, userData)
+            pa_stream_set_state_callback(stream, { stream, userData in
+                let player = PulsePlayer.from(userData)
+                if let stream, pa_stream_get_state(stream).isFinished, player.isReady { player.lost.store(true, ordering: .releasing) }
+                player.mainloop.signal()
+            }, userData)
             pa_stream_set_write_callback(stream, { stream, bytes, userData in
                 guard let stream else { return }
                 PulsePlayer.from(userData).fill(stream, bytes: bytes)
@@ -328,6 +337,10 @@ public final class PulsePlayer: @unchecked Sendable {
 
     /// True once the source ended and everything written has been played.
     public var isFinished: Bool { positionBox.withLock { $0.finished } }
+
+    /// The sound server went away (stopped, restarted, crashed) or dropped the stream while it
+    /// played: nothing more will be heard from this player. Make a new one when the server is back.
+    public var isServerLost: Bool { lost.load(ordering: .acquiring) }
 
     private func setCorked(_ corked: Bool) {
         mainloop.locked {

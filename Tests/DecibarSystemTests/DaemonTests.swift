@@ -315,6 +315,30 @@ struct DaemonTests {
         }
     }
 
+    @Test("the sound server restarted mid-track: the player plays on from where it was, heard on the new server")
+    func playerSurvivesServerRestart() async throws {
+        try await onOwnThread {
+            let rig = try DaemonRig()
+            let tone = rig.server.directory + "/tone.wav"
+            try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 60)
+            #expect(try rig.ctl("open", tone).status == 0)
+            #expect(TestRig.wait(timeout: 5) { ((try? rig.player("position"))??.number ?? 0) > 3 })
+            let before = try #require(try rig.player("position")?.number)
+            rig.server.stop()
+            usleep(1_000_000)
+            try rig.server.start()
+            // Back where it was (give or take the outage and the looks for the server), and moving.
+            #expect(TestRig.wait(timeout: 5) {
+                guard let position = (try? rig.player("position"))??.number else { return false }
+                return position > before + 0.5 && position < before + 4
+            }, "position \(String(describing: try? rig.player("position"))) after \(before)")
+            #expect(try rig.player("state") == .string("playing"))
+            #expect(abs(try rig.heardRMS() - -9.03) < 0.5, "not heard on the restarted server")
+            let log = rig.daemon?.standardError ?? ""
+            #expect(log.contains("the sound server went away") && log.contains("the sound server is back"), "\(log)")
+        }
+    }
+
     @Test("64 clients at 60 levels per second and one that never reads: each reader gets at least 59 a second")
     func manySubscribers() async throws {
         try await onOwnThread {

@@ -71,6 +71,11 @@ final class PlaySession {
     private(set) var failureCount = 0
     /// The last file that opened, to show stopped when the files after it cannot be played.
     private var lastPlayableIndex: Int?
+    /// Set while the sound server is away: where the track was, whether it played, and when the
+    /// server was last looked for. The track opens there again once the server is back.
+    private var serverLoss: (position: Double, playing: Bool, lastLook: Double)?
+    /// How often a lost server is looked for.
+    static let serverLookInterval = 0.5
 
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal) {
@@ -196,6 +201,7 @@ final class PlaySession {
     /// Closes the stream and the decoder; the track, its overview and the playhead's place on
     /// screen stay.
     private func releasePlayer() {
+        serverLoss = nil
         // A file that broke while playing (it then ended early) is reported once, like one that cannot open.
         if let source {
             // Underruns are not failures, but a user should know the sound had gaps, and why. (A
@@ -404,9 +410,33 @@ final class PlaySession {
                  tries: max(0, files.count - 1))
             return
         }
+        if let player, player.isServerLost, serverLoss == nil, !isStopped {
+            serverLoss = (playhead, !player.isPaused && !isBuffering, 0)
+            writeError("the sound server went away; playing on when it is back")
+        }
+        if serverLoss != nil {
+            resumeAfterServerLoss()
+            return
+        }
         updateBuffering()
         if let problem = video?.takeProblem() { writeError(problem) }
         if player?.isFinished == true { trackEnded() }
+    }
+
+    /// Looks for the server every `serverLookInterval`; once it answers, opens the track again
+    /// where it was (a stream starts again from where its address starts).
+    private func resumeAfterServerLoss() {
+        guard let loss = serverLoss else { return }
+        let now = MonotonicClock.now()
+        guard now - loss.lastLook >= Self.serverLookInterval else { return }
+        serverLoss?.lastLook = now
+        // Connection refused answers at once; a server that hangs is given a moment.
+        guard (try? PulseDirectory.list(timeout: 0.2)) != nil else { return }
+        serverLoss = nil
+        releasePlayer()
+        guard index >= 0, openFile(at: index, autoplay: loss.playing, keepsOverview: true) else { return }
+        if player != nil, loss.position > 0 { seek(to: loss.position) }
+        writeError("the sound server is back")
     }
 
     /// Below this much decoded audio, with the decoder waiting for the network, a stream is held.
