@@ -40,14 +40,18 @@ public struct FramePacer: Sendable {
     public var pacesItself: Bool { !isVSyncTrusted && !(vsyncClaimed && observedIntervals.count < Self.observationFrames) }
 
     /// How long before its slot a frame starts: the longest drawing of the last `drawWindow`
-    /// frames, plus a margin, so the frame is ready at its slot while the audio is read (at the
-    /// start) as late as that allows. A slow frame raises it for a second and a half only.
+    /// frames, less `allowedLateness`, so the frame is ready at its slot (the slowest up to that
+    /// much after it) while the audio is read (at the start) as late as that allows. A slow frame
+    /// raises it for a second and a half only.
     public var drawBudget: Double {
-        let typical = sortedDraws.isEmpty ? Self.assumedDraw : sortedDraws[sortedDraws.count - 1]
-        return Swift.min(typical + Self.drawMargin, period * 0.6)
+        let longest = sortedDraws.last ?? Self.assumedDraw
+        return Swift.min(Swift.max(longest - Self.allowedLateness, Self.minimumBudget), period * 0.6)
     }
-    /// Added to the longest drawing; about a scheduler's wake-up delay.
-    public static let drawMargin = 0.0005
+    /// How late the slowest recent drawing may show: well inside the 2 ms a frame may be off its
+    /// slot, and every frame reads its audio that much later.
+    public static let allowedLateness = 0.001
+    /// The least time a frame starts before its slot (a scheduler's wake-up delay).
+    public static let minimumBudget = 0.0005
     /// Frames whose drawing times make the budget: a second and a half at 60 Hz.
     public static let drawWindow = 90
     /// The drawing time assumed before any frame is drawn.
