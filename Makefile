@@ -1,7 +1,7 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test asan tsan fuzz bench clean install install-files uninstall
+.PHONY: all deps build release run test asan tsan fuzz bench soak clean install install-files uninstall
 
 # Where `make install` puts Decibar; DESTDIR is put before every path (to assemble a package).
 PREFIX ?= /usr/local
@@ -63,6 +63,12 @@ uninstall:
 bench:
 	Scripts/install-deps.sh --bench
 	Scripts/bench.sh
+
+# The daemon's endurance test: SOAK_MINUTES (30) of a looped playlist with the window shown and a
+# subscriber, switching outputs and restarting PulseAudio; pass/fail, CSVs and a plot in out/soak.
+# `make soak SOAK_MINUTES=2` is the short variant (Scripts/soak.sh lists every setting).
+soak: release
+	Scripts/soak.sh .build/release/decibar
 
 clean:
 	rm -rf .build .build-release .build-address .build-thread .build-fuzz .build-tools Benchmarks/.build out

@@ -18,6 +18,8 @@ packages=(
   desktop-file-utils man-db groff-base
   # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), and dbus
   pipewire pipewire-pulse wireplumber dbus
+  # test: the soak's plot of memory, fds, threads and subscriber lines (Scripts/soak-plot.py)
+  python3-matplotlib
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time); fi
 

@@ -334,6 +334,14 @@ struct DaemonTests {
             }, "position \(String(describing: try? rig.player("position"))) after \(before)")
             #expect(try rig.player("state") == .string("playing"))
             #expect(abs(try rig.heardRMS() - -9.03) < 0.5, "not heard on the restarted server")
+            // A restart as quick as systemd's (no pause between stop and start) too.
+            let second = try #require(try rig.player("position")?.number)
+            rig.server.stop()
+            try rig.server.start()
+            #expect(TestRig.wait(timeout: 5) {
+                guard let position = (try? rig.player("position"))??.number else { return false }
+                return position > second + 0.5 && position < second + 4
+            }, "position \(String(describing: try? rig.player("position"))) after \(second)")
             let log = rig.daemon?.standardError ?? ""
             #expect(log.contains("the sound server went away") && log.contains("the sound server is back"), "\(log)")
         }

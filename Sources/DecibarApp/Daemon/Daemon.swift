@@ -68,6 +68,7 @@ public final class Daemon {
     /// Runs until `ctl quit` or a signal. Throws (one line) when it cannot start: another daemon
     /// runs, the socket cannot be made, the config is broken.
     public func run() throws {
+        MemoryPolicy.applyForLongRuns()
         SignalWatcher.blockSignals()
         do {
             fileConfiguration = try ConfigFile.load(settings.configPath)

@@ -73,7 +73,11 @@ final class PlaySession {
     private var lastPlayableIndex: Int?
     /// Set while the sound server is away: where the track was, whether it played, and when the
     /// server was last looked for. The track opens there again once the server is back.
-    private var serverLoss: (position: Double, playing: Bool, lastLook: Double)?
+    private var serverLoss: (position: Double, playing: Bool, lastLook: Double, answered: Int)?
+    /// The playhead while the player last played well: a lost stream's own clock says nothing.
+    private var lastGoodPlayhead = 0.0
+    /// Where a stream opened again after the server came back goes, once it is open.
+    private var resumeSeek: Double?
     /// How often a lost server is looked for.
     static let serverLookInterval = 0.5
 
@@ -104,6 +108,7 @@ final class PlaySession {
     /// Opens the file at `start` or the next playable one after it, in `direction`.
     func open(from start: Int, direction: Int = 1, autoplay: Bool = true, tries: Int? = nil) {
         close()
+        resumeSeek = nil
         isOver = false
         isStopped = false
         var candidate = start
@@ -400,7 +405,11 @@ final class PlaySession {
             switch outcome {
             case .success(let source):
                 if adopt(source, at: pending.index, autoplay: pending.autoplay, keepsOverview: pending.keepsOverview,
-                         download: pending.download) { return }
+                         download: pending.download) {
+                    if let target = resumeSeek { seek(to: target) }
+                    resumeSeek = nil
+                    return
+                }
             case .failure(let error):
                 writeError(error.description)
                 failureCount += 1
@@ -411,8 +420,10 @@ final class PlaySession {
             return
         }
         if let player, player.isServerLost, serverLoss == nil, !isStopped {
-            serverLoss = (playhead, !player.isPaused && !isBuffering, 0)
+            serverLoss = (lastGoodPlayhead, !player.isPaused && !isBuffering, 0, 0)
             writeError("the sound server went away; playing on when it is back")
+        } else if player != nil, serverLoss == nil {
+            lastGoodPlayhead = playhead
         }
         if serverLoss != nil {
             resumeAfterServerLoss()
@@ -431,11 +442,24 @@ final class PlaySession {
         guard now - loss.lastLook >= Self.serverLookInterval else { return }
         serverLoss?.lastLook = now
         // Connection refused answers at once; a server that hangs is given a moment.
-        guard (try? PulseDirectory.list(timeout: 0.2)) != nil else { return }
-        serverLoss = nil
+        guard (try? PulseDirectory.list(timeout: 0.2)) != nil else {
+            serverLoss?.answered = 0
+            return
+        }
+        // A server that has just started may still be loading its outputs: it must answer twice.
+        serverLoss?.answered += 1
+        guard loss.answered + 1 >= 2 else { return }
         releasePlayer()
-        guard index >= 0, openFile(at: index, autoplay: loss.playing, keepsOverview: true) else { return }
-        if player != nil, loss.position > 0 { seek(to: loss.position) }
+        guard index >= 0, openFile(at: index, autoplay: loss.playing, keepsOverview: true) else {
+            // Not playable yet: look again (the track itself is reported by the open).
+            serverLoss = (loss.position, loss.playing, now, 0)
+            return
+        }
+        if loss.position > 0 {
+            // A stream opens on its own thread: it goes there once it is open.
+            if pending != nil { resumeSeek = loss.position } else if player != nil { seek(to: loss.position) }
+        }
+        lastGoodPlayhead = loss.position
         writeError("the sound server is back")
     }
 
