@@ -32,12 +32,18 @@ public final class SoundFileReader: FrameReader {
     private let file: OpaquePointer
     private let chunk: UnsafeMutableBufferPointer<Float>
     private static let chunkFrames = 4096
+    /// The first four bytes of WAV, RF64, Sony Wave64, AIFF and FLAC files.
+    private static let containerMagic: [[UInt8]] = ["RIFF", "RF64", "riff", "FORM", "fLaC"].map { Array($0.utf8) }
 
     /// The reader for `path`, or nil when libsndfile cannot read it exactly as FFmpeg would (another
     /// format, a codec inside WAV, more than two channels) or cannot open it at all: the caller
     /// then decodes with FFmpeg, which also words any error.
     public init?(path: String) {
         guard let input = try? AudioFileInput(path: path), let descriptor = input.descriptor else { return nil }
+        // Only what starts as these containers do: libsndfile would otherwise probe other formats
+        // itself (an MP3 through libmpg123, which writes its complaints to stderr).
+        var magic = [UInt8](repeating: 0, count: 4)
+        guard pread(descriptor, &magic, 4, 0) == 4, Self.containerMagic.contains(magic) else { return nil }
         var info = SF_INFO()
         // libsndfile reads the descriptor but leaves closing it to `input`.
         guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else { return nil }
