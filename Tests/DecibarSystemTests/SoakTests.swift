@@ -16,7 +16,7 @@ struct SoakTests {
         #expect(run.status == 0, "soak failed:\n\(summary)\n\(run.error.suffix(2000))")
         #expect(FileManager.default.fileExists(atPath: out + "/soak.csv") && FileManager.default.fileExists(atPath: out + "/soak.png"))
         // A sample every 10 s over 2 minutes.
-        let rows = (try? String(contentsOfFile: out + "/soak.csv", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        let rows = (try? String(contentsOfFile: out + "/soak.csv", encoding: .utf8))?.split(whereSeparator: \.isNewline).count ?? 0
         #expect(rows >= 12, "\(rows) lines in soak.csv")
     }
 }
