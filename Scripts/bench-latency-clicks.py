@@ -210,7 +210,7 @@ def analyze(writes_path, monitor_path, frames_path):
           f"(first sample due on the monitor at {statistics.median(to_onset):5.1f} ms; "
           f"parec's reads trail the stream by {read_lag_ms:.1f} ms median)")
     print(f"Decibar's own audio-to-frame latency:       median {statistics.median(own):5.1f} ms, "
-          f"p90 {percentile(own, 0.9):5.1f} ms  (goal: median < 25 ms; per click, frame - first sample due on monitor)")
+          f"p90 {percentile(own, 0.9):5.1f} ms  (goal: median <= 12 ms, p90 < 18 ms; per click, frame - first sample due on monitor)")
     if os.environ.get("LATENCY_DETAIL"):
         print("  each click, sorted (ms): " + " ".join(f"{value:.1f}" for value in sorted(own)))
     print(f"  same, counted from parec's read instead:  median {statistics.median(own_arrival):5.1f} ms, "
