@@ -20,4 +20,13 @@ enum MemoryPolicy {
         _ = mallopt(arenaMax, 2)
         _ = mallopt(mmapThreshold, 128 * 1024)
     }
+
+    /// Gives the free pages inside the allocator's heaps back to the system (`malloc_trim`), after
+    /// work that freed a lot in many small blocks, such as a video's decoding. It walks the heaps
+    /// under their locks (a millisecond or so); never call it from the audio path.
+    static func returnFreedMemory() {
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+    }
 }

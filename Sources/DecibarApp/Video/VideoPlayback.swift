@@ -35,7 +35,13 @@ final class VideoPlayback: Sendable {
     init(path: String, source: (any AudioByteSource)? = nil) {
         self.path = path
         worker = VideoWorker(path: path, source: source)
-        let thread = Thread { [worker] in worker.run() }
+        let thread = Thread { [worker] in
+            worker.run()
+            // The decoder's frame threads freed their buffers into the allocator's arenas, where
+            // they stay unless handed back: a long-running daemon would keep them after each video.
+            worker.closeDecoder()
+            MemoryPolicy.returnFreedMemory()
+        }
         thread.name = "decibar-video"
         thread.start()
     }
@@ -163,6 +169,9 @@ private final class VideoWorker: @unchecked Sendable {
     }
 
     func wake() { semaphore.signal() }
+
+    /// Frees the decoder once `run` has returned (only that thread uses it).
+    func closeDecoder() { decoder = nil }
 
     func run() {
         guard open() else { return }
