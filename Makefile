@@ -27,12 +27,12 @@ run: release
 # Builds, then runs every test inside a private PulseAudio + Xvfb that are stopped afterwards.
 # (The man page generator is built first, so that the install test does not wait for it.)
 # One test at a time: many tests time real audio, and on two cores a software-rendered window or a
-# second sound server beside them delays what they measure. Scripts/run-tests.sh names the failures
+# second sound server beside them delays what they measure. Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there).
 test: deps
 	swift build --build-tests
 	Scripts/install.sh manual-tool >/dev/null
-	Scripts/with-test-env.sh Scripts/run-tests.sh
+	Scripts/with-test-env.sh Scripts/run-tests.py
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
 asan: deps

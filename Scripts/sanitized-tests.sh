@@ -2,10 +2,10 @@
 # Builds the package and its tests with a sanitizer and runs the whole suite in the private test
 # environment (PulseAudio + Xvfb). Every process the tests start (decibar included) is the sanitized
 # build. A report from the sanitizer fails the run, even if the test that caused it passed.
-# Usage: sanitized-tests.sh address|thread [swift test options...]
+# Usage: sanitized-tests.sh address|thread [Swift Testing options such as --filter REGEX...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sanitizer=${1:?usage: sanitized-tests.sh address|thread [swift test options...]}
+sanitizer=${1:?usage: sanitized-tests.sh address|thread [--filter REGEX...]}
 shift
 scratch=".build-$sanitizer"
 reports=$(mktemp -d "/tmp/decibar-$sanitizer-reports.XXXXXX")
@@ -49,7 +49,7 @@ esac
 status=0
 # One test at a time, as make test runs them (timing tests beside others starve at this overhead);
 # a test that missed a timing mark is run once more alone, and any sanitizer report still fails.
-Scripts/with-test-env.sh Scripts/run-tests.sh --sanitize="$sanitizer" --scratch-path "$scratch" ${skips[@]+"${skips[@]}"} "$@" || status=$?
+Scripts/with-test-env.sh Scripts/run-tests.py --scratch-path "$scratch" ${skips[@]+"${skips[@]}"} "$@" || status=$?
 if compgen -G "$reports/report*" > /dev/null; then
   echo "sanitized-tests: $sanitizer reported problems:" >&2
   for report in "$reports"/report*; do echo "--- $report" >&2; head -40 "$report" >&2; done

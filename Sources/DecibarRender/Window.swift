@@ -31,10 +31,13 @@ public final class Window {
         if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
+        // Held until SDL has its own connection (see `connectToX`).
+        var heldDisplay: OpaquePointer?
+        defer { if let heldDisplay { XCloseDisplay(heldDisplay) } }
         if !environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             // X only: otherwise SDL goes on to try Wayland and prints that library's complaint,
             // then reports "no display" for a DISPLAY that is set but unreachable.
-            try Self.checkXDisplay(environment("DISPLAY"))
+            heldDisplay = try Self.connectToX(environment("DISPLAY"))
             SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
         }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
@@ -79,8 +82,25 @@ public final class Window {
         requestedVSync = SDL_GL_SetSwapInterval(1) == 0
     }
 
-    /// Tries the X display named by DISPLAY, so that an unreachable one is reported as such.
-    private static func checkXDisplay(_ name: String) throws(RenderError) {
+    /// Connects to the X display named by DISPLAY, so that an unreachable one is reported as such.
+    ///
+    /// The connection is kept open until SDL has made its own. An X server started without
+    /// `-noreset` (Xvfb, `xinit`) resets itself whenever its last client leaves, and refuses
+    /// connections for that moment: closing this one first made SDL's own attempt fail now and
+    /// then ("x11 not available"). Another program's last connection can end just as this one
+    /// starts too, so a server whose socket is there gets a second chance for up to a second.
+    private static func connectToX(_ name: String) throws(RenderError) -> OpaquePointer {
+        let started = SDL_GetTicks64()
+        while true {
+            if let display = quietlyOpenDisplay() { return display }
+            guard mayBeResetting(name), SDL_GetTicks64() - started < 1000 else {
+                throw RenderError("cannot open a window: cannot connect to the X display \(name) (no X server there, or access refused)")
+            }
+            SDL_Delay(20)
+        }
+    }
+
+    private static func quietlyOpenDisplay() -> OpaquePointer? {
         // Xlib writes its own complaints (such as missing authorization) to stderr; the reason goes
         // into our one line instead. Nothing else runs on other threads this early.
         let savedError = dup(STDERR_FILENO)
@@ -90,10 +110,17 @@ public final class Window {
         if savedError >= 0 && null >= 0 { dup2(savedError, STDERR_FILENO) }
         if savedError >= 0 { close(savedError) }
         if null >= 0 { close(null) }
-        guard let display else {
-            throw RenderError("cannot open a window: cannot connect to the X display \(name) (no X server there, or access refused)")
-        }
-        XCloseDisplay(display)
+        return display
+    }
+
+    /// Whether a failed connection to `name` may be a server resetting rather than none at all:
+    /// a local display (`:N`, `unix:N`) whose socket exists, or any remote one.
+    private static func mayBeResetting(_ name: String) -> Bool {
+        guard let colon = name.lastIndex(of: ":") else { return false }
+        let host = name[..<colon]
+        guard host.isEmpty || host == "unix" else { return true }
+        let number = name[name.index(after: colon)...].prefix { $0.isNumber }
+        return !number.isEmpty && access("/tmp/.X11-unix/X\(number)", F_OK) == 0
     }
 
     /// What to do when the connection to the X server breaks (the server ended or crashed), just

@@ -90,6 +90,35 @@ struct MediaPlayerTests {
         return path
     }
 
+    @Test("the window opens every time on an X server that resets whenever its last client leaves, while other clients come and go")
+    func opensOnResettingServer() async throws { try await onOwnThread { try runOpensOnResettingServer() } }
+
+    private func runOpensOnResettingServer() throws {
+        // PrivateDisplay's Xvfb runs without -noreset, as `xvfb-run` and `xinit` servers do: each time
+        // its client count drops to zero it resets and, for that moment, refuses connections. The
+        // shell loop below is such a client, connecting and leaving all the time.
+        let desk = try Desk()
+        let tone = desk.server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.1, seconds: 30)
+        let churn = try RunningCommand(["-c", "while :; do xdotool getdisplaygeometry; done"], environment: desk.environment, tool: "sh")
+        defer { churn.stop() }
+        var failures: [String] = []
+        for _ in 0 ..< 20 {
+            let player = try RunningCommand(["play", tone, "--size", "160x90"], environment: desk.environment)
+            defer { player.stop() }
+            let shown = TestRig.wait(timeout: 10) {
+                !player.isRunning || (try? TestRig.run("xdotool", ["search", "--name", "^Decibar"],
+                                                     environment: ["DISPLAY": desk.screen.display]))?.status == 0
+            }
+            if !shown || !player.isRunning { failures.append(player.standardError.split(separator: "\n").last.map(String.init) ?? "no window") }
+            player.stop()
+            _ = TestRig.wait(timeout: 5) { (try? TestRig.run("xdotool", ["search", "--name", "^Decibar"],
+                                                           environment: ["DISPLAY": desk.screen.display]))?.status != 0 }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 20 windows did not open: \(failures)")
+        #expect(churn.isRunning)
+    }
+
     @Test("playerctl: status, play-pause, metadata from tags, position 30 (heard at 30 s), next, stop; busctl lists every property")
     func playerctl() async throws { try await onOwnThread { try runPlayerctl() } }
 

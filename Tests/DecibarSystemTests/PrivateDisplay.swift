@@ -1,7 +1,9 @@
 import Foundation
 
 /// An X server of a test's own (Xvfb), for tests that send input to a window or kill the server
-/// under it. It takes the first free display number and is stopped when released.
+/// under it. It takes the first free display number and is stopped when released. It runs without
+/// `-noreset`, as `xvfb-run` and `xinit` servers do: it resets whenever its last client leaves, and
+/// the windows opened on it must cope with that.
 final class PrivateDisplay {
     let process: Process
     let display: String

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Runs the built test suite one test at a time, then names what failed at the very end.
+
+A test that failed is run once more on its own: many tests time real audio on a shared two-core
+machine, and a moment of starvation can push one past its mark. The suite passes only if every such
+test really ran again (all its cases) and passed; the ones that needed a second run are listed last
+either way. More than --max-reruns failures are not run again (that is a breakage, not a slow moment).
+
+Results come from Swift Testing's event stream (JSON lines), not from its console text or xUnit
+file: the stream names each test by its full ID (module.Suite/function(labels:)/File.swift:line:column),
+which is exactly what a second run's --filter has to match, parameterized tests included.
+
+Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
+                    [Swift Testing options such as --filter REGEX or --skip REGEX ...]
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def say(text):
+    print(f"run-tests: {text}", flush=True)
+
+
+def exact_filter(test_id):
+    """A --filter regex that matches this test ID and no other (Swift Testing matches IDs as regexes)."""
+    return "^" + re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", test_id) + "$"
+
+
+class Run:
+    """One run of the test binary, read back from its event stream."""
+
+    def __init__(self, status, events, timed_out):
+        self.status = status
+        self.timed_out = timed_out
+        self.functions = {}   # test ID -> display name, for tests (not suites)
+        self.started = []     # function IDs in the order they started
+        self.ended = set()
+        self.skipped = set()
+        self.cases = {}       # function ID -> test cases started
+        self.issues = {}      # test ID (or "" outside any test) -> first message
+        self.issue_counts = {}
+        self.finished = False
+        for record in events:
+            payload = record.get("payload", {})
+            if record.get("kind") == "test":
+                if payload.get("kind") == "function":
+                    self.functions[payload["id"]] = payload.get("displayName") or payload.get("name", "")
+                continue
+            kind = payload.get("kind")
+            test_id = payload.get("testID", "")
+            if kind == "testStarted" and test_id in self.functions:
+                self.started.append(test_id)
+            elif kind == "testEnded":
+                self.ended.add(test_id)
+            elif kind == "testSkipped":
+                self.skipped.add(test_id)
+            elif kind == "testCaseStarted":
+                self.cases[test_id] = self.cases.get(test_id, 0) + 1
+            elif kind == "issueRecorded":
+                issue = payload.get("issue", {})
+                if issue.get("isKnown") or issue.get("_severity", issue.get("severity", "error")) == "warning":
+                    continue
+                texts = [m.get("text", "") for m in payload.get("messages", [])]
+                self.issues.setdefault(test_id, " ".join(": ".join(texts).split())[:300])
+                self.issue_counts[test_id] = self.issue_counts.get(test_id, 0) + 1
+            elif kind == "runEnded":
+                self.finished = True
+
+    @property
+    def failed(self):
+        """Tests (functions) with an issue, in the order they started."""
+        return [t for t in dict.fromkeys(self.started) if t in self.issues]
+
+    @property
+    def stray_issues(self):
+        """Issues recorded outside any test function (a suite's setup, or the run itself)."""
+        return {t: m for t, m in self.issues.items() if t not in self.functions}
+
+    @property
+    def unfinished(self):
+        return [t for t in dict.fromkeys(self.started) if t not in self.ended]
+
+
+def run_tests(binary, arguments, limit_seconds, work, label):
+    stream = os.path.join(work, f"{label}.jsonl")
+    command = [binary, "--testing-library", "swift-testing", "--no-parallel",
+               "--event-stream-output-path", stream, "--event-stream-version", "0"] + arguments
+    environment = dict(os.environ)
+    if not sys.stdout.isatty():
+        environment["NO_COLOR"] = "1"
+    # Its own process group, so a run over its time limit is stopped with everything it started.
+    process = subprocess.Popen(command, env=environment, start_new_session=True)
+    timed_out = False
+    try:
+        status = process.wait(timeout=limit_seconds)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            status = process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            status = process.wait()
+    except KeyboardInterrupt:
+        os.killpg(process.pid, signal.SIGTERM)
+        raise
+    events = []
+    try:
+        with open(stream, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                try:
+                    events.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass  # a line cut short by a crash
+    except OSError:
+        pass
+    return Run(status, events, timed_out)
+
+
+def describe_end(run):
+    if run.timed_out:
+        why = "was stopped at its time limit"
+    elif run.status < 0:
+        why = f"was killed by signal {-run.status}"
+    else:
+        why = f"ended with status {run.status}"
+    running = ", ".join(run.unfinished) or "none"
+    return f"the test process {why} before the run finished (tests still running: {running})"
+
+
+def main():
+    parser = argparse.ArgumentParser(add_help=True, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tests", help="the test binary (default: DIR/debug/DecibarPackageTests.xctest)")
+    parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"), help="the build folder (default .build)")
+    parser.add_argument("--max-reruns", type=int, default=int(os.environ.get("MAX_RERUNS", "3")))
+    parser.add_argument("--time-limit", type=float, default=float(os.environ.get("TEST_TIME_LIMIT_MINUTES", "60")),
+                        help="minutes the whole first run may take (a second run gets a quarter, at least 5)")
+    options, passed = parser.parse_known_args()
+    binary = options.tests or os.path.join(options.scratch_path, "debug", "DecibarPackageTests.xctest")
+    if not os.access(binary, os.X_OK):
+        say(f"no test binary at {binary}; build it first (swift build --build-tests)")
+        return 2
+
+    with tempfile.TemporaryDirectory(prefix="decibar-tests.") as work:
+        first = run_tests(binary, passed, options.time_limit * 60, work, "first")
+        print(flush=True)
+        if not first.finished:
+            say(describe_end(first))
+            return 1
+        if first.stray_issues:
+            say("issues were recorded outside any test:")
+            for test_id, message in first.stray_issues.items():
+                print(f"  ✘ {test_id or '(the run)'}\t{message}")
+            return 1
+        failed = first.failed
+        if not failed:
+            if first.status != 0:
+                say(f"the run failed (status {first.status}) without naming a failed test; see above")
+                return 1
+            say(f"passed: {len(set(first.started))} tests ran, none needed a second run")
+            return 0
+
+        say(f"{len(failed)} test(s) failed on the first run:")
+        for test_id in failed:
+            print(f"  ✘ {test_id}\t{first.issues[test_id]}")
+        if len(failed) > options.max_reruns:
+            say(f"more than {options.max_reruns} failures; not running them again")
+            return 1
+
+        again_limit = max(5.0, options.time_limit / 4) * 60
+        still = []
+        for index, test_id in enumerate(failed):
+            say(f"running {test_id} again, alone")
+            # The first run's --skip and other options stay; its --filter is replaced by this test's ID.
+            kept = strip_filters(passed)
+            again = run_tests(binary, kept + ["--filter", exact_filter(test_id)], again_limit, work, f"again-{index}")
+            print(flush=True)
+            ran = [t for t in dict.fromkeys(again.started)]
+            cases = again.cases.get(test_id, 0)
+            if not again.finished:
+                still.append((test_id, describe_end(again)))
+            elif ran != [test_id] or test_id in again.skipped:
+                still.append((test_id, f"the second run ran {len(ran)} test(s), not this one ({', '.join(ran) or 'none'})"))
+            elif test_id in again.issues or test_id not in again.ended:
+                still.append((test_id, again.issues.get(test_id, "it did not end")))
+            elif again.stray_issues or again.status != 0:
+                still.append((test_id, f"the second run failed (status {again.status}) outside the test"))
+            elif first.cases.get(test_id, 0) != cases:
+                still.append((test_id, f"the second run ran {cases} case(s), the first {first.cases.get(test_id, 0)}"))
+            else:
+                detail = f" ({cases} cases)" if cases else ""
+                say(f"second run of {test_id}: ran 1 test{detail}, passed")
+
+        if still:
+            say("failed again:")
+            for test_id, message in still:
+                print(f"  ✘ {test_id}\t{message}")
+            return 1
+        say(f"passed: {len(set(first.started))} tests ran; these needed a second run:")
+        for test_id in failed:
+            print(f"  ↻ {test_id}\t(first run: {first.issues[test_id]})")
+        return 0
+
+
+def strip_filters(arguments):
+    """The arguments without any --filter (its value included)."""
+    kept, skip_next = [], False
+    for argument in arguments:
+        if skip_next:
+            skip_next = False
+        elif argument == "--filter":
+            skip_next = True
+        elif not argument.startswith("--filter="):
+            kept.append(argument)
+    return kept
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Tests that fail on purpose, for the test runner's own test (`RunnerTests`). They run only when
+/// `DECIBAR_RUNNER_PROBE` names a folder, which only that test sets for the runner it starts; the
+/// folder keeps what must survive from the first run to the second, and a line per case run.
+@Suite("Runner probes", .enabled(if: RunnerProbe.folder != nil, "only the runner's own test enables them"))
+struct RunnerProbes {
+    @Test("fails on its first run and passes on its second (only its second case fails)", arguments: [1, 2])
+    func failsOnce(case number: Int) throws {
+        let isSecondRun = try RunnerProbe.ran("failsOnce-\(number)")
+        if number == 2 && !isSecondRun { Issue.record("the probe fails on its first run") }
+    }
+
+    @Test("fails every time")
+    func alwaysFails() throws {
+        _ = try RunnerProbe.ran("alwaysFails")
+        Issue.record("the probe fails every time")
+    }
+
+    @Test("ends the test process")
+    func crashes() throws {
+        _ = try RunnerProbe.ran("crashes")
+        fatalError("the probe ends the test process")
+    }
+
+    @Test("fails on its first run and is skipped on its second", .enabled(if: !RunnerProbe.hasRun("skippedAgain")))
+    func skippedAgain() throws {
+        _ = try RunnerProbe.ran("skippedAgain")
+        Issue.record("the probe fails on its first run")
+    }
+}
+
+enum RunnerProbe {
+    static var folder: String? { ProcessInfo.processInfo.environment["DECIBAR_RUNNER_PROBE"] }
+
+    /// Whether `name` ran before in this folder.
+    static func hasRun(_ name: String) -> Bool {
+        guard let folder else { return false }
+        return ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0 == name }
+    }
+
+    /// Notes a run of `name`; whether it ran before.
+    static func ran(_ name: String) throws -> Bool {
+        guard let folder else { throw RigError("DECIBAR_RUNNER_PROBE is not set") }
+        let before = hasRun(name)
+        let file = FileHandle(forWritingAtPath: folder + "/runs") ?? {
+            FileManager.default.createFile(atPath: folder + "/runs", contents: nil)
+            return FileHandle(forWritingAtPath: folder + "/runs")!
+        }()
+        defer { try? file.close() }
+        try file.seekToEnd()
+        try file.write(contentsOf: Data((name + "\n").utf8))
+        return before
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The test runner `make test` uses (Scripts/run-tests.py), run on this very test binary with the
+/// probes of `RunnerProbes` enabled: a second run must really run the failed test again, all its
+/// cases, and anything short of a pass there must fail the whole run.
+@Suite("The test runner")
+struct RunnerTests {
+    /// Runs the runner with `arguments`; its status, its own lines (standard output; the tests
+    /// report on standard error) and the probes' runs.
+    private func runner(_ arguments: [String]) throws -> (status: Int32, output: String, runs: [String]) {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0]] + arguments,
+                                     environment: ["DECIBAR_RUNNER_PROBE": folder])
+        let runs = ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        return (result.status, String(decoding: result.output, as: UTF8.self), runs)
+    }
+
+    /// The runner's closing lines: everything after its last line that starts with `marker`.
+    private func closing(_ output: String, after marker: String) -> [String] {
+        let lines = output.split(separator: "\n").map(String.init)
+        guard let index = lines.lastIndex(where: { $0.hasPrefix(marker) }) else { return [] }
+        return Array(lines[(index + 1)...])
+    }
+
+    @Test("a test that fails once passes on its second run, all of its cases run again, and it is named at the end")
+    func failsOnce() throws {
+        let run = try runner(["--filter", "RunnerProbes/failsOnce"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.runs == ["failsOnce-1", "failsOnce-2", "failsOnce-1", "failsOnce-2"])
+        #expect(run.output.contains("second run of DecibarSystemTests.RunnerProbes/failsOnce(case:)/RunnerProbes.swift:"))
+        #expect(run.output.contains("ran 1 test (2 cases), passed"))
+        let named = closing(run.output, after: "run-tests: passed: 1 tests ran; these needed a second run:")
+        #expect(named.count == 1 && named[0].hasPrefix("  ↻ DecibarSystemTests.RunnerProbes/failsOnce(case:)/"), "\(run.output)")
+    }
+
+    @Test("a test that always fails is run again and fails the run")
+    func alwaysFails() throws {
+        let run = try runner(["--filter", "RunnerProbes/alwaysFails"])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.runs == ["alwaysFails", "alwaysFails"])
+        let named = closing(run.output, after: "run-tests: failed again:")
+        #expect(named.count == 1 && named[0].contains("RunnerProbes/alwaysFails()/") && named[0].contains("the probe fails every time"),
+                "\(run.output)")
+    }
+
+    @Test("a second run that runs fewer tests than failed (here: the test is skipped) fails the run")
+    func skippedAgain() throws {
+        let run = try runner(["--filter", "RunnerProbes/skippedAgain"])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.runs == ["skippedAgain"])
+        let named = closing(run.output, after: "run-tests: failed again:")
+        #expect(named.count == 1 && named[0].contains("the second run ran 0 test(s)"), "\(run.output)")
+    }
+
+    @Test("a test process that dies mid-run fails the run and names the test it was running")
+    func crashes() throws {
+        let run = try runner(["--filter", "RunnerProbes/crashes"])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.runs == ["crashes"])
+        #expect(run.output.contains("before the run finished (tests still running: DecibarSystemTests.RunnerProbes/crashes()/"), "\(run.output)")
+    }
+
+    @Test("more failures than --max-reruns are not run again, and fail the run")
+    func tooMany() throws {
+        let run = try runner(["--max-reruns", "1", "--filter", "RunnerProbes/(failsOnce|alwaysFails)"])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("run-tests: 2 test(s) failed on the first run:"))
+        #expect(run.output.contains("more than 1 failures; not running them again"))
+        #expect(run.runs.sorted() == ["alwaysFails", "failsOnce-1", "failsOnce-2"])
+    }
+}
