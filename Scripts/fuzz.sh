@@ -15,9 +15,14 @@ mkdir -p "$work"
 
 swift build --product decibar
 for target in FuzzOverviewReader FuzzDecoder FuzzControlLine; do
-  # lld: with the default gold linker the coverage counters' section bounds are lost and libFuzzer
-  # runs blind ("no interesting inputs ... Is the code instrumented?").
-  DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -use-ld=lld --product "$target"
+  # One -sanitize=fuzzer,address for the compiler: the Swift driver keeps only the last -sanitize=
+  # it is given, and `--sanitize=fuzzer --sanitize=address` hands it two in no fixed order, so a
+  # build got either coverage (and no AddressSanitizer) or AddressSanitizer (and no coverage: the
+  # fuzzer then ran blind). --sanitize=fuzzer stays for what SwiftPM does around it (the fuzz
+  # targets' entry point is libFuzzer's main). lld: with the default gold linker the coverage
+  # counters' section bounds are lost.
+  DECIBAR_FUZZ=1 swift build --scratch-path .build-fuzz --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
+    -Xswiftc -use-ld=lld --product "$target"
 done
 
 # Seeds.
@@ -65,12 +70,19 @@ run() {
     echo "fuzz: $target FAILED; reproducers: $(ls "$work/$target-"* 2>/dev/null | tr '\n' ' ')"
     grep -m 20 -E "ERROR|SUMMARY|Fatal|panic|==[0-9]+==" "$log" || tail -20 "$log"
   fi
-  if grep -q "Is the code instrumented for coverage" "$log"; then
+  if grep -q "Is the code instrumented for coverage" "$log" || ! grep -q "^INFO: Loaded 1 modules" "$log"; then
     status=1
     echo "fuzz: $target ran without coverage feedback"
   fi
+  # A run that adds nothing to the corpus has explored nothing beyond its seeds.
+  if ! grep -qE "^stat::new_units_added: +[1-9]" "$log"; then
+    status=1
+    echo "fuzz: $target added no new inputs to its corpus"
+  fi
   grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)" "$log" | sed "s/^/  $target /"
-  echo "  $target corpus: $(ls "$corpus" | wc -l) inputs"
+  # libFuzzer's last status line: cov (edges reached), ft (features), corp (corpus entries/bytes).
+  grep -E "^#[0-9]+[[:space:]]+DONE" "$log" | tail -1 | sed "s/^/  $target /"
+  echo "  $target corpus: $(ls "$corpus" | wc -l) inputs; instrumented: $(grep -m1 -o "[0-9]* inline 8-bit counters" "$log" || echo none)"
 }
 for target in "${targets[@]}"; do
   case "$target" in
