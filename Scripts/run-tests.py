@@ -138,7 +138,7 @@ def describe_end(run):
 
 
 def main():
-    parser = argparse.ArgumentParser(add_help=True, description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(add_help=True, allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--tests", help="the test binary (default: DIR/debug/DecibarPackageTests.xctest)")
     parser.add_argument("--scratch-path", default=os.path.join(ROOT, ".build"), help="the build folder (default .build)")
     parser.add_argument("--max-reruns", type=int, default=int(os.environ.get("MAX_RERUNS", "3")))

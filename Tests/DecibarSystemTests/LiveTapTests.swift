@@ -28,7 +28,7 @@ struct LiveTapTests {
                 "\(levels.standardError)")
     }
 
-    @Test("switching the default sink moves the tap within 1 s", arguments: SoundServerKind.allCases)
+    @Test("switching the default sink moves the tap within 1 s, and it hears the new sink within 1 s", arguments: SoundServerKind.allCases)
     func followsDefaultSink(on kind: SoundServerKind) throws {
         let server = try PrivatePulseServer(kind: kind)
         try server.addNullSink(named: "other")
@@ -49,19 +49,21 @@ struct LiveTapTests {
             usleep(300_000)
             try server.pactl("set-default-sink", sink)
             let switched = TestRig.now()
+            // PulseAudio moves the players to the new default with it (PipeWire's stay: see
+            // `play`); put each tone back on its own sink, so the levels show which monitor the
+            // tap really hears.
+            try server.keepPlayback(of: loud, on: "viz")
+            try server.keepPlayback(of: quiet, on: "other")
             // The server itself says where the tap's record stream is.
             var moved: Double?
             while moved == nil && TestRig.now() - switched < 3 {
                 if try server.tappedSourceName() == "\(sink).monitor" { moved = TestRig.now() - switched } else { usleep(10_000) }
             }
-            #expect(moved != nil && moved! < 1.0, "moving to \(sink) took \(moved.map { "\($0) s" } ?? "forever")")
-            // The server also moves the players to a new default sink; put each tone back on its
-            // own sink, so the levels show which monitor the tap really hears.
-            try server.movePlayback(of: loud, to: "viz")
-            try server.movePlayback(of: quiet, to: "other")
-            let placed = TestRig.now()
-            // (On PipeWire the players are re-linked by WirePlumber, which takes longer on a busy machine.)
-            #expect(levels.firstLine(after: placed, timeout: kind == .pipewire ? 4 : 2, where: heard) != nil, "the tap does not hear \(sink)")
+            let delay = levels.firstLine(after: switched, timeout: 3, where: heard).map { $0.receivedAt - switched }
+            let state = "the server's default is \((try? server.pactl("get-default-sink"))?.trimmingCharacters(in: .newlines) ?? "?"), "
+                + "the tap records \(String(describing: (try? server.tappedSourceName()) ?? nil)); decibar said: \(levels.standardError)"
+            #expect(moved != nil && moved! < 1.0, "moving to \(sink) took \(moved.map { "\($0) s" } ?? "over 3 s"); \(state)")
+            #expect(delay != nil && delay! < 1.0, "hearing \(sink) took \(delay.map { "\($0) s" } ?? "over 3 s"); \(state)")
         }
         #expect(levels.isRunning)
         #expect(levels.standardError.contains("(other.monitor"))

@@ -129,13 +129,25 @@ final class PrivatePulseServer {
         return nil
     }
 
-    /// Moves the playback stream of `file` (as paplay names it) to `sink`.
-    func movePlayback(of file: String, to sink: String) throws {
+    /// The sink the playback stream of `file` (as paplay names it) plays to, and the stream's index.
+    func playback(of file: String) throws -> (index: String, sink: String) {
         let name = (file as NSString).lastPathComponent
-        guard let (index, _) = try objects("sink-inputs").first(where: { $0.text.contains("\(name)\"") && $0.text.contains("media.name = ") }) else {
+        guard let (index, text) = try objects("sink-inputs").first(where: { $0.text.contains("\(name)\"") && $0.text.contains("media.name = ") }) else {
             throw RigError("no playback stream for \(name)")
         }
-        try pactl("move-sink-input", index, sink)
+        let sinkNames = try pactl("list", "sinks", "short").split(separator: "\n").reduce(into: [String: String]()) {
+            let fields = $1.split(separator: "\t")
+            if fields.count > 1 { $0[String(fields[0])] = String(fields[1]) }
+        }
+        let sinkLine = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Sink:") }
+        let sinkIndex = sinkLine?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? ""
+        return (index, sinkNames[sinkIndex] ?? sinkIndex)
+    }
+
+    /// Moves the playback stream of `file` back to `sink` if the server moved it elsewhere.
+    func keepPlayback(of file: String, on sink: String) throws {
+        let stream = try playback(of: file)
+        if stream.sink != sink { try pactl("move-sink-input", stream.index, sink) }
     }
 
     /// Records `source` (raw float32 at 48 kHz) into `path` with parec, from a moment after the
@@ -154,9 +166,11 @@ final class PrivatePulseServer {
 
     /// Starts playing `file` into `sink` with paplay; the returned process ends when the file does.
     func play(_ file: String, sink: String = "viz") throws -> Process {
-        // WirePlumber moves every stream to a new default sink unless the stream names its target
-        // (PulseAudio keeps a stream that asked for a device where it is).
-        let pinned = kind == .pipewire ? ["--property=target.object=\(sink)"] : []
+        // WirePlumber links a stream to the sink it names (target.object), but once that sink is
+        // the default it makes the stream follow the default, moving it some time after each
+        // switch (policy-node.lua's checkFollowDefault), unless the stream says it must not be
+        // re-linked. PulseAudio moves such streams at once, with the switch (see `keepPlayback`).
+        let pinned = kind == .pipewire ? ["--property=target.object=\(sink)", "--property=node.dont-reconnect=true"] : []
         let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + [file], environment: environment,
                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try process.startAlone()
