@@ -1,7 +1,7 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test asan tsan fuzz bench soak clean install install-files uninstall
+.PHONY: all deps build release run test asan tsan fuzz bench soak clean install install-files uninstall docs test-app
 
 # Where `make install` puts Decibar; DESTDIR is put before every path (to assemble a package).
 PREFIX ?= /usr/local
@@ -28,11 +28,20 @@ run: release
 # (The man page generator is built first, so that the install test does not wait for it.)
 # One test at a time: many tests time real audio, and on two cores a software-rendered window or a
 # second sound server beside them delays what they measure. Scripts/run-tests.py names the failures
-# last, and runs a failed test once more alone (listed either way; see there).
+# last, and runs a failed test once more alone (listed either way; see there). The in-process tests
+# (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder.
 test: deps
 	swift build --build-tests
 	Scripts/install.sh manual-tool >/dev/null
-	Scripts/with-test-env.sh Scripts/run-tests.py
+	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
+	Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests
+
+# The application's logic alone, in-process (DecibarAppTests): no display, sound server, session bus
+# or runtime folder, and it says so by running without them.
+BARE_ENV := env -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER -u PULSE_RUNTIME_PATH -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR
+test-app: deps
+	swift build --build-tests
+	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
 asan: deps
@@ -59,6 +68,10 @@ install-files:
 # its manifest, $(PREFIX)/share/decibar/install-manifest.
 uninstall:
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" Scripts/install.sh uninstall
+
+# Rewrites docs/config.md from the settings table (a test fails while it is out of date).
+docs: build
+	.build/debug/decibar config doc > docs/config.md
 
 bench:
 	Scripts/install-deps.sh --bench

@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
         // Adapters: the only Swift code that imports C.
-        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile"]),
+        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
+                                                   .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl"]),
@@ -77,6 +78,8 @@ let package = Package(
         ]),
 
         .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),
+        // The application's logic in-process: no display, sound server, session bus or runtime folder.
+        .testTarget(name: "DecibarAppTests", dependencies: ["DecibarCore", "DecibarApp", "decibar"]),
         .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "DecibarNetwork", "DecibarApp", "decibar"]),
     ],
     swiftLanguageModes: [.v6]

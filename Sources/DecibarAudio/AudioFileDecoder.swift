@@ -90,45 +90,7 @@ public final class AudioFileDecoder {
         let state = DecoderState(input: input)
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
 
-        guard let io = input.makeIOContext() else { throw fail("out of memory") }
-        state.io = io
-        guard let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
-        allocated.pointee.pb = io
-        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        // A download seeks by the file's index or its bit rate: the exact way (MP3's) reads every
-        // byte up to the target, which has not arrived.
-        if input.isDownload { allocated.pointee.flags |= AVFMT_FLAG_FAST_SEEK }
-        // A file's own bytes only: demuxers that would open other files or URLs named inside it
-        // (playlists, references) are refused.
-        allocated.pointee.io_open = { _, _, _, _, _ in decibar_averror(EPERM) }
-        var format: UnsafeMutablePointer<AVFormatContext>? = allocated
-        // On failure FFmpeg frees the context (but not our I/O context, which the state owns).
-        let openResult = ff.avformat_open_input!(&format, path, nil, nil)
-        guard openResult >= 0, let format else {
-            if let reason = input.sourceFailure { throw fail(reason) }
-            if openResult == decibar_averror_exit() { throw fail("cancelled") }
-            switch openResult {
-            case decibar_averror_eof():
-                // The header promised more than the file holds.
-                throw fail("file is truncated or not an audio file")
-            case decibar_averror(EIO), decibar_averror(EACCES), decibar_averror(ENOENT):
-                throw fail("read error: \(Self.errorText(openResult))")
-            default:
-                throw fail("not an audio file or unsupported format")
-            }
-        }
-        state.format = format
-
-        // Needed for formats without a header (raw AAC, MP3 without a Xing tag) to learn the
-        // sample rate and channel layout; it reads (and decodes) only the first few packets.
-        let infoResult = ff.avformat_find_stream_info!(format, nil)
-        if let reason = input.sourceFailure { throw fail(reason) }
-        if infoResult == decibar_averror_eof() {
-            throw fail("file is truncated or not an audio file")
-        }
-        if infoResult < 0 {
-            throw fail("not an audio file or unsupported format (\(Self.errorText(infoResult)))")
-        }
+        let format = try state.openFormat(path: path, noun: "an audio file")
 
         // The best audio track, which also picks the audio of an MP4/MOV that has video.
         let index = ff.av_find_best_stream!(format, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import SystemPackage
 
 /// The bytes a decoder reads: a regular file opened and checked here, or bytes in memory.
 ///
@@ -101,15 +102,18 @@ final class AudioFileInput {
             position += Int64(wanted)
             return Int32(wanted)
         case .file(let descriptor):
-            while true {
-                let read = pread(descriptor, buffer, wanted, off_t(position))
-                if read < 0 && errno == EINTR { continue }
-                if read < 0 { return decibar_averror(errno) }
-                // The file shrank under us.
-                if read == 0 { return decibar_averror_eof() }
-                position += Int64(read)
-                return Int32(read)
+            // swift-system makes the call again when a signal interrupts it.
+            let read: Int
+            do {
+                read = try FileDescriptor(rawValue: descriptor).read(fromAbsoluteOffset: position,
+                                                                     into: UnsafeMutableRawBufferPointer(start: buffer, count: wanted))
+            } catch {
+                return decibar_averror((error as? Errno)?.rawValue ?? EIO)
             }
+            // The file shrank under us.
+            if read == 0 { return decibar_averror_eof() }
+            position += Int64(read)
+            return Int32(read)
         case .source:
             // Read above.
             return decibar_averror(EINVAL)

@@ -27,6 +27,9 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
     /// Seconds of audio decoded ahead.
     public static let aheadSeconds = 1.0
 
+    /// The highest rate played (PulseAudio's limit; PipeWire's is the same order).
+    public static let maximumSampleRate = 384_000
+
     /// Opens the file and decodes its first chunk, so that a file with a header but no playable
     /// audio fails here, before anything is said to be playing.
     public convenience init(path: String) throws(AudioFileError) {
@@ -35,6 +38,11 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
 
     /// Plays from a decoder already open (a download's); the source owns it from here on.
     public init(decoder: AudioFileDecoder) throws(AudioFileError) {
+        // The ring holds a second: a header's absurd rate would size it (2^31 Hz: 16 GiB). No sound
+        // server plays above 384 kHz.
+        guard decoder.sampleRate <= Self.maximumSampleRate else {
+            throw AudioFileError(path: decoder.path, reason: "cannot play \(decoder.sampleRate) Hz audio (at most \(Self.maximumSampleRate) Hz)")
+        }
         self.path = decoder.path
         sampleRate = decoder.sampleRate
         channelCount = decoder.channelCount

@@ -54,20 +54,7 @@ public final class VideoFileDecoder {
         self.path = path
         func fail(_ reason: String) -> AudioFileError { AudioFileError(path: path, reason: reason) }
         let state = DecoderState(input: input)
-        guard let io = input.makeIOContext() else { throw fail("out of memory") }
-        state.io = io
-        guard let allocated = ff.avformat_alloc_context!() else { throw fail("out of memory") }
-        allocated.pointee.pb = io
-        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        if input.isDownload { allocated.pointee.flags |= AVFMT_FLAG_FAST_SEEK }
-        allocated.pointee.io_open = { _, _, _, _, _ in decibar_averror(EPERM) }
-        var format: UnsafeMutablePointer<AVFormatContext>? = allocated
-        guard ff.avformat_open_input!(&format, path, nil, nil) >= 0, let format else {
-            throw fail("not a media file or unsupported format")
-        }
-        state.format = format
-        let infoResult = ff.avformat_find_stream_info!(format, nil)
-        if infoResult < 0 { throw fail("not a media file or unsupported format (\(FFmpegLibraries.errorText(infoResult)))") }
+        let format = try state.openFormat(path: path, noun: "a media file")
 
         let index = ff.av_find_best_stream!(format, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         let streams = UnsafeBufferPointer(start: format.pointee.streams, count: Int(format.pointee.nb_streams))

@@ -7,7 +7,7 @@ extension Decibar {
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write, check or show the config file ($XDG_CONFIG_HOME/decibar/config.toml).",
-            subcommands: [Init.self, Check.self, Show.self])
+            subcommands: [Init.self, Check.self, Show.self, Doc.self])
 
         struct Init: ParsableCommand {
             static let configuration = CommandConfiguration(
@@ -50,6 +50,15 @@ extension Decibar {
                     throw CommandFailure.silent(status: 1)
                 }
                 writeLine("\(path): ok")
+            }
+        }
+
+        struct Doc: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Print every key, its option, range, default and meaning as Markdown (docs/config.md).")
+
+            func run() throws {
+                writeBytes(Array(ConfigSchema.reference().utf8))
             }
         }
 

@@ -32,8 +32,14 @@ extension Decibar {
 
         func validate() throws {
             let words = commandWords
+            // The command's words are passed through as they are, so `--help` lands among them.
+            if let first = words.first, ["--help", "-h", "help"].contains(first) { throw CleanExit.helpRequest(self) }
             guard !words.isEmpty else { throw ValidationError("name a command, such as 'decibar ctl status' (see --help)") }
-            _ = try ControlCommandLine.command(from: words)
+            do {
+                _ = try ControlCommandLine.command(from: words)
+            } catch {
+                throw ValidationError(error.message)
+            }
         }
 
         func run() throws {

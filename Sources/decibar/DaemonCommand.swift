@@ -23,39 +23,46 @@ extension Decibar {
 
         @OptionGroup(title: "Player") var scrubber: ScrubberOptions
 
-        @Option(name: .long, help: ArgumentHelp("Whether the window shows at start.", valueName: "shown|hidden"))
+        @Option(name: ConfigSchema.Daemon.window.option, help: ConfigSchema.Daemon.window.help)
         var window: String?
 
-        @Option(name: .long, help: ArgumentHelp("on-demand: listen to the audio only while the window shows or a client subscribes; always: keep listening.",
-                                                valueName: "on-demand|always"))
+        @Option(name: ConfigSchema.Daemon.tap.option, help: ConfigSchema.Daemon.tap.help)
         var tap: String?
 
         @Option(name: .long, help: ArgumentHelp("The control socket (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
         var socket: String?
 
-        @Option(name: .long, help: ArgumentHelp("What the daemon logs to stderr.", valueName: "trace|debug|info|notice|warning|error|critical"))
+        @Option(name: ConfigSchema.Daemon.logLevel.option, help: ConfigSchema.Daemon.logLevel.help)
         var logLevel: String?
 
-        func validate() throws {
+        /// What only the daemon's own options set, as a layer over the file.
+        private func layer() throws -> Configuration {
             var layer = Configuration()
-            for (name, key, value) in [("--window", "daemon.window", window), ("--tap", "daemon.tap", tap), ("--log-level", "daemon.log_level", logLevel)] {
-                guard let value else { continue }
-                do { try layer.set(key, to: .string(value)) } catch {
-                    throw ValidationError("\(name): \(error.message)")
-                }
-            }
+            try layer.put(ConfigSchema.Daemon.window, window.map(JSONValue.string))
+            try layer.put(ConfigSchema.Daemon.tap, tap.map(JSONValue.string))
+            try layer.put(ConfigSchema.Daemon.logLevel, logLevel.map(JSONValue.string))
+            return layer
+        }
+
+        func validate() throws {
+            _ = try layer()
             if let socket, socket.isEmpty { throw ValidationError("--socket needs a path") }
         }
 
         func run() throws {
+            try DecibarApp.Daemon(settings: try settings()).run()
+        }
+
+        /// What the daemon takes: its options (the file is read, and reread, by the daemon).
+        func settings() throws -> DaemonSettings {
             var settings = DaemonSettings(socketPath: socket, configPath: config.path)
-            var layer = display.layer.merging(scrubber.layer)
-            if let window { try? layer.set("daemon.window", to: .string(window)) }
-            if let tap { try? layer.set("daemon.tap", to: .string(tap)) }
+            var layer = try display.layer().merging(try scrubber.layer()).merging(try layer())
+            // The log level on the command line is the daemon's own (a reload cannot change it).
+            layer.remove(ConfigSchema.Daemon.logLevel.key)
             settings.overrides = layer
             settings.logLevel = logLevel
             settings.frameLog = display.frameLog
-            try DecibarApp.Daemon(settings: settings).run()
+            return settings
         }
     }
 }

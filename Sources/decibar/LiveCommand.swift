@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecibarApp
+import DecibarCore
 
 extension Decibar {
     struct Live: ParsableCommand {
@@ -21,26 +22,35 @@ extension Decibar {
 
         @OptionGroup var config: ConfigFileOption
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.",
-            valueName: "ms"))
+        @Option(name: ConfigSchema.Audio.avOffset.option, parsing: .unconditional, help: ConfigSchema.Audio.avOffset.help)
         var avOffset: Double?
 
+        /// The options given, over the file's values on reload too.
+        private func layer() throws -> Configuration {
+            var layer = try display.layer()
+            try layer.put(ConfigSchema.Audio.source, source.source.map(JSONValue.string))
+            try layer.put(ConfigSchema.Audio.avOffset, avOffset.map(JSONValue.number))
+            return layer
+        }
+
         func validate() throws {
-            if let avOffset, !(avOffset.isFinite && abs(avOffset) <= 5000) {
-                throw ValidationError("--av-offset must be between -5000 and 5000 ms")
-            }
             if let source = source.source, source.isEmpty {
                 throw ValidationError("--source needs a name (see 'decibar devices')")
             }
+            _ = try layer()
         }
 
         func run() throws {
+            let settings = try settings()
+            try LiveView(source: settings.source, display: settings.display, avOffset: settings.avOffset,
+                         reload: ConfigReload(path: config.path, overrides: try display.layer())).run()
+        }
+
+        /// What the live window takes: the options given, over the config file, over the defaults.
+        func settings() throws -> (source: String?, display: DisplaySettings, avOffset: Double) {
             let file = try config.load()
-            let source = self.source.source ?? file.string("audio.source")
-            let offset = avOffset ?? file.number("audio.av_offset") ?? 0
-            try LiveView(source: source, display: display.settings(over: file), avOffset: offset / 1000,
-                         reload: ConfigReload(path: config.path, overrides: display.layer)).run()
+            let settings = file.merging(try layer())
+            return (settings[ConfigSchema.Audio.source], try display.settings(over: file), settings[ConfigSchema.Audio.avOffset] / 1000)
         }
     }
 }

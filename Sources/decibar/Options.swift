@@ -2,7 +2,7 @@ import ArgumentParser
 import DecibarApp
 import DecibarCore
 
-extension WindowSize: ExpressibleByArgument {
+extension PixelSize: ExpressibleByArgument {
     public init?(argument: String) { self.init(text: argument) }
     public var defaultValueDescription: String { text }
 }
@@ -17,12 +17,24 @@ extension BarOrientation: ExpressibleByArgument {}
 extension MeterBallistics: ExpressibleByArgument {}
 extension MeterScale: ExpressibleByArgument {}
 
+extension Setting {
+    /// The option's name, from the settings table: `--bar-width` for `display.bar_width`.
+    var option: NameSpecification { .customLong(String(key.optionName.dropFirst(2))) }
+
+    /// The option's help: the table's text and value name.
+    var help: ArgumentHelp { ArgumentHelp(key.help, valueName: key.valueName) }
+}
+
+extension Configuration {
+    /// Adds an option's value, checked by its row; a bad one is a usage error (status 2).
+    mutating func put<Value>(_ setting: Setting<Value>, _ value: JSONValue?) throws {
+        do { try set(option: setting.key, to: value) } catch { throw ValidationError(error.message) }
+    }
+}
+
 /// Options shared by the commands that tap a live source.
 struct SourceOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor.",
-        discussion: "Without it, Decibar follows the monitor of the default output and moves with it.",
-        valueName: "name"))
+    @Option(name: ConfigSchema.Audio.source.option, help: ConfigSchema.Audio.source.help)
     var source: String?
 }
 

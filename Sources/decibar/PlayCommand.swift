@@ -4,6 +4,8 @@ import DecibarCore
 
 extension Decibar {
     struct Play: ParsableCommand {
+        private typealias Key = ConfigSchema.Player
+
         static let configuration = CommandConfiguration(
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
             discussion: """
@@ -30,20 +32,16 @@ extension Decibar {
 
         @OptionGroup var display: DisplayOptions
 
-        @Option(name: .long, help: ArgumentHelp("At the end of a track: none (the next), track (again) or playlist (the list again after the last).",
-                                                valueName: "none|track|playlist"))
+        @Option(name: Key.loop.option, help: Key.loop.help)
         var loop: LoopMode?
 
-        @Option(name: .long, help: ArgumentHelp("Volume in percent as the sound server shows it, 0 to 150 (default 100: the file as it is).",
-                                                valueName: "percent"))
+        @Option(name: Key.volume.option, help: Key.volume.help)
         var volume: Double?
 
-        @Option(name: .long, help: ArgumentHelp("Speed, 0.25 to 4 (default 1), at the same pitch; the playhead stays in the file's time.",
-                                                valueName: "factor"))
+        @Option(name: Key.rate.option, help: Key.rate.help)
         var rate: Double?
 
-        @Option(name: .long, help: ArgumentHelp("Pitch shift in cents, -2400 to 2400 (default 0; 1200 is an octave up), at the same speed.",
-                                                valueName: "cents"))
+        @Option(name: Key.pitch.option, parsing: .unconditional, help: Key.pitch.help)
         var pitch: Double?
 
         @Flag(name: .long, help: "Exit at the end of the list instead of showing the last track stopped.")
@@ -61,29 +59,36 @@ extension Decibar {
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to play") }
-            if let volume, !(volume.isFinite && PlayerVolume.range.contains(volume)) {
-                throw ValidationError("--volume must be between 0 and 150 (percent)")
-            }
-            if let rate, !(rate.isFinite && RateAndPitch.rates.contains(rate)) {
-                throw ValidationError("--rate must be between 0.25 and 4")
-            }
-            if let pitch, !(pitch.isFinite && RateAndPitch.pitches.contains(pitch)) {
-                throw ValidationError("--pitch must be between -2400 and 2400 (cents)")
-            }
+            _ = try layer()
             if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
             // What play writes must never replace what it plays.
             if let record = display.record { try checkOutput(record, option: "--record", kind: .file, inputs: files) }
             if let screenshot = display.screenshot { try checkOutput(screenshot, option: "--screenshot", kind: .file, inputs: files) }
         }
 
+        /// The player's own options given, as a layer over the file.
+        private func layer() throws -> Configuration {
+            var layer = Configuration()
+            try layer.put(Key.loop, loop.map { .string($0.rawValue) })
+            try layer.put(Key.volume, volume.map(JSONValue.number))
+            try layer.put(Key.rate, rate.map(JSONValue.number))
+            try layer.put(Key.pitch, pitch.map(JSONValue.number))
+            return layer
+        }
+
         func run() throws {
+            try PlayView(settings: try settings()).run()
+        }
+
+        /// What the player takes: the options given, over the config file, over the defaults.
+        func settings() throws -> PlayView.Settings {
             let file = try config.load()
-            try PlayView(settings: PlayView.Settings(
-                files: files, loop: loop ?? file.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none, exitsAtEnd: exitAtEnd,
-                volume: volume ?? file.number("player.volume") ?? PlayerVolume.defaultPercent,
-                rateAndPitch: RateAndPitch(rate: rate ?? file.number("player.rate") ?? 1, pitch: pitch ?? file.number("player.pitch") ?? 0),
-                display: display.settings(over: file),
-                scrubber: scrubber.settings(over: file), stream: try stream.settings(over: file), seekLogPath: seekLog)).run()
+            let player = file.merging(try layer())
+            return PlayView.Settings(
+                files: files, loop: player[Key.loop], exitsAtEnd: exitAtEnd, volume: player[Key.volume],
+                rateAndPitch: RateAndPitch(rate: player[Key.rate], pitch: player[Key.pitch]),
+                display: try display.settings(over: file),
+                scrubber: try scrubber.settings(over: file), stream: try stream.settings(over: file), seekLogPath: seekLog)
         }
     }
 }

@@ -53,8 +53,8 @@ extension Decibar {
         }
 
         func run() throws {
-            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: display.settings(over: Configuration()),
-                              scrubber: scrubber.settings(over: Configuration())).run()
+            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: try display.settings(over: Configuration()),
+                              scrubber: try scrubber.settings(over: Configuration())).run()
         }
     }
 }

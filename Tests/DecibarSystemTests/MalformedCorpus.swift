@@ -75,6 +75,7 @@ struct MalformedCorpus {
         write("many-channels.wav", Self.wav(channels: 65535, rate: 44100, frames: 1), label: "WAV with 65535 channels")
         write("zero-rate.wav", Self.wav(channels: 2, rate: 0, frames: 100), label: "WAV with rate 0")
         write("huge-rate.wav", Self.wav(channels: 2, rate: 0xFFFF_FFFF, frames: 100), label: "WAV with rate 2^32-1")
+        write("int-max-rate.wav", Self.wav(channels: 2, rate: 0x7FFF_FFFF, frames: 100), label: "WAV with rate 2^31-1")
         write("zero-bits.wav", Self.wav(channels: 2, rate: 44100, frames: 100, bits: 0), label: "WAV with 0 bits per sample")
 
         // Odd rates and channel counts that are valid.

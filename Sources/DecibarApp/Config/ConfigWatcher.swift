@@ -28,14 +28,12 @@ final class ConfigWatcher: Sendable {
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 16 * 1024)
             while true {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
+                let count = (try? buffer.withUnsafeMutableBytes { raw throws(Posix.Failure) in try Posix.read(fd, into: raw) }) ?? 0
                 guard count > 0 else { return }
                 guard Self.names(in: buffer[0 ..< count]).contains(name) else { continue }
                 // Let the rest of a save land (truncate, write, close; or write, rename).
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                while poll(&poller, 1, 150) > 0 {
-                    let more = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                while (try? Posix.poll(fd, milliseconds: 150)) == true {
+                    let more = (try? buffer.withUnsafeMutableBytes { raw throws(Posix.Failure) in try Posix.read(fd, into: raw) }) ?? 0
                     if more <= 0 { break }
                 }
                 changed()

@@ -19,15 +19,8 @@ public struct CommandFailure: Error {
 /// newline in it, say).
 public func writeError(_ message: String) {
     var line = "decibar: \(message.escapingControlCharacters)\n"
-    line.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
+    // Nothing is left to say where stderr fails.
+    line.withUTF8 { bytes in try? Posix.writeAll(STDERR_FILENO, UnsafeRawBufferPointer(bytes)) }
 }
 
 /// Writes one line to stdout at once (unbuffered), so readers of a pipe see it immediately.
@@ -45,16 +38,11 @@ public func writeBytes(_ bytes: [UInt8]) {
 /// the program quietly, like other filters; any other failure (a full disk, /dev/full) is reported
 /// and ends it with status 1, so no output is lost silently.
 public func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 {
-            let code = written < 0 ? errno : EIO
-            if code == EPIPE { exit(0) }
-            writeError("cannot write to standard output: \(String(cString: strerror(code)))")
-            exit(1)
-        }
-        offset += written
+    do {
+        try Posix.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(bytes))
+    } catch {
+        if error == EPIPE { exit(0) }
+        writeError("cannot write to standard output: \(error)")
+        exit(1)
     }
 }

@@ -57,8 +57,8 @@ extension Daemon {
         case .get(let name):
             let key: ConfigKey
             do { key = try ConfigSchema.key(named: name) } catch { throw ControlFailure(.optionNotFound, error.message) }
-            if key.path == "display.mode", let visualizer { return .string(visualizer.mode.rawValue) }
-            return configuration[key.path] ?? .null
+            if key == ConfigSchema.Display.mode.key, let visualizer { return .string(visualizer.mode.rawValue) }
+            return configuration[key] ?? .null
         case .open(let paths, let append):
             try open(paths, append: append)
         case .play:
@@ -130,20 +130,20 @@ extension Daemon {
             throw ControlFailure(error.message.hasPrefix("no setting") ? .optionNotFound : .invalidParameter, error.message)
         }
         applyConfiguration()
-        if key.path == "display.mode", let mode = display.mode as VisualMode?, visualizer != nil {
+        if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
             // The mode switches in place: the bars keep moving.
             visualizer?.mode = mode
-        } else if key.section == "display" {
+        } else if key.section == ConfigSection.display.rawValue {
             rebuildVisualizer()
-        } else if key.section == "player", let session, let window {
+        } else if key.section == ConfigSection.player.rawValue, let session, let window {
             playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
-        } else if key.path == "audio.source" {
+        } else if key == ConfigSchema.Audio.source.key {
             closeTap()
             updateTap()
         }
-        if key.path == "player.loop" { session?.loop = loopMode }
-        if key.path == "player.volume" { session?.setVolume(volume) }
-        if key.path == "player.rate" || key.path == "player.pitch" { session?.setRateAndPitch(rateAndPitch) }
+        if key == ConfigSchema.Player.loop.key { session?.loop = loopMode }
+        if key == ConfigSchema.Player.volume.key { session?.setVolume(volume) }
+        if key == ConfigSchema.Player.rate.key || key == ConfigSchema.Player.pitch.key { session?.setRateAndPitch(rateAndPitch) }
     }
 
     private func open(_ paths: [String], append: Bool) throws(ControlFailure) {
@@ -194,6 +194,7 @@ extension Daemon {
             }
         }
         members["tap"] = .object(tapMembers)
+        members["mpris"] = .string(media?.busName ?? mediaProblem ?? "off")
         var player: [String: JSONValue] = ["state": .string(playerState)]
         if let session {
             player["playlist"] = .array(session.files.map(JSONValue.string))
@@ -240,10 +241,10 @@ extension Daemon {
 
     private var playerState: String { (session?.status ?? .idle).rawValue }
 
-    var loopMode: LoopMode { configuration.string("player.loop").flatMap(LoopMode.init(rawValue:)) ?? .none }
-    var volume: Double { configuration.number("player.volume") ?? PlayerVolume.defaultPercent }
+    var loopMode: LoopMode { configuration[ConfigSchema.Player.loop] }
+    var volume: Double { configuration[ConfigSchema.Player.volume] }
     var rateAndPitch: RateAndPitch {
-        RateAndPitch(rate: configuration.number("player.rate") ?? 1, pitch: configuration.number("player.pitch") ?? 0)
+        RateAndPitch(rate: configuration[ConfigSchema.Player.rate], pitch: configuration[ConfigSchema.Player.pitch])
     }
 
     /// The parts of the status whose change is worth an event (the position moves all the time).

@@ -44,8 +44,9 @@ public final class Daemon {
     let feed = AudioFeed()
 
     var session: PlaySession?
-    /// The player on the session bus; nil without one.
+    /// The player on the session bus; nil without one, and then why.
     var media: MediaBridge?
+    var mediaProblem: String?
     /// Screenshots asked for, saved after the next frame is drawn.
     var pendingScreenshots: [(path: String, id: Int64, client: ControlClientHandle)] = []
     var stopping: String?
@@ -70,13 +71,8 @@ public final class Daemon {
     public func run() throws {
         MemoryPolicy.applyForLongRuns()
         SignalWatcher.blockSignals()
-        do {
-            fileConfiguration = try ConfigFile.load(settings.configPath)
-        } catch {
-            throw CommandFailure(message: error.summary)
-        }
-        applyConfiguration()
-        if settings.logLevel == nil, let level = configuration.string("daemon.log_level").flatMap({ Logger.Level(rawValue: $0) }) {
+        try loadConfiguration()
+        if settings.logLevel == nil, let level = Logger.Level(rawValue: configuration[ConfigSchema.Daemon.logLevel]) {
             log.logLevel = level
         }
         let server = try ControlServer.start(path: socketPath, handler: InboxForwarder(inbox: inbox), log: log)
@@ -86,11 +82,14 @@ public final class Daemon {
         if watcher == nil { log.warning("cannot watch \(settings.configPath) for changes; SIGHUP or ctl reload_config reload it") }
         log.info("listening on \(socketPath) (pid \(getpid()))")
         let inbox = self.inbox
-        media = MediaBridge.start { request in inbox.post(.media(request)) }
+        media = MediaBridge.start(post: { request in inbox.post(.media(request)) }, unavailable: { [self] reason in
+            mediaProblem = reason
+            log.info("\(reason)")
+        })
         if let media { log.info("media keys and playerctl reach it as \(media.busName)") }
         ServiceNotifier.ready(status: "listening on \(socketPath)")
 
-        if configuration.string("daemon.window") == "shown" {
+        if configuration[ConfigSchema.Daemon.window] == "shown" {
             if let failure = show() { log.error("\(failure.message)") }
         }
         updateTap()
@@ -133,13 +132,23 @@ public final class Daemon {
 
     // MARK: Configuration
 
+    /// Reads the config file at start: a broken one stops the daemon (one line).
+    func loadConfiguration() throws(CommandFailure) {
+        do {
+            fileConfiguration = try ConfigFile.load(settings.configPath)
+        } catch {
+            throw CommandFailure(message: error.summary)
+        }
+        applyConfiguration()
+    }
+
     /// Recomputes what is in force from the layers.
     func applyConfiguration() {
         configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
         display = DisplaySettings(configuration: configuration)
         display.frameLog = settings.frameLog
-        keepsTapOpen = configuration.string("daemon.tap") == "always"
-        liveScreen?.avOffset = (configuration.number("audio.av_offset") ?? 0) / 1000
+        keepsTapOpen = configuration[ConfigSchema.Daemon.tap] == "always"
+        liveScreen?.avOffset = configuration[ConfigSchema.Audio.avOffset] / 1000
     }
 
     func reloadConfiguration(reason: String) -> ControlFailure? {
@@ -236,7 +245,7 @@ public final class Daemon {
         let mode = visualizer?.mode
         do {
             try makeVisualizer(for: window)
-            if let mode, configuration.values["display.mode"] == nil, runtime.values["display.mode"] == nil { visualizer?.mode = mode }
+            if let mode, !configuration.isSet(ConfigSchema.Display.mode), !runtime.isSet(ConfigSchema.Display.mode) { visualizer?.mode = mode }
         } catch {
             log.error("cannot redraw with the new settings: \(error)")
         }
@@ -305,7 +314,7 @@ public final class Daemon {
         }
         if tap != nil && tapIsLowLatency == isShown { return }
         closeTap()
-        let target = configuration.string("audio.source").map(TapTarget.named) ?? .defaultSinkMonitor
+        let target = configuration[ConfigSchema.Audio.source].map(TapTarget.named) ?? .defaultSinkMonitor
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
             let opened = try PulseMonitorTap(target: target, fragmentDuration: isShown ? nil : LiveLevels.fragmentDuration,
@@ -317,7 +326,7 @@ public final class Daemon {
             tap = opened
             tapIsLowLatency = isShown
             self.pump = pump
-            liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: (configuration.number("audio.av_offset") ?? 0) / 1000,
+            liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: configuration[ConfigSchema.Audio.avOffset] / 1000,
                                     text: liveText)
             log.info("tap opened (\(isShown ? "window" : "subscribers"))")
         } catch {

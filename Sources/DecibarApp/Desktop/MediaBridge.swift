@@ -10,10 +10,10 @@ final class MediaBridge {
     private let requests: RequestQueue?
     private var seen: (session: ObjectIdentifier?, seekCount: Int) = (nil, 0)
 
-    /// Publishes the player, or says in one line why not (no session bus) and returns nil: the
+    /// Publishes the player, or passes `unavailable` why not (no session bus) and returns nil: the
     /// rest works as before. `post` takes each request as it arrives (the daemon's inbox); without
     /// it, requests wait for `takeRequests`, and the window is woken for them.
-    static func start(post: (@Sendable (MediaRequest) -> Void)? = nil) -> MediaBridge? {
+    static func start(post: (@Sendable (MediaRequest) -> Void)? = nil, unavailable: (String) -> Void) -> MediaBridge? {
         let queue = post == nil ? RequestQueue() : nil
         do {
             let service = try MediaPlayerService { request in
@@ -22,7 +22,7 @@ final class MediaBridge {
             }
             return MediaBridge(service: service, requests: queue)
         } catch {
-            writeError("media keys and playerctl are off (MPRIS): \(error.description)")
+            unavailable("media keys and playerctl are off (MPRIS): \(error.description)")
             return nil
         }
     }

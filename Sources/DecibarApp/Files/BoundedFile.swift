@@ -32,9 +32,14 @@ enum BoundedFile {
             var bytes = [UInt8](repeating: 0, count: count)
             var done = 0
             while done < count {
-                let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-                if read < 0 && errno == EINTR { continue }
-                if read < 0 { throw Failure(reason: String(cString: strerror(errno))) }
+                let read: Int
+                do {
+                    read = try bytes.withUnsafeMutableBytes { raw throws(Posix.Failure) in
+                        try Posix.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: raw[done...]), at: offset + Int64(done))
+                    }
+                } catch {
+                    throw Failure(reason: "\(error)")
+                }
                 if read == 0 { break }
                 done += read
             }

@@ -63,12 +63,11 @@ final class PartialOutput {
     /// Appends bytes to a partial file this process writes.
     func write(_ bytes: UnsafeRawBufferPointer) throws(CommandFailure) {
         precondition(descriptor >= 0, "write to a partial that is not open")
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw failure(written < 0 ? errno : ENOSPC) }
-            offset += written
+        do {
+            try Posix.writeAll(descriptor, bytes)
+        } catch {
+            // A write that takes nothing is a full disk.
+            throw failure(error == EIO ? ENOSPC : error.code)
         }
     }
 
@@ -88,13 +87,11 @@ final class PartialOutput {
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure(errno) }
         defer { close(descriptor) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw failure(written < 0 ? errno : ENOSPC) }
-            offset += written
+        let code: Int32? = bytes.withUnsafeBytes { raw in
+            do throws(Posix.Failure) { try Posix.writeAll(descriptor, raw) } catch { return error == EIO ? ENOSPC : error.code }
+            return nil
         }
+        if let code { throw failure(code) }
     }
 
     /// Moves the finished partial to the destination. On failure the partial is removed.

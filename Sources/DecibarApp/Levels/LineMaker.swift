@@ -1,13 +1,6 @@
 import DecibarAudio
 import DecibarCore
 
-/// What `decibar levels` prints.
-public enum LevelsMode: String, CaseIterable, Sendable {
-    case levels
-    case spectrum
-    case loudness
-}
-
 /// Turns the audio of one line into its text: levels, or band levels from the newest window
 /// (printing the band header first, and again if the rate or channel count changes).
 struct LineMaker {

@@ -33,16 +33,7 @@ enum PeaksCache {
     /// No overview this large is real (hundreds of hours).
     static let maximumFileSize: Int64 = 256 << 20
 
-    /// The cache folder, or nil when there is no home to put it in (never a shared temporary folder).
-    static var directory: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/decibar" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/decibar" }
-        if let entry = getpwuid(getuid()), let home = entry.pointee.pw_dir, home.pointee == UInt8(ascii: "/") {
-            return String(cString: home) + "/.cache/decibar"
-        }
-        return nil
-    }
+    static var directory: String? { CacheFolder.path }
 
     /// The cache file for `path` as it is now, or nil if the file cannot be examined.
     /// A streamed track's entry is keyed by its address and what the server says identifies this

@@ -103,8 +103,7 @@ final class ChildProcess {
         errorReader = Thread {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
+                let count = (try? chunk.withUnsafeMutableBytes { raw throws(Posix.Failure) in try Posix.read(descriptor, into: raw) }) ?? 0
                 guard count > 0 else { break }
                 tail.append(chunk[0 ..< count])
             }
@@ -125,14 +124,19 @@ final class ChildProcess {
         var offset = 0
         var waitingSince: Double?
         while offset < bytes.count {
-            let count = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
+            let count: Int
+            do {
+                count = try Posix.write(input, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            } catch {
+                guard error == EAGAIN else { return .closed }
+                count = -1
+            }
             if count > 0 {
                 offset += count
                 waitingSince = nil
                 continue
             }
-            if count < 0 && errno == EINTR { continue }
-            guard count < 0 && errno == EAGAIN else { return .closed }
+            guard count < 0 else { return .closed }
             // The pipe is full: wait for the child to read, a tenth of a second at a time.
             if isInterrupted() { return .interrupted }
             let now = MonotonicClock.now()
@@ -216,10 +220,11 @@ final class ChildProcess {
     /// Collects the child's status if it has ended.
     private func reap() -> Bool {
         if status != nil { return true }
-        var raw: Int32 = 0
-        let result = waitpid(processID, &raw, WNOHANG)
-        if result == 0 || (result < 0 && errno == EINTR) { return false }
-        guard result == processID else {
+        let raw: Int32
+        do {
+            guard let ended = try Posix.reap(processID) else { return false }
+            raw = ended
+        } catch {
             // Already reaped elsewhere: nothing more to learn.
             status = 1
             return true

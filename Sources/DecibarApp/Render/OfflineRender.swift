@@ -112,6 +112,7 @@ public struct OfflineRender {
         let title = OutputPath.name(of: file)
         var progress = ProgressBar(total: frameCount)
         let layout = PlayLayout(width: width, height: height)
+        let frame = PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: view)
 
         do {
             for index in 0 ..< frameCount {
@@ -132,11 +133,9 @@ public struct OfflineRender {
                     area = shown.area
                     if let picture = shown.fresh { pictures.upload(picture) }
                 }
-                BarRenderer.clear(to: visualizer.clearColor)
-                if let rect = area.picture, pictures.hasPicture { pictures.draw(in: rect, canvasWidth: width, canvasHeight: height) }
-                visualizer.draw(width: width, height: area.barsHeight, windowHeight: height - area.barsTop, now: time)
-                view.draw(ScrubberView.State(peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
-                                             decibels: scrubber.decibels), layout: layout)
+                frame.draw(layout: layout, area: area, scrubberState: ScrubberView.State(
+                    peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
+                    decibels: scrubber.decibels), now: time)
                 try out.write(frame: canvas.readPixels())
                 progress.update(done: index + 1)
             }

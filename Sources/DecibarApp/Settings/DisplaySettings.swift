@@ -1,38 +1,41 @@
 import DecibarCore
 
 /// How a window (or an offline render) looks and behaves: what `live`, `play` and `render` share.
-/// The command line fills it in; every value has the default a user gets without options.
+/// The command line fills it in; every value has the default a user gets without options (the
+/// settings table's).
 public struct DisplaySettings: Sendable {
-    public var mode: VisualMode = .bars
+    private typealias Key = ConfigSchema.Display
+
+    public var mode = Key.mode.defaultValue
     /// Bars to draw; nil means 48, or as many as fit with `barWidth`.
-    public var bars: Int?
-    public var theme = "neon"
-    public var barWidth: Int?
-    public var barSpacing: Int?
-    public var orientation: BarOrientation = .center
-    public var background: BackgroundStyle = .opaque
-    public var borderless = false
-    public var caps = false
+    public var bars = Key.bars.defaultValue
+    public var theme = Key.theme.defaultValue
+    public var barWidth = Key.barWidth.defaultValue
+    public var barSpacing = Key.barSpacing.defaultValue
+    public var orientation = Key.orientation.defaultValue
+    public var background = Key.background.defaultValue
+    public var borderless = Key.borderless.defaultValue
+    public var caps = Key.caps.defaultValue
     /// How long caps (and the meter's hold line) hold, in ms.
-    public var hold: Double = 1000
+    public var hold = Key.hold.defaultValue
     /// How fast they fall after holding, in dB/s.
-    public var fall: Float = LevelMeter.defaultHoldFallRate
-    public var ballistics: MeterBallistics = .digital
-    public var spectrumFloor: Float = -70
-    public var lowsAtEdges = false
-    public var shaderDirectory: String?
-    public var size = WindowSize(width: 1280, height: 720)
-    public var fullscreen = false
+    public var fall = Float(Key.fall.defaultValue)
+    public var ballistics = Key.ballistics.defaultValue
+    public var spectrumFloor = Float(Key.spectrumFloor.defaultValue)
+    public var lowsAtEdges = Key.lowsAtEdges.defaultValue
+    public var shaderDirectory = Key.shaderDirectory.defaultValue
+    public var size = Key.size.defaultValue
+    public var fullscreen = Key.fullscreen.defaultValue
     /// Rise and fall time constants of the bars in ms; nil means the seed's 158 ms.
-    public var attack: Double?
-    public var release: Double?
+    public var attack = Key.attack.defaultValue
+    public var release = Key.release.defaultValue
     /// The level drawn as an empty bar, in dBFS.
-    public var floor: Float = -60
+    public var floor = Float(Key.floor.defaultValue)
     /// The gain on bars and spectrum: automatic unless fixed.
-    public var sensitivity = Sensitivity.automatic
+    public var sensitivity = Key.sensitivity.defaultValue
     /// The meter's scale, and the loudness targets (LUFS) marked on it.
-    public var meterScale = MeterScale.dbfs
-    public var loudnessTargets: [Double] = []
+    public var meterScale = Key.meterScale.defaultValue
+    public var loudnessTargets = Key.loudnessTargets.defaultValue
     public var exitAfter: Double?
     public var screenshot: String?
     public var record: String?

@@ -2,16 +2,18 @@ import DecibarCore
 
 /// How the waveform scrubber looks: shared by `play` and `render`.
 public struct ScrubberSettings: Sendable {
-    public var barWidth = 3
-    public var barSpacing = 2
-    public var filter: ScrubberFilter = .max
+    private typealias Key = ConfigSchema.Player
+
+    public var barWidth = Key.scrubberBarWidth.defaultValue
+    public var barSpacing = Key.scrubberBarSpacing.defaultValue
+    public var filter = Key.scrubberFilter.defaultValue
     /// Start in dB mode (d switches at run time).
-    public var decibels = false
-    public var noiseFloor: Float = ScrubberScale.defaultNoiseFloor
+    public var decibels = Key.decibels.defaultValue
+    public var noiseFloor = Float(Key.noiseFloor.defaultValue)
     /// The played part as a filled region instead of a playhead line.
-    public var fillIndicator = false
+    public var fillIndicator = Key.fillIndicator.defaultValue
     /// Where a video's picture goes.
-    public var videoLayout: VideoLayout = .under
+    public var videoLayout = Key.videoLayout.defaultValue
 
     public init() {}
 }

@@ -8,7 +8,7 @@ import Synchronization
 enum StreamCache {
     static func directory(_ settings: StreamSettings) -> String? {
         if let folder = settings.cacheDirectory { return folder }
-        return PeaksCache.directory.map { $0 + "/streams" }
+        return CacheFolder.path.map { $0 + "/streams" }
     }
 
     static func prepareDirectory(_ settings: StreamSettings) throws -> String {

@@ -32,9 +32,8 @@ final class StreamStore {
         var done = 0
         while done < bytes.count {
             let (place, room) = location(of: offset + Int64(done), count: bytes.count - done)
-            let written = pwrite(descriptor, bytes.baseAddress! + done, room, off_t(place))
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
+            let piece = UnsafeRawBufferPointer(rebasing: bytes[done ..< done + room])
+            guard let written = try? Posix.write(descriptor, piece, at: place), written > 0 else { return false }
             done += written
         }
         return true
@@ -42,11 +41,7 @@ final class StreamStore {
 
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
         let (place, room) = location(of: offset, count: buffer.count)
-        while true {
-            let read = pread(descriptor, buffer.baseAddress!, room, off_t(place))
-            if read < 0 && errno == EINTR { continue }
-            return max(0, read)
-        }
+        return (try? Posix.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), at: place)) ?? 0
     }
 
     /// Where `offset` is in the file, and how many bytes from there fit before the ring wraps.

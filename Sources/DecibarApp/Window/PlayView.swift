@@ -80,7 +80,9 @@ public struct PlayView {
             try Recorder(path: path, fps: settings.display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height,
                          protecting: settings.files)
         }
-        let media = settings.publishesMedia ? MediaBridge.start() : nil
+        // Without a session bus the player simply has no media keys: not worth a line before every
+        // other message (the daemon logs it and shows it in its status).
+        let media = settings.publishesMedia ? MediaBridge.start(unavailable: { _ in }) : nil
         defer { media?.stop() }
         do {
             try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in

@@ -105,11 +105,6 @@ final class PlayerScreen {
         visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
         frame.loggedValue = visualizer.meanValue
         let area = showPicture(layout: layout, now: now)
-        BarRenderer.clear(to: visualizer.clearColor)
-        if let rect = area.picture { pictures.draw(in: rect, canvasWidth: width, canvasHeight: height) }
-        // The bars' band starts `barsTop` down: drawing as if the window were that much shorter
-        // (its top cut off) moves everything the visualizer draws down by as much.
-        visualizer.draw(width: width, height: area.barsHeight, windowHeight: height - area.barsTop, now: now)
 
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         let stream = session.streamSnapshot
@@ -136,20 +131,22 @@ final class PlayerScreen {
             shownTitle = (titleKey, title)
             window.title = "Decibar — \(session.currentName)"
         }
+        let state: ScrubberView.State
         if session.isLive {
             // A radio: the last minutes roll through the scrubber, which does not seek.
             let window = rollingWindow(snapshot)
-            scrubber.draw(ScrubberView.State(
+            state = ScrubberView.State(
                 peaks: window.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: window.duration,
                 playhead: max(0, session.playhead - window.start), title: shownTitle.text, decibels: decibels, hoverX: nil,
-                isLive: true, timeOffset: window.start), layout: layout)
-            return
+                isLive: true, timeOffset: window.start)
+        } else {
+            state = ScrubberView.State(
+                peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
+                playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
+                decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
+                downloaded: stream.map(downloadShading))
         }
-        scrubber.draw(ScrubberView.State(
-            peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
-            playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
-            decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
-            downloaded: stream.map(downloadShading)), layout: layout)
+        PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }
 
     /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and

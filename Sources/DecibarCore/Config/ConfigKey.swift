@@ -1,6 +1,8 @@
 /// One setting of the config file, of `decibar ctl set` and (under its option's name) of the
 /// command line: where it lives, what it takes, what it means, and its default.
-public struct ConfigKey: Sendable {
+public struct ConfigKey: Sendable, Equatable {
+    public static func == (a: ConfigKey, b: ConfigKey) -> Bool { a.path == b.path }
+
     public enum Kind: Sendable {
         case boolean
         case integer(ClosedRange<Int>)
@@ -35,17 +37,40 @@ public struct ConfigKey: Sendable {
 
     /// For a choice that used to be a boolean: the words true and false stand for.
     public let booleanWords: (true: String, false: String)?
+    /// What a number counts (`ms`, `dB`, `pixels`), for help and messages; nil for a plain count.
+    public let unit: String?
+    /// How help shows the value (`px`, `bars|spectrum|meter`, `WxH`).
+    public let valueName: String
 
-    init(_ section: String, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true,
-         booleanWords: (true: String, false: String)? = nil, _ help: String) {
+    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true,
+         booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil, _ help: String) {
         self.booleanWords = booleanWords
-        self.section = section
+        self.section = section.rawValue
         self.name = name
-        path = section + "." + name
+        path = section.rawValue + "." + name
         self.kind = kind
         self.help = help
         self.defaultValue = defaultValue
         self.appliesLive = appliesLive
+        self.unit = unit
+        self.valueName = valueName ?? Self.valueName(kind, unit: unit)
+    }
+
+    private static func valueName(_ kind: Kind, unit: String?) -> String {
+        switch kind {
+        case .boolean: "true|false"
+        case .choice(let words): words.joined(separator: "|")
+        case .size: "WxH"
+        case .byteSize: "size"
+        case .text: "text"
+        case .sensitivity: "dB"
+        case .integer, .number, .numberChoice, .numbers:
+            switch unit {
+            case "pixels"?: "px"
+            case let unit?: unit
+            case nil: "n"
+            }
+        }
     }
 
     /// `display.theme`.
@@ -126,6 +151,33 @@ public struct ConfigKey: Sendable {
         case .text:
             guard let text = value.string, !text.isEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
             return value
+        }
+    }
+
+    /// Checks a value given on the command line; the failure names the option, as the commands
+    /// always have: `--bars must be between 1 and 1024`.
+    public func checkOption(_ value: JSONValue) throws(ConfigFailure) -> JSONValue {
+        do {
+            return try check(value)
+        } catch {
+            // `check`'s messages start with the path.
+            throw ConfigFailure(optionName + " " + (optionRequirement ?? String(error.message.dropFirst(path.count + 1))))
+        }
+    }
+
+    /// What the option takes, in the commands' wording.
+    private var optionRequirement: String? {
+        let unitText = unit.map { " " + $0 } ?? ""
+        switch kind {
+        case .integer(let range): return "must be between \(range.lowerBound) and \(range.upperBound)\(unitText)"
+        case .number(let range), .numbers(let range):
+            return "must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText)\(unitText)"
+        case .sensitivity: return "must be between -40 and 40 dB"
+        case .choice(let words): return "must be one of " + words.joined(separator: ", ")
+        case .numberChoice(let numbers):
+            let texts = numbers.map(\.plainText)
+            return "must be " + texts.dropLast().joined(separator: ", ") + " or " + (texts.last ?? "")
+        case .boolean, .size, .byteSize, .text: return nil
         }
     }
 

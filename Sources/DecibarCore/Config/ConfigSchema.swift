@@ -1,106 +1,141 @@
+/// The sections of the config file.
+public enum ConfigSection: String, CaseIterable, Sendable {
+    case display, audio, player, daemon
+
+    /// What the section is for, written above it by `config init`.
+    public var help: String {
+        switch self {
+        case .display: "How the window looks and moves: live, play and the daemon's window. (render takes only its command line, so a render is the same on every machine.)"
+        case .audio: "What the live window and the daemon listen to."
+        case .player: "The player (play, and the daemon's player) and its waveform scrubber."
+        case .daemon: "decibar daemon: the service that windows, scripts and status bars share."
+        }
+    }
+}
+
 /// Every key of the config file, section by section, in the order `config init` writes them. The
 /// sections are the README's option groups: how it looks (`display`), what it listens to
 /// (`audio`), the player and its scrubber (`player`), and the service (`daemon`).
 public enum ConfigSchema {
-    public static let sections = ["display", "audio", "player", "daemon"]
+    public static let sections = ConfigSection.allCases.map(\.rawValue)
 
-    public static let sectionHelp: [String: String] = [
-        "display": "How the window looks and moves: live, play and the daemon's window. (render takes only its command line, so a render is the same on every machine.)",
-        "audio": "What the live window and the daemon listen to.",
-        "player": "The player (play, and the daemon's player) and its waveform scrubber.",
-        "daemon": "decibar daemon: the service that windows, scripts and status bars share.",
-    ]
 
+    /// How the window looks and moves.
+    public enum Display {
+        public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars,
+            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS, peak and loudness per channel). m switches at run time.")
+        public static let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
+            "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
+        public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon",
+            "Colors: \(BarTheme.presetNames.joined(separator: ", ")).")
+        public static let barWidth: Setting<Int?> = .integer(.display, "bar_width", 1...512, unit: "pixels",
+            "Width of each bar in pixels; bars then fill the window at this width (cava's layout). Unset: the bars share the width.")
+        public static let barSpacing: Setting<Int?> = .integer(.display, "bar_spacing", 0...512, unit: "pixels",
+            "Gap between bars in pixels, with bar_width (unset: a third of the width).")
+        public static let orientation: Setting<BarOrientation> = .choice(.display, "orientation", default: .center,
+            "Where bars grow from: center, bottom or top.")
+        public static let background: Setting<BackgroundStyle> = .choice(.display, "background", default: .opaque, appliesLive: false,
+            "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
+        public static let borderless: Setting<Bool> = .boolean(.display, "borderless", appliesLive: false,
+            "A window without a title bar or frame.")
+        public static let caps: Setting<Bool> = .boolean(.display, "caps",
+            "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
+        public static let hold: Setting<Double> = .number(.display, "hold", 0...60_000, default: 1000, unit: "ms",
+            "How long peak caps (and the meter's hold line) hold, in ms.")
+        public static let fall: Setting<Double> = .number(.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
+            "How fast peak caps fall after holding, in dB per second.")
+        public static let ballistics: Setting<MeterBallistics> = .choice(.display, "ballistics", default: .digital,
+            "Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).")
+        public static let meterScale: Setting<MeterScale> = .choice(.display, "meter_scale", default: .dbfs,
+            "Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets).")
+        public static let loudnessTargets: Setting<[Double]> = .numbers(.display, "loudness_targets", -59...0, unit: "LUFS",
+            "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming).")
+        public static let spectrumFloor: Setting<Double> = .number(.display, "spectrum_floor", -160 ... -10, default: -70, unit: "dB",
+            "Spectrum level drawn as an empty bar, in dB (the top is 0 dB).")
+        public static let lowsAtEdges: Setting<Bool> = .boolean(.display, "lows_at_edges",
+            "Spectrum: put the low frequencies at the window's edges instead of the center.")
+        public static let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
+            "Draw with your own fragment shaders from this folder (*.frag; s switches between them). Saving a file reloads it; one that does not compile shows the compiler's message and the last good one stays. Unset: the built-in bars.")
+        public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720),
+            "Window size in pixels, WxH.")
+        public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen",
+            "Fullscreen (f switches at run time).")
+        public static let attack: Setting<Double?> = .number(.display, "attack", 0...60_000, unit: "ms",
+            "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms).")
+        public static let release: Setting<Double?> = .number(.display, "release", 0...60_000, unit: "ms",
+            "Fall time constant of the bars in ms (unset: 158 ms).")
+        public static let floor: Setting<Double> = .number(.display, "floor", -160 ... -1.001, default: -60, unit: "dBFS",
+            "Level shown as an empty bar, in dBFS (with a fixed sensitivity).")
+        public static let sensitivity: Setting<Sensitivity> = .sensitivity(.display, "sensitivity",
+            "Gain on bars and spectrum: \"auto\" keeps the tallest bars just under the top whatever the music's loudness (and holds in silence); a number fixes it in dB (-40 to 40); \"off\" is the plain mapping of floor...0 dBFS.")
+    }
+
+    /// What the live window and the daemon listen to.
+    public enum Audio {
+        public static let source: Setting<String?> = .text(.audio, "source", valueName: "name", appliesLive: false,
+            "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor. Unset: follow the monitor of the default output.")
+        public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, unit: "ms",
+            "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
+    }
+
+    /// The player and its scrubber.
+    public enum Player {
+        public static let loop: Setting<LoopMode> = .choice(.player, "loop", default: LoopMode.none, booleanWords: (.playlist, LoopMode.none),
+            "At the end of a track: none (the next one; the window stays open on the last, stopped), track (play it again) or playlist (start the list again after the last). l cycles at run time.")
+        public static let volume: Setting<Double> = .number(.player, "volume", PlayerVolume.range, default: PlayerVolume.defaultPercent, unit: "percent",
+            "Volume of the player's stream in percent, as the sound server shows it (100: the file as it is; 9 and 0 step it by 5).")
+        public static let rate: Setting<Double> = .number(.player, "rate", RateAndPitch.rates, default: 1, unit: "factor",
+            "Playback speed, 0.25 to 4 (1: normal), at the same pitch; the playhead stays in the file's time. [ and ] step it by 0.25 at run time, \\ resets it and the pitch.")
+        public static let pitch: Setting<Double> = .number(.player, "pitch", RateAndPitch.pitches, default: 0, unit: "cents",
+            "Pitch shift in cents, -2400 to 2400 (1200: an octave up), at the same speed; { and } step it by 100 at run time.")
+        public static let scrubberBarWidth: Setting<Int> = .integer(.player, "scrubber_bar_width", 1...64, default: 3, unit: "pixels",
+            "Width of the scrubber's bars in pixels.")
+        public static let scrubberBarSpacing: Setting<Int> = .integer(.player, "scrubber_bar_spacing", 0...64, default: 2, unit: "pixels",
+            "Space between the scrubber's bars in pixels.")
+        public static let scrubberFilter: Setting<ScrubberFilter> = .choice(.player, "scrubber_filter", default: .max,
+            "How a scrubber bar sums up the audio under it: max (never hides a peak) or average (smoother).")
+        public static let decibels: Setting<Bool> = .boolean(.player, "decibels",
+            "Start the scrubber in dB mode (d switches at run time).")
+        public static let noiseFloor: Setting<Double> = .numberChoice(.player, "noise_floor", ScrubberScale.noiseFloors.map(Double.init),
+            default: Double(ScrubberScale.defaultNoiseFloor), unit: "dB",
+            "Noise floor of the scrubber's dB mode: -50, -70 or -90 dB.")
+        public static let fillIndicator: Setting<Bool> = .boolean(.player, "fill_indicator",
+            "Show the played part as a filled region instead of a playhead line.")
+        public static let videoLayout: Setting<VideoLayout> = .choice(.player, "video_layout", default: .under, appliesLive: false,
+            "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone).")
+        public static let streamCacheSize: Setting<Int64> = .byteSize(.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30,
+            "How much the cache of streamed tracks ($XDG_CACHE_HOME/decibar/streams) may hold, e.g. 500M or 2G; the least recently used go first.")
+        public static let streamTimeout: Setting<Double> = .number(.player, "stream_timeout", 1...600, default: 10, unit: "seconds",
+            "Seconds a server may send nothing (before its answer or in the middle of a track) before a stream counts as failed.")
+        public static let connectTimeout: Setting<Double> = .number(.player, "connect_timeout", 1...600, default: 10, unit: "seconds",
+            "Seconds to wait for a connection to a stream's server.")
+        public static let streamStart: Setting<Double> = .number(.player, "stream_start", 0.1...1, default: 1, unit: "seconds",
+            "Seconds of a stream's audio decoded before it starts playing, and again after the network fell behind (0.1 to 1: the player decodes 1 s ahead).")
+    }
+
+    /// The service.
+    public enum Daemon {
+        public static let tap: Setting<String> = .words(.daemon, "tap", ["on-demand", "always"], default: "on-demand",
+            "on-demand: listen to the audio only while the window shows or a client subscribes (nothing listens, and no CPU is used, when nothing looks); always: keep listening.")
+        public static let window: Setting<String> = .words(.daemon, "window", ["hidden", "shown"], default: "hidden", appliesLive: false,
+            "Whether the window shows when the daemon starts (decibar ctl show / hide switch it).")
+        public static let logLevel: Setting<String> = .words(.daemon, "log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"],
+            default: "info", "How much the daemon logs to stderr (the journal, under systemd).")
+    }
+
+    /// Every key, in the order `config init` writes them.
     public static let keys: [ConfigKey] = [
-        ConfigKey("display", "mode", .choice(VisualMode.allCases.map(\.rawValue)), .string("bars"),
-                  "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS, peak and loudness per channel). m switches at run time."),
-        ConfigKey("display", "bars", .integer(1...1024), nil,
-                  "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's."),
-        ConfigKey("display", "theme", .choice(BarTheme.presetNames), .string("neon"),
-                  "Colors: \(BarTheme.presetNames.joined(separator: ", "))."),
-        ConfigKey("display", "bar_width", .integer(1...512), nil,
-                  "Width of each bar in pixels; bars then fill the window at this width (cava's layout). Unset: the bars share the width."),
-        ConfigKey("display", "bar_spacing", .integer(0...512), nil,
-                  "Gap between bars in pixels, with bar_width (unset: a third of the width)."),
-        ConfigKey("display", "orientation", .choice(BarOrientation.allCases.map(\.rawValue)), .string("center"),
-                  "Where bars grow from: center, bottom or top."),
-        ConfigKey("display", "background", .choice(BackgroundStyle.allCases.map(\.rawValue)), .string("opaque"), appliesLive: false,
-                  "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha)."),
-        ConfigKey("display", "borderless", .boolean, .bool(false), appliesLive: false,
-                  "A window without a title bar or frame."),
-        ConfigKey("display", "caps", .boolean, .bool(false),
-                  "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall)."),
-        ConfigKey("display", "hold", .number(0...60_000), .number(1000),
-                  "How long peak caps (and the meter's hold line) hold, in ms."),
-        ConfigKey("display", "fall", .number(0.001...1000), .number(Double(LevelMeter.defaultHoldFallRate)),
-                  "How fast peak caps fall after holding, in dB per second."),
-        ConfigKey("display", "ballistics", .choice(MeterBallistics.allCases.map(\.rawValue)), .string("digital"),
-                  "Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s)."),
-        ConfigKey("display", "meter_scale", .choice(MeterScale.allCases.map(\.rawValue)), .string("dbfs"),
-                  "Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets)."),
-        ConfigKey("display", "loudness_targets", .numbers(-59...0), .array([]),
-                  "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming)."),
-        ConfigKey("display", "spectrum_floor", .number(-160 ... -10), .number(-70),
-                  "Spectrum level drawn as an empty bar, in dB (the top is 0 dB)."),
-        ConfigKey("display", "lows_at_edges", .boolean, .bool(false),
-                  "Spectrum: put the low frequencies at the window's edges instead of the center."),
-        ConfigKey("display", "shader_dir", .text, nil,
-                  "Draw with your own fragment shaders from this folder (*.frag; s switches between them). Unset: the built-in bars."),
-        ConfigKey("display", "size", .size, .string("1280x720"),
-                  "Window size in pixels, WxH."),
-        ConfigKey("display", "fullscreen", .boolean, .bool(false),
-                  "Fullscreen (f switches at run time)."),
-        ConfigKey("display", "attack", .number(0...60_000), nil,
-                  "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms)."),
-        ConfigKey("display", "release", .number(0...60_000), nil,
-                  "Fall time constant of the bars in ms (unset: 158 ms)."),
-        ConfigKey("display", "floor", .number(-160 ... -1.001), .number(-60),
-                  "Level shown as an empty bar, in dBFS (with a fixed sensitivity)."),
-        ConfigKey("display", "sensitivity", .sensitivity, .string("auto"),
-                  "Gain on bars and spectrum: \"auto\" keeps the tallest bars just under the top whatever the music's loudness; a number fixes it in dB (-40 to 40); \"off\" is the plain mapping of floor...0 dBFS."),
-
-        ConfigKey("audio", "source", .text, nil, appliesLive: false,
-                  "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor. Unset: follow the monitor of the default output."),
-        ConfigKey("audio", "av_offset", .number(-5000...5000), .number(0),
-                  "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency."),
-
-        ConfigKey("player", "loop", .choice(LoopMode.allCases.map(\.rawValue)), .string("none"), booleanWords: ("playlist", "none"),
-                  "At the end of a track: none (the next one; the window stays open on the last, stopped), track (play it again) or playlist (start the list again after the last). l cycles at run time."),
-        ConfigKey("player", "volume", .number(PlayerVolume.range), .number(PlayerVolume.defaultPercent),
-                  "Volume of the player's stream in percent, as the sound server shows it (100: the file as it is; 9 and 0 step it by 5)."),
-        ConfigKey("player", "rate", .number(RateAndPitch.rates), .number(1),
-                  "Playback speed, 0.25 to 4 (1: normal), at the same pitch; [ and ] step it by 0.25 at run time, \\ resets it and the pitch."),
-        ConfigKey("player", "pitch", .number(RateAndPitch.pitches), .number(0),
-                  "Pitch shift in cents, -2400 to 2400 (1200: an octave up), at the same speed; { and } step it by 100 at run time."),
-        ConfigKey("player", "scrubber_bar_width", .integer(1...64), .number(3),
-                  "Width of the scrubber's bars in pixels."),
-        ConfigKey("player", "scrubber_bar_spacing", .integer(0...64), .number(2),
-                  "Space between the scrubber's bars in pixels."),
-        ConfigKey("player", "scrubber_filter", .choice(ScrubberFilter.allCases.map(\.rawValue)), .string("max"),
-                  "How a scrubber bar sums up the audio under it: max (never hides a peak) or average (smoother)."),
-        ConfigKey("player", "decibels", .boolean, .bool(false),
-                  "Start the scrubber in dB mode (d switches at run time)."),
-        ConfigKey("player", "noise_floor", .numberChoice(ScrubberScale.noiseFloors.map(Double.init)), .number(Double(ScrubberScale.defaultNoiseFloor)),
-                  "Noise floor of the scrubber's dB mode: -50, -70 or -90 dB."),
-        ConfigKey("player", "fill_indicator", .boolean, .bool(false),
-                  "Show the played part as a filled region instead of a playhead line."),
-        ConfigKey("player", "video_layout", .choice(VideoLayout.allCases.map(\.rawValue)), .string("under"), appliesLive: false,
-                  "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone)."),
-        ConfigKey("player", "stream_cache_size", .byteSize((16 << 20)...(1 << 40)), .string("1G"),
-                  "How much the cache of streamed tracks ($XDG_CACHE_HOME/decibar/streams) may hold; the least recently used go first."),
-        ConfigKey("player", "stream_timeout", .number(1...600), .number(10),
-                  "Seconds a server may send nothing (before its answer or in the middle of a track) before a stream counts as failed."),
-        ConfigKey("player", "connect_timeout", .number(1...600), .number(10),
-                  "Seconds to wait for a connection to a stream's server."),
-        ConfigKey("player", "stream_start", .number(0.1...1), .number(1),
-                  "Seconds of a stream's audio decoded before it starts playing, and again after the network fell behind (0.1 to 1: the player decodes 1 s ahead)."),
-
-        ConfigKey("daemon", "tap", .choice(["on-demand", "always"]), .string("on-demand"),
-                  "on-demand: listen to the audio only while the window shows or a client subscribes (nothing listens, and no CPU is used, when nothing looks); always: keep listening."),
-        ConfigKey("daemon", "window", .choice(["hidden", "shown"]), .string("hidden"), appliesLive: false,
-                  "Whether the window shows when the daemon starts (decibar ctl show / hide switch it)."),
-        ConfigKey("daemon", "log_level", .choice(["trace", "debug", "info", "notice", "warning", "error", "critical"]), .string("info"),
-                  "How much the daemon logs to stderr (the journal, under systemd)."),
+        Display.mode.key, Display.bars.key, Display.theme.key, Display.barWidth.key, Display.barSpacing.key,
+        Display.orientation.key, Display.background.key, Display.borderless.key, Display.caps.key, Display.hold.key,
+        Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
+        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
+        Display.fullscreen.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
+        Audio.source.key, Audio.avOffset.key,
+        Player.loop.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
+        Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
+        Player.fillIndicator.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
+        Player.connectTimeout.key, Player.streamStart.key,
+        Daemon.tap.key, Daemon.window.key, Daemon.logLevel.key,
     ]
 
     /// Finds a key by its path (`display.theme`) or, when that is unique, its name (`theme`).

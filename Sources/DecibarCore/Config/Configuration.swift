@@ -6,9 +6,9 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
-    /// The value of `path`: set, or the key's default (nil when unset and without a default).
-    public subscript(path: String) -> JSONValue? {
-        values[path] ?? ConfigSchema.keys.first { $0.path == path }?.defaultValue
+    /// The value of `key`: set, or the key's default (nil when unset and without a default).
+    public subscript(key: ConfigKey) -> JSONValue? {
+        values[key.path] ?? key.defaultValue
     }
 
     /// Sets a key by path or unique name; returns the key. Throws for an unknown key or a bad value.
@@ -24,12 +24,17 @@ public struct Configuration: Sendable, Equatable {
         values[key.path] = try key.check(value)
     }
 
-    public func string(_ path: String) -> String? { self[path]?.string }
-    public func number(_ path: String) -> Double? { self[path]?.number }
-    public func bool(_ path: String) -> Bool { if case .bool(true)? = self[path] { true } else { false } }
-    public func numbers(_ path: String) -> [Double] {
-        if case .array(let items)? = self[path] { items.compactMap(\.number) } else { [] }
+    /// Sets a key from a command-line option: the failure names the option (`--bars must be ...`).
+    public mutating func set(option key: ConfigKey, to value: JSONValue?) throws(ConfigFailure) {
+        guard let value else { return }
+        values[key.path] = try key.checkOption(value)
     }
+
+    /// Forgets what was set for this key.
+    public mutating func remove(_ key: ConfigKey) { values[key.path] = nil }
+
+    /// Whether anything set this key.
+    public func isSet(_ key: ConfigKey) -> Bool { values[key.path] != nil }
 
     /// The TOML text of every key: as `config init` writes it (documentation, defaults commented
     /// out) or, with `effective`, as `config show` prints the values in force.
@@ -43,12 +48,12 @@ public struct Configuration: Sendable, Equatable {
                 "# mistakes. Unknown keys are errors, so a misspelt key never goes unnoticed.",
             ]
         }
-        for section in ConfigSchema.sections {
+        for section in ConfigSection.allCases {
             if !lines.isEmpty { lines.append("") }
-            if !effective, let help = ConfigSchema.sectionHelp[section] { lines += Self.comment(help, width: 98) }
-            lines.append("[\(section)]")
-            for key in ConfigSchema.keys where key.section == section {
-                let value = self[key.path]
+            if !effective { lines += Self.comment(section.help, width: 98) }
+            lines.append("[\(section.rawValue)]")
+            for key in ConfigSchema.keys where key.section == section.rawValue {
+                let value = self[key]
                 if !effective {
                     lines.append("")
                     lines += Self.comment(key.help, width: 98)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Separates a radio stream's audio from its interleaved titles (ICY metadata): after every
 /// `interval` audio bytes comes one length byte L, then L × 16 bytes of text such as
 /// `StreamTitle='Artist - Title';StreamUrl='…';`, padded with NULs (L = 0: no change).
@@ -56,10 +54,10 @@ public struct StreamTitleReader: Sendable {
     /// `StreamTitle='…';` from a block, or nil when it has none. A title may itself hold `';`,
     /// so the value runs to the last `';` before the next field (or the end).
     public static func title(in block: [UInt8]) -> String? {
-        let text = String(decoding: block.prefix { $0 != 0 }, as: UTF8.self)
-        guard let start = text.range(of: "StreamTitle='") else { return nil }
+        let text = block.prefix { $0 != 0 }
+        guard let start = text.firstRange(of: Array("StreamTitle='".utf8)) else { return nil }
         let rest = text[start.upperBound...]
-        let end = rest.range(of: "';StreamUrl=")?.lowerBound ?? rest.range(of: "';", options: .backwards)?.lowerBound ?? rest.endIndex
-        return String(rest[..<end]).escapingControlCharacters
+        let end = rest.firstRange(of: Array("';StreamUrl=".utf8))?.lowerBound ?? rest.ranges(of: Array("';".utf8)).last?.lowerBound ?? rest.endIndex
+        return String(decoding: rest[..<end], as: UTF8.self).escapingControlCharacters
     }
 }

@@ -1,3 +1,5 @@
+import DecibarApp
+import DecibarCore
 import Foundation
 import Testing
 @testable import decibar
@@ -30,12 +32,6 @@ struct CommandLineTests {
         }
     }
 
-    @Test("the program itself says a bad value in one line, with status 2")
-    func badValueEndToEnd() throws {
-        let result = try TestRig.run(TestRig.decibar, ["live", "--bars", "0"])
-        #expect(result.status == 2 && result.error == "decibar: --bars must be between 1 and 1024\n", "\(result.error)")
-    }
-
     @Test("every command explains every option in --help", arguments: [
         ("live", ["--source", "--bars", "--size", "--fullscreen", "--exit-after", "--screenshot", "--mode", "--theme",
                   "--bar-width", "--bar-spacing", "--orientation", "--background", "--borderless", "--caps", "--hold",
@@ -52,5 +48,52 @@ struct CommandLineTests {
         let text = Decibar.helpMessage(for: type, columns: 100)
         for option in options { #expect(text.contains(option), "\(command) --help lacks \(option)") }
         #expect(!text.contains("frame-log") && !text.contains("seek-log"))
+    }
+
+    @Test("ctl --help, -h and help print ctl's help with status 0", arguments: [["ctl", "--help"], ["ctl", "-h"], ["ctl", "help"]])
+    func ctlHelp(arguments: [String]) {
+        do {
+            _ = try Decibar.parseAsRoot(arguments)
+            Issue.record("\(arguments) parsed as a command")
+        } catch {
+            #expect(Decibar.exitCode(for: error) == .success)
+            let text = Decibar.fullMessage(for: error)
+            #expect(text.contains("Tell the running daemon what to do") && text.contains("USAGE: decibar ctl"), "\(text)")
+        }
+    }
+
+    @Test("ctl's words become protocol commands", arguments: [
+        (["status"], #"["get_status"]"#),
+        (["toggle"], #"["toggle_window"]"#),
+        (["mode", "meter"], #"["set","display.mode","meter"]"#),
+        (["set", "theme", "fire"], #"["set","theme","fire"]"#),
+        (["set", "loudness_targets", "-23", "-14"], #"["set","loudness_targets","-23,-14"]"#),
+        (["get", "bars"], #"["get","bars"]"#),
+        (["seek", "+5"], #"["seek",5,"relative"]"#),
+        (["seek", "1:30"], #"["seek",90,"absolute"]"#),
+        (["seek", "-0:05"], #"["seek",-5,"relative"]"#),
+        (["toggle-pause"], #"["cycle_pause"]"#),
+        (["open", "/a.wav", "http://example.org/b.mp3"], #"["open",["/a.wav","http://example.org/b.mp3"],"replace"]"#),
+        (["open", "--append", "/a.wav"], #"["open",["/a.wav"],"append"]"#),
+    ])
+    func ctlWords(words: [String], expected: String) throws {
+        #expect(JSONValue.array(try ControlCommandLine.command(from: words)).text == expected)
+    }
+
+    @Test("ctl's mistakes are one line with status 2", arguments: [
+        (["stauts"], "no command 'stauts' (did you mean status?); see 'decibar ctl --help'"),
+        (["seek", "soon"], "seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)"),
+        (["set", "theme"], "set takes a key and a value, such as 'set theme fire'"),
+        (["show", "now"], "show takes no arguments"),
+        (["open"], "open takes one or more files"),
+    ])
+    func ctlMistakes(words: [String], expected: String) {
+        do {
+            _ = try Decibar.parseAsRoot(["ctl"] + words)
+            Issue.record("\(words) was accepted")
+        } catch {
+            let (line, status) = Decibar.report(for: error)
+            #expect(status == 2 && line == expected, "\(line ?? "")")
+        }
     }
 }

@@ -1,15 +1,14 @@
-import ArgumentParser
-import DecibarApp
 import DecibarCore
 import Foundation
 
 /// How `decibar ctl`'s words become protocol commands, and replies become lines.
-enum ControlCommandLine {
-    static func command(from words: [String]) throws -> [JSONValue] {
+public enum ControlCommandLine {
+    /// A mistake in the words is a usage error (status 2), as a bad option is.
+    public static func command(from words: [String]) throws(CommandFailure) -> [JSONValue] {
         let name = words[0]
         let rest = Array(words.dropFirst())
-        func none() throws {
-            guard rest.isEmpty else { throw ValidationError("\(name) takes no arguments") }
+        func none() throws(CommandFailure) {
+            guard rest.isEmpty else { throw usage("\(name) takes no arguments") }
         }
         switch name {
         case "status": try none(); return [.string("get_status")]
@@ -18,30 +17,30 @@ enum ControlCommandLine {
         case "reload": try none(); return [.string("reload_config")]
         case "version": try none(); return [.string("protocol_version")]
         case "mode":
-            guard rest.count == 1 else { throw ValidationError("mode takes one of bars, spectrum, meter") }
-            return [.string("set"), .string("display.mode"), .string(rest[0])]
+            guard rest.count == 1 else { throw usage("mode takes one of bars, spectrum, meter") }
+            return [.string("set"), .string(ConfigSchema.Display.mode.key.path), .string(rest[0])]
         case "set":
-            guard rest.count >= 2 else { throw ValidationError("set takes a key and a value, such as 'set theme fire'") }
+            guard rest.count >= 2 else { throw usage("set takes a key and a value, such as 'set theme fire'") }
             // Several words are a list (loudness_targets -23 -14).
             return [.string("set"), .string(rest[0]), rest.count == 2 ? .string(rest[1]) : .string(rest.dropFirst().joined(separator: ","))]
         case "get":
-            guard rest.count == 1 else { throw ValidationError("get takes one key") }
+            guard rest.count == 1 else { throw usage("get takes one key") }
             return [.string("get"), .string(rest[0])]
         case "open":
             let append = rest.first == "--append"
             let files = append ? Array(rest.dropFirst()) : rest
-            guard !files.isEmpty else { throw ValidationError("open takes one or more files") }
+            guard !files.isEmpty else { throw usage("open takes one or more files") }
             // The daemon has its own working folder: send full paths.
             let cwd = FileManager.default.currentDirectoryPath
             let paths = files.map { $0.hasPrefix("/") || MediaLocation.isRemote($0) ? $0 : (cwd as NSString).appendingPathComponent($0) }
             return [.string("open"), .array(paths.map(JSONValue.string)), .string(append ? "append" : "replace")]
         case "screenshot":
-            guard rest.count == 1 else { throw ValidationError("screenshot takes the PNG file to write") }
+            guard rest.count == 1 else { throw usage("screenshot takes the PNG file to write") }
             let path = rest[0].hasPrefix("/") ? rest[0] : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(rest[0])
             return [.string("screenshot"), .string(path)]
         case "seek":
             guard rest.count == 1, let (seconds, relative) = seekTarget(rest[0]) else {
-                throw ValidationError("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")
+                throw usage("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")
             }
             return [.string("seek"), .number(seconds), .string(relative ? "relative" : "absolute")]
         case "show", "hide", "play", "pause", "stop", "next", "previous", "quit":
@@ -53,11 +52,13 @@ enum ControlCommandLine {
                 let known = ["status", "show", "hide", "toggle", "mode", "set", "get", "open", "play", "pause", "toggle-pause", "stop",
                              "seek", "next", "previous", "reload", "quit"] + ControlCommand.names
                 let suggestion = Spelling.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
-                throw ValidationError("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
+                throw usage("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
             }
             return [.string(name)] + rest.map { JSONValue(parsing: Array($0.utf8)) ?? .string($0) }
         }
     }
+
+    private static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }
 
     /// `90`, `1:30`, `1:02:03` are absolute; `+5`, `-5`, `+1:00` relative.
     static func seekTarget(_ text: String) -> (Double, Bool)? {
@@ -73,7 +74,7 @@ enum ControlCommandLine {
     }
 
     /// One line for a reply; nil when there is nothing to say (a command that just happened).
-    static func describe(_ data: JSONValue?, for command: [JSONValue]) -> String? {
+    public static func describe(_ data: JSONValue?, for command: [JSONValue]) -> String? {
         guard let data else { return nil }
         if command.first?.string == "get_status", case .object(let status) = data { return describeStatus(status) }
         if let text = data.string { return text }

@@ -30,25 +30,13 @@ public final class ControlConnectionClient {
     /// Connects to `path`. `timeout` bounds each wait for a reply (nil: wait as long as it takes).
     public init(path: String, timeout: Double? = 10) throws(Failure) {
         self.timeout = timeout
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .lost("cannot make a socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { close(fd); throw .absent }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if result != 0 {
-            let code = errno
-            close(fd)
-            switch code {
+        do {
+            fd = try Posix.connectUnix(path)
+        } catch {
+            switch error.code {
             case ECONNREFUSED: throw .refused
-            case ENOENT, ENOTDIR: throw .absent
-            default: throw .lost(String(cString: strerror(code)))
+            case ENOENT, ENOTDIR, ENAMETOOLONG: throw .absent
+            default: throw .lost(error.description)
             }
         }
     }
@@ -91,17 +79,15 @@ public final class ControlConnectionClient {
         while lines.isEmpty {
             let untilDeadline = deadline.map { max(0, $0 - MonotonicClock.now()) }
             if let wait = [timeout, untilDeadline].compactMap({ $0 }).min() {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, Int32((wait * 1000).rounded(.up)))
-                if ready < 0 && errno == EINTR { continue }
-                if ready == 0 {
+                let ready: Bool
+                do { ready = try Posix.poll(fd, milliseconds: Int32((wait * 1000).rounded(.up))) } catch { throw .lost(error.description) }
+                if !ready {
                     if let deadline, MonotonicClock.now() >= deadline { return nil }
                     if let timeout { throw .lost("the daemon did not answer within \(Int(timeout)) s") }
                     continue
                 }
             }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = (try? buffer.withUnsafeMutableBytes { raw throws(Posix.Failure) in try Posix.read(fd, into: raw) }) ?? 0
             guard count > 0 else { throw .lost("the daemon closed the connection") }
             buffer.withUnsafeBytes { bytes in
                 splitter.append(UnsafeRawBufferPointer(rebasing: bytes[0 ..< count])) { piece in
@@ -113,12 +99,7 @@ public final class ControlConnectionClient {
     }
 
     private func send(_ bytes: [UInt8]) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw .lost("the daemon closed the connection") }
-            offset += written
-        }
+        let sent: Bool = bytes.withUnsafeBytes { raw in (try? Posix.sendAll(fd, raw)) != nil }
+        guard sent else { throw .lost("the daemon closed the connection") }
     }
 }

@@ -1,0 +1,6 @@
+/// What `decibar levels` prints.
+public enum LevelsMode: String, CaseIterable, Sendable {
+    case levels
+    case spectrum
+    case loudness
+}

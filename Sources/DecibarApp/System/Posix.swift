@@ -1,0 +1,116 @@
+import Glibc
+
+/// Every system call the application makes on a file descriptor, a child or the clock goes through
+/// here: a call interrupted by a signal (EINTR) is made again, so no caller writes that loop, and a
+/// failure comes back as its `errno`. (swift-nio's `System.swift` does the same for NIO.)
+enum Posix {
+    /// The C error of a failed call.
+    struct Failure: Error, Equatable, CustomStringConvertible {
+        let code: Int32
+        var description: String { String(cString: strerror(code)) }
+        static func == (failure: Failure, code: Int32) -> Bool { failure.code == code }
+    }
+
+    /// Makes `call` again while it fails with EINTR; a failure is thrown with its errno.
+    @inline(__always)
+    private static func retrying<Result: BinaryInteger>(_ call: () -> Result) throws(Failure) -> Result {
+        while true {
+            let result = call()
+            if result >= 0 { return result }
+            let code = errno
+            if code != EINTR { throw Failure(code: code) }
+        }
+    }
+
+    /// Reads what is there, up to the buffer's size; 0 at the end.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+        try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads up to the buffer's size at `offset` of a file; 0 past its end.
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(Failure) -> Int {
+        try retrying { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// Writes what the file takes at once at `offset`.
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(Failure) -> Int {
+        guard bytes.count > 0 else { return 0 }
+        return try retrying { pwrite(fd, bytes.baseAddress, bytes.count, off_t(offset)) }
+    }
+
+    /// Writes what the descriptor takes at once (a non-blocking one may take less, or fail with EAGAIN).
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) -> Int {
+        guard bytes.count > 0 else { return 0 }
+        return try retrying { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes all of `bytes` to a blocking descriptor.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try write(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            guard written > 0 else { throw Failure(code: EIO) }
+            offset += written
+        }
+    }
+
+    /// Sends all of `bytes` on a socket, without SIGPIPE when the peer has gone.
+    static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            let sent = try retrying { Glibc.send(fd, rest.baseAddress, rest.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure(code: EPIPE) }
+            offset += sent
+        }
+    }
+
+    /// Waits up to `milliseconds` (-1: for ever) for `events` on one descriptor; whether they came.
+    /// An interrupted wait starts again with the whole timeout: callers that keep a deadline pass
+    /// what is left of it.
+    static func poll(_ fd: Int32, events: Int16 = Int16(POLLIN), milliseconds: Int32) throws(Failure) -> Bool {
+        var poller = pollfd(fd: fd, events: events, revents: 0)
+        return try retrying { Glibc.poll(&poller, 1, milliseconds) } > 0
+    }
+
+    /// The status of a child that has ended, without waiting: nil while it runs. Its raw status
+    /// as `waitpid` gives it.
+    static func reap(_ process: pid_t) throws(Failure) -> Int32? {
+        var raw: Int32 = 0
+        let result = try retrying { waitpid(process, &raw, WNOHANG) }
+        return result == 0 ? nil : raw
+    }
+
+    /// Sleeps the whole time, whatever signals arrive.
+    static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// Connects a stream socket to the Unix socket at `path`; the descriptor (close-on-exec).
+    static func connectUnix(_ path: String) throws(Failure) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure(code: errno) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(fd)
+            throw Failure(code: ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            let code = errno
+            Glibc.close(fd)
+            throw Failure(code: code)
+        }
+        return fd
+    }
+}

@@ -1,0 +1,143 @@
+/// A config key with the Swift type of its value: one row of `ConfigSchema`. The row is the only
+/// place the key is spelled; the config file, `ctl set`/`get`, the commands' options and
+/// `docs/config.md` all come from it, and code reads the value typed: `configuration[ConfigSchema.Display.bars]`.
+public struct Setting<Value: Sendable>: Sendable {
+    public let key: ConfigKey
+    /// The value from what is set (or the key's default, or nil when neither).
+    private let read: @Sendable (JSONValue?) -> Value
+
+    init(_ key: ConfigKey, read: @escaping @Sendable (JSONValue?) -> Value) {
+        self.key = key
+        self.read = read
+    }
+
+    /// The value when nothing sets the key.
+    public var defaultValue: Value { read(key.defaultValue) }
+
+    /// The value of this key in `configuration`.
+    public func value(in configuration: Configuration) -> Value { read(configuration[key]) }
+}
+
+extension Configuration {
+    /// The typed value of a setting: what is set, or its default.
+    public subscript<Value>(setting: Setting<Value>) -> Value { setting.value(in: self) }
+
+    /// Whether anything (a file, a flag, `ctl set`) set this key.
+    public func isSet<Value>(_ setting: Setting<Value>) -> Bool { isSet(setting.key) }
+}
+
+// The kinds of row. Each builds the key and the reader, so a default is written once.
+extension Setting {
+    static func choice<Choice>(_ section: ConfigSection, _ name: String, default defaultValue: Choice, appliesLive: Bool = true,
+                               booleanWords: (true: Choice, false: Choice)? = nil, _ help: String) -> Setting<Choice>
+        where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+        Setting<Choice>(ConfigKey(section, name, .choice(Choice.allCases.map(\.rawValue)), .string(defaultValue.rawValue),
+                                  appliesLive: appliesLive, booleanWords: booleanWords.map { ($0.true.rawValue, $0.false.rawValue) }, help)) {
+            $0?.string.flatMap(Choice.init(rawValue:)) ?? defaultValue
+        }
+    }
+
+    static func words(_ section: ConfigSection, _ name: String, _ words: [String], default defaultValue: String,
+                      appliesLive: Bool = true, _ help: String) -> Setting<String> {
+        Setting<String>(ConfigKey(section, name, .choice(words), .string(defaultValue), appliesLive: appliesLive, help)) {
+            $0?.string ?? defaultValue
+        }
+    }
+
+    static func boolean(_ section: ConfigSection, _ name: String, default defaultValue: Bool = false,
+                        appliesLive: Bool = true, _ help: String) -> Setting<Bool> {
+        Setting<Bool>(ConfigKey(section, name, .boolean, .bool(defaultValue), appliesLive: appliesLive, help)) {
+            if case .bool(let flag)? = $0 { flag } else { defaultValue }
+        }
+    }
+
+    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, default defaultValue: Int,
+                        unit: String? = nil, _ help: String) -> Setting<Int> {
+        Setting<Int>(ConfigKey(section, name, .integer(range), .number(Double(defaultValue)), unit: unit, help)) {
+            $0?.number.map { Int($0) } ?? defaultValue
+        }
+    }
+
+    /// A whole number whose absence means something computed (said in `help`).
+    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, unit: String? = nil,
+                        _ help: String) -> Setting<Int?> {
+        Setting<Int?>(ConfigKey(section, name, .integer(range), nil, unit: unit, help)) { $0?.number.map { Int($0) } }
+    }
+
+    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, default defaultValue: Double,
+                       unit: String? = nil, _ help: String) -> Setting<Double> {
+        Setting<Double>(ConfigKey(section, name, .number(range), .number(defaultValue), unit: unit, help)) {
+            $0?.number ?? defaultValue
+        }
+    }
+
+    /// A number whose absence means something computed (said in `help`).
+    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, unit: String? = nil,
+                       _ help: String) -> Setting<Double?> {
+        Setting<Double?>(ConfigKey(section, name, .number(range), nil, unit: unit, help)) { $0?.number }
+    }
+
+    static func numberChoice(_ section: ConfigSection, _ name: String, _ numbers: [Double], default defaultValue: Double,
+                             unit: String? = nil, _ help: String) -> Setting<Double> {
+        Setting<Double>(ConfigKey(section, name, .numberChoice(numbers), .number(defaultValue), unit: unit, help)) {
+            $0?.number ?? defaultValue
+        }
+    }
+
+    static func numbers(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, unit: String? = nil,
+                        _ help: String) -> Setting<[Double]> {
+        Setting<[Double]>(ConfigKey(section, name, .numbers(range), .array([]), unit: unit, help)) {
+            if case .array(let items)? = $0 { items.compactMap(\.number) } else { [] }
+        }
+    }
+
+    static func size(_ section: ConfigSection, _ name: String, default defaultValue: (width: Int, height: Int),
+                     _ help: String) -> Setting<PixelSize> {
+        let fallback = PixelSize(width: defaultValue.width, height: defaultValue.height)
+        return Setting<PixelSize>(ConfigKey(section, name, .size, .string(fallback.text), valueName: "WxH", help)) {
+            $0?.string.flatMap(PixelSize.init(text:)) ?? fallback
+        }
+    }
+
+    static func sensitivity(_ section: ConfigSection, _ name: String, _ help: String) -> Setting<Sensitivity> {
+        Setting<Sensitivity>(ConfigKey(section, name, .sensitivity, .string("auto"), unit: "dB", help)) {
+            switch $0 {
+            case .number(let gain)?: .fixed(decibels: Float(gain))
+            case .string("off")?: .off
+            default: .automatic
+            }
+        }
+    }
+
+    static func byteSize(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int64>, default defaultValue: Int64,
+                         _ help: String) -> Setting<Int64> {
+        Setting<Int64>(ConfigKey(section, name, .byteSize(range), .string(ConfigKey.byteText(defaultValue)), valueName: "size", help)) {
+            $0?.string.flatMap(ConfigKey.byteSize) ?? defaultValue
+        }
+    }
+
+    /// Free text whose absence means something computed (said in `help`).
+    static func text(_ section: ConfigSection, _ name: String, valueName: String, appliesLive: Bool = true,
+                     _ help: String) -> Setting<String?> {
+        Setting<String?>(ConfigKey(section, name, .text, nil, appliesLive: appliesLive, valueName: valueName, help)) { $0?.string }
+    }
+}
+
+/// `WxH` in pixels, 16 to 16384 each way.
+public struct PixelSize: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Reads `WxH`; nil for anything else.
+    public init?(text: String) {
+        guard let size = ConfigKey.size(text) else { return nil }
+        self.init(width: size.width, height: size.height)
+    }
+
+    public var text: String { "\(width)x\(height)" }
+}
