@@ -97,3 +97,27 @@ struct CommandLineTests {
         }
     }
 }
+
+@Suite("ctl's lines")
+struct ControlReplyTests {
+    @Test("a status reply is one line: window, mode, tap, player with position and speed, subscribers, a config error")
+    func statusLine() {
+        let status: JSONValue = .object([
+            "window": .string("shown"), "mode": .string("spectrum"),
+            "tap": .object(["state": .string("capturing"), "device": .string("viz.monitor")]),
+            "player": .object(["state": .string("playing"), "file": .string("/music/a.flac"), "index": .number(1),
+                               "playlist": .array([.string("/music/z.flac"), .string("/music/a.flac")]),
+                               "position": .number(75), "duration": .number(200), "rate": .number(1.5), "pitch": .number(0)]),
+            "subscribers": .number(1), "config_error": .string("c.toml:2:1: bad"),
+        ])
+        let line = ControlCommandLine.describe(status, for: [.string("get_status")])
+        #expect(line == "window shown  ·  spectrum  ·  tap capturing (viz.monitor)  ·  player playing 2/2 a.flac 1:15/3:20 1.50x  0 cents  ·  1 subscriber  ·  config error: c.toml:2:1: bad")
+    }
+
+    @Test("other replies: text as it is, anything else as JSON, nothing for no data")
+    func otherReplies() {
+        #expect(ControlCommandLine.describe(.string("fire"), for: [.string("get"), .string("theme")]) == "fire")
+        #expect(ControlCommandLine.describe(.number(12), for: [.string("get"), .string("bars")]) == "12")
+        #expect(ControlCommandLine.describe(nil, for: [.string("show")]) == nil)
+    }
+}
