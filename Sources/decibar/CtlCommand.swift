@@ -1,21 +1,13 @@
 import ArgumentParser
 import DecibarApp
 import DecibarCore
-import Foundation
 
 extension Decibar {
     struct Ctl: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ctl",
             abstract: "Tell the running daemon what to do, or ask it how it is.",
-            discussion: """
-                Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
-                set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
-                play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; reload; quit; \
-                or any protocol command by its name with JSON arguments (see the README).
-                Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
-                1 when the daemon refuses (with its reason) or none runs.
-                """)
+            discussion: CommandHelp.ctl)
 
         @Option(name: .long, help: ArgumentHelp("The daemon's socket (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
         var socket: String?

@@ -6,16 +6,7 @@ extension Decibar {
     struct Daemon: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the service that windows, scripts and status bars share (in the foreground; systemd supervises it).",
-            discussion: """
-                Owns one tap on what the computer plays (following the default output), a player and \
-                the window, and listens on a control socket ($XDG_RUNTIME_DIR/decibar/control.sock) for \
-                'decibar ctl' and 'decibar levels'. The window starts hidden (--window shown to show it); \
-                closing it, q or Esc hide it, and only 'decibar ctl quit' or a signal stops the daemon. \
-                With no window shown and no subscriber, nothing listens to the audio and no CPU is used.
-                SIGTERM and SIGINT stop it (exit 0, socket removed); SIGHUP reloads the config, as does \
-                saving the file. One daemon runs per user: a second one says which runs and exits 1.
-                Start it at login with: systemctl --user enable --now decibar
-                """)
+            discussion: CommandHelp.daemon)
 
         @OptionGroup var display: DisplayOptions
 
@@ -23,18 +14,13 @@ extension Decibar {
 
         @OptionGroup(title: "Player") var scrubber: ScrubberOptions
 
-        @Option(name: ConfigSchema.Daemon.window.option, help: ConfigSchema.Daemon.window.help)
-        var window: String?
-
-        @Option(name: ConfigSchema.Daemon.tap.option, help: ConfigSchema.Daemon.tap.help)
-        var tap: String?
+        @Option(name: ConfigSchema.Daemon.window.option, help: ConfigSchema.Daemon.window.help) var window: String?
+        @Option(name: ConfigSchema.Daemon.tap.option, help: ConfigSchema.Daemon.tap.help) var tap: String?
 
         @Option(name: .long, help: ArgumentHelp("The control socket (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
         var socket: String?
 
-        @Option(name: ConfigSchema.Daemon.logLevel.option, help: ConfigSchema.Daemon.logLevel.help)
-        var logLevel: String?
-
+        @Option(name: ConfigSchema.Daemon.logLevel.option, help: ConfigSchema.Daemon.logLevel.help) var logLevel: String?
         /// What only the daemon's own options set, as a layer over the file.
         private func layer() throws -> Configuration {
             var layer = Configuration()

@@ -7,10 +7,7 @@ struct Decibar: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decibar",
         abstract: "Real-time audio level visualizer for PulseAudio and PipeWire.",
-        discussion: """
-            With no command, opens the live window on whatever the computer is playing.
-            Run 'decibar COMMAND --help' for each command's options.
-            """,
+        discussion: CommandHelp.overview,
         version: "0.1.0",
         subcommands: [Live.self, Play.self, Render.self, Levels.self, Devices.self, PeaksExport.self, Scale.self, Daemon.self, Ctl.self, Config.self],
         defaultSubcommand: Live.self)
@@ -32,11 +29,7 @@ extension Decibar {
 @main
 enum Main {
     static func main() {
-        unblockTerminationSignals()
-        // Past a file-size limit, or to a reader that went away (a pipe, a child, a socket), a write
-        // should fail with an error we report, not kill us.
-        signal(SIGXFSZ, SIG_IGN)
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.prepare()
         do {
             var command = try Decibar.parseAsRoot()
             try command.run()
@@ -56,13 +49,4 @@ enum Main {
         if let line { writeError(line) }
         Foundation.exit(status)
     }
-}
-
-/// A parent may start us with signals blocked (some process launchers leave their own mask in
-/// place); then Ctrl-C or `kill` would be ignored. Unblock the ones that should end the program.
-private func unblockTerminationSignals() {
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&signals, signal) }
-    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }

@@ -7,79 +7,36 @@ import Foundation
 struct DisplayOptions: ParsableArguments {
     private typealias Key = ConfigSchema.Display
 
-    @Option(name: Key.mode.option, help: Key.mode.help)
-    var mode: VisualMode?
-
-    @Option(name: Key.bars.option, help: Key.bars.help)
-    var bars: Int?
-
-    @Option(name: Key.theme.option, help: Key.theme.help)
-    var theme: String?
-
-    @Option(name: Key.barWidth.option, help: Key.barWidth.help)
-    var barWidth: Int?
-
-    @Option(name: Key.barSpacing.option, help: Key.barSpacing.help)
-    var barSpacing: Int?
-
-    @Option(name: Key.orientation.option, help: Key.orientation.help)
-    var orientation: BarOrientation?
-
-    @Option(name: Key.background.option, help: Key.background.help)
-    var background: BackgroundStyle?
-
-    @Flag(name: Key.borderless.option, inversion: .prefixedNo, help: Key.borderless.help)
-    var borderless: Bool?
-
-    @Flag(name: Key.caps.option, inversion: .prefixedNo, help: Key.caps.help)
-    var caps: Bool?
-
-    @Option(name: Key.hold.option, help: Key.hold.help)
-    var hold: Double?
-
-    @Option(name: Key.fall.option, help: Key.fall.help)
-    var fall: Double?
-
-    @Option(name: Key.ballistics.option, help: Key.ballistics.help)
-    var ballistics: MeterBallistics?
-
-    @Option(name: Key.meterScale.option, help: Key.meterScale.help)
-    var meterScale: MeterScale?
-
+    @Option(name: Key.mode.option, help: Key.mode.help) var mode: VisualMode?
+    @Option(name: Key.bars.option, help: Key.bars.help) var bars: Int?
+    @Option(name: Key.theme.option, help: Key.theme.help) var theme: String?
+    @Option(name: Key.barWidth.option, help: Key.barWidth.help) var barWidth: Int?
+    @Option(name: Key.barSpacing.option, help: Key.barSpacing.help) var barSpacing: Int?
+    @Option(name: Key.orientation.option, help: Key.orientation.help) var orientation: BarOrientation?
+    @Option(name: Key.background.option, help: Key.background.help) var background: BackgroundStyle?
+    @Flag(name: Key.borderless.option, inversion: .prefixedNo, help: Key.borderless.help) var borderless: Bool?
+    @Flag(name: Key.caps.option, inversion: .prefixedNo, help: Key.caps.help) var caps: Bool?
+    @Option(name: Key.hold.option, help: Key.hold.help) var hold: Double?
+    @Option(name: Key.fall.option, help: Key.fall.help) var fall: Double?
+    @Option(name: Key.ballistics.option, help: Key.ballistics.help) var ballistics: MeterBallistics?
+    @Option(name: Key.meterScale.option, help: Key.meterScale.help) var meterScale: MeterScale?
     /// The file's list is `loudness_targets`; the option takes one target and is repeated.
     @Option(name: .customLong("loudness-target"), parsing: .unconditionalSingleValue, help: ArgumentHelp(
         Key.loudnessTargets.key.help + " Repeat the option for more.", valueName: "LUFS"))
     var loudnessTarget: [Double] = []
 
-    @Option(name: Key.spectrumFloor.option, parsing: .unconditional, help: Key.spectrumFloor.help)
-    var spectrumFloor: Double?
-
-    @Flag(name: Key.lowsAtEdges.option, inversion: .prefixedNo, help: Key.lowsAtEdges.help)
-    var lowsAtEdges: Bool?
-
-    @Option(name: Key.shaderDirectory.option, help: Key.shaderDirectory.help)
-    var shaderDir: String?
-
-    @Option(name: Key.size.option, help: Key.size.help)
-    var size: PixelSize?
-
-    @Flag(name: Key.fullscreen.option, inversion: .prefixedNo, help: Key.fullscreen.help)
-    var fullscreen: Bool?
-
-    @Option(name: Key.attack.option, help: Key.attack.help)
-    var attack: Double?
-
-    @Option(name: Key.release.option, help: Key.release.help)
-    var release: Double?
-
-    @Option(name: Key.floor.option, parsing: .unconditional, help: Key.floor.help)
-    var floor: Double?
+    @Option(name: Key.spectrumFloor.option, parsing: .unconditional, help: Key.spectrumFloor.help) var spectrumFloor: Double?
+    @Flag(name: Key.lowsAtEdges.option, inversion: .prefixedNo, help: Key.lowsAtEdges.help) var lowsAtEdges: Bool?
+    @Option(name: Key.shaderDirectory.option, help: Key.shaderDirectory.help) var shaderDir: String?
+    @Option(name: Key.size.option, help: Key.size.help) var size: PixelSize?
+    @Flag(name: Key.fullscreen.option, inversion: .prefixedNo, help: Key.fullscreen.help) var fullscreen: Bool?
+    @Option(name: Key.attack.option, help: Key.attack.help) var attack: Double?
+    @Option(name: Key.release.option, help: Key.release.help) var release: Double?
+    @Option(name: Key.floor.option, parsing: .unconditional, help: Key.floor.help) var floor: Double?
 
     /// The file's `sensitivity` also takes "auto" and "off"; the option takes a gain, and
     /// `--no-autosens` is "off".
-    @Option(name: Key.sensitivity.option, parsing: .unconditional, help: Key.sensitivity.help)
-    var sensitivity: Double?
-
+    @Option(name: Key.sensitivity.option, parsing: .unconditional, help: Key.sensitivity.help) var sensitivity: Double?
     @Flag(name: .long, help: "No automatic gain on the bars: the plain mapping of --floor...0 dBFS (the same as --sensitivity 0).")
     var noAutosens = false
 

@@ -1,39 +1,12 @@
 import ArgumentParser
 import DecibarApp
 import DecibarCore
-import Foundation
 
 extension Decibar {
     struct Levels: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print levels, spectrum bands or loudness as JSON lines, without a window.",
-            discussion: """
-                One object per line: {"t": seconds, "channels": N, "rms_db": [..], "peak_db": [..]}.
-                Levels are dBFS per channel (floor -160); each line covers every sample since the \
-                previous line. Live, t is seconds since start and a line is printed only when audio \
-                arrived; status changes (device switched, server gone) are reported on stderr.
-                With --file, the file is analyzed as fast as possible and t is the time in the file.
-                Live, when a decibar daemon runs, the lines come from its tap (the same lines, no second \
-                tap); --standalone opens a tap of its own.
-                With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
-                "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: band \
-                levels (dB, flat for pink noise) as the window's spectrum draws them (band powers \
-                averaged over the time each band's width needs, then the bars' rise and fall, held at \
-                --floor), all of the first channel's bands low to high, then the second's (at most \
-                two channels). --raw gives each line's own analysis of the newest 4096 samples instead.
-                With --mode loudness, each line is {"t": .., "momentary_lufs": .., "short_term_lufs": .., \
-                "integrated_lufs": .., "loudness_range_lu": .., "true_peak_dbtp": [..]}: EBU R128 \
-                loudness (libebur128), null under the -70 LUFS gate, true peaks the highest so far per \
-                channel. With --file the last line covers the whole file.
-                For status bars, --format waybar prints one JSON object per line for waybar's custom \
-                module ("return-type": "json"): {"text": "▁▃▅▇▅▃▁▁", "percentage": 62, "class": \
-                "playing", "tooltip": "L -12.3 dBFS  R -13.0 dBFS"}: --bars glyphs from the spectrum \
-                (scaled to the music, like cava's autosens), the louder channel's RMS level on a \
-                -60...0 dBFS scale, the class silent (half a second under -60 dBFS), playing or clip \
-                (a peak at -0.1 dBFS). --format ascii prints cava's raw ASCII output: --bars values \
-                from 0 to --ascii-max, each followed by ';', one frame per line (polybar, scripts). \
-                A line equal to the previous one is not repeated. Both work through the daemon too.
-                """)
+            discussion: CommandHelp.levels)
 
         @OptionGroup var source: SourceOption
 

@@ -6,15 +6,7 @@ extension Decibar {
     struct Live: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Open a window of animated bars that follow what the computer is playing.",
-            discussion: """
-                Listens to the monitor of the default output (or --source) and follows it when the \
-                default output changes. If the audio server goes away, the window stays open, says \
-                "waiting for audio server" and reconnects when it returns.
-                Bars are shown when the audio is heard: the output's latency is measured from the \
-                server and applied; --av-offset adds to it.
-                Keys: m switches bars/spectrum/meter, s the next --shader-dir shader, \
-                f toggles fullscreen, q or Esc quits.
-                """)
+            discussion: CommandHelp.live)
 
         @OptionGroup var source: SourceOption
 
@@ -22,9 +14,7 @@ extension Decibar {
 
         @OptionGroup var config: ConfigFileOption
 
-        @Option(name: ConfigSchema.Audio.avOffset.option, parsing: .unconditional, help: ConfigSchema.Audio.avOffset.help)
-        var avOffset: Double?
-
+        @Option(name: ConfigSchema.Audio.avOffset.option, parsing: .unconditional, help: ConfigSchema.Audio.avOffset.help) var avOffset: Double?
         /// The options given, over the file's values on reload too.
         private func layer() throws -> Configuration {
             var layer = try display.layer()

@@ -34,8 +34,7 @@ extension Configuration {
 
 /// Options shared by the commands that tap a live source.
 struct SourceOption: ParsableArguments {
-    @Option(name: ConfigSchema.Audio.source.option, help: ConfigSchema.Audio.source.help)
-    var source: String?
+    @Option(name: ConfigSchema.Audio.source.option, help: ConfigSchema.Audio.source.help) var source: String?
 }
 
 /// An output path checked as the command line is read: a bad one is a usage error (status 2).

@@ -6,14 +6,7 @@ extension Decibar {
         static let configuration = CommandConfiguration(
             commandName: "peaks",
             abstract: "Write a file's waveform overview in BBC audiowaveform's JSON or binary format.",
-            discussion: """
-                One min/max pair per channel for every N samples (version 2 per-channel data, as \
-                `audiowaveform --split-channels` writes), readable by peaks.js, wavesurfer and \
-                audiowaveform itself. The format follows OUT's extension: .json or .dat. \
-                Values are samples scaled to 16 bits (round(x * 32767)); 8-bit data is that / 256.
-                Given a .dat or .json overview instead of audio, converts it between the two \
-                (keeping its samples per pixel) or between 8 and 16 bits, as audiowaveform does.
-                """)
+            discussion: CommandHelp.peaks)
 
         @Argument(help: ArgumentHelp("The audio file to analyze (or a .dat/.json overview to convert).", valueName: "file"))
         var file: String

@@ -8,41 +8,17 @@ extension Decibar {
 
         static let configuration = CommandConfiguration(
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
-            discussion: """
-                Plays the files in order through the sound server. The bars follow what you hear \
-                (delayed by the stream's latency, so they match the sound); below them, the whole \
-                track's waveform fills in while it plays. Click or drag on it to seek.
-                Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
-                next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
-                normal rate and pitch, l loop none/track/playlist, d switches the \
-                scrubber between linear and dB, m bars/spectrum/meter, s the next --shader-dir \
-                shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
-                on the session bus).
-                At the end of the list the window stays open on the last track, stopped; \
-                --exit-at-end closes it instead (for scripts). A file that cannot be played is \
-                reported and skipped.
-                An address plays while it downloads (into $XDG_CACHE_HOME/decibar/streams): it \
-                starts once a second of it is decoded, the scrubber shades what has arrived, and a \
-                seek beyond that fetches from there. A radio (no length) plays with a "live" label \
-                and shows its stream title.
-                """)
+            discussion: CommandHelp.play)
 
         @Argument(help: ArgumentHelp("Audio files (wav, aiff, caf, flac, ogg, opus, mp3, aac, m4a, mp4, mov) or http:// and https:// addresses of them or of a radio stream.", valueName: "file-or-url"))
         var files: [String]
 
         @OptionGroup var display: DisplayOptions
 
-        @Option(name: Key.loop.option, help: Key.loop.help)
-        var loop: LoopMode?
-
-        @Option(name: Key.volume.option, help: Key.volume.help)
-        var volume: Double?
-
-        @Option(name: Key.rate.option, help: Key.rate.help)
-        var rate: Double?
-
-        @Option(name: Key.pitch.option, parsing: .unconditional, help: Key.pitch.help)
-        var pitch: Double?
+        @Option(name: Key.loop.option, help: Key.loop.help) var loop: LoopMode?
+        @Option(name: Key.volume.option, help: Key.volume.help) var volume: Double?
+        @Option(name: Key.rate.option, help: Key.rate.help) var rate: Double?
+        @Option(name: Key.pitch.option, parsing: .unconditional, help: Key.pitch.help) var pitch: Double?
 
         @Flag(name: .long, help: "Exit at the end of the list instead of showing the last track stopped.")
         var exitAtEnd = false

@@ -6,17 +6,7 @@ extension Decibar {
     struct Render: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render the player's view of a file to a video, offline and frame-exact.",
-            discussion: """
-                Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with \
-                its moving playhead) without a window or a display: frame k shows the state at \
-                k/fps seconds, computed from the file's own samples, the same way every time. The \
-                original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
-                (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm \
-                (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
-                Videos need the ffmpeg program. OUT appears only when the render is complete; an \
-                existing file at OUT is replaced then, but never the input, and a folder must be \
-                new or empty (nothing in an existing folder is replaced).
-                """)
+            discussion: CommandHelp.render)
 
         @Argument(help: ArgumentHelp("The audio file to render.", valueName: "file"))
         var file: String

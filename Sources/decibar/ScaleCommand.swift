@@ -6,22 +6,7 @@ extension Decibar {
     struct Scale: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make an audio file longer or shorter by a factor, channel by channel.",
-            discussion: """
-                --factor 2 makes a 10 s file 20 s long (and an octave lower: the samples are \
-                spread out, as a tape played slower); 0.5 makes it 5 s long and an octave higher. \
-                Each channel is scaled on its own by linear interpolation between neighboring \
-                samples, with smoothstep easing when stretching, and the channel layout is kept \
-                (a 7.1 file stays 7.1). Integer samples are rounded half to even.
-                --keep-pitch changes the duration and keeps the pitch instead, with the Rubber \
-                Band Library's offline stretcher (its R3 engine): it reads the file twice, once \
-                to study it and once to stretch it.
-                The format follows OUT's extension: wav, flac, aiff, caf (lossless, at the \
-                input's bit depth unless --sample-format says otherwise), m4a, aac, mp4, mp3, ogg \
-                or opus; any other extension is written as AAC in an .m4a next to the name given. \
-                The sample rate is the input's (opus and mp3 take the nearest rate they allow). \
-                Works as a stream with little memory however long the file; OUT appears only \
-                when complete. Needs the ffmpeg program.
-                """)
+            discussion: CommandHelp.scale)
 
         @Argument(help: ArgumentHelp("The audio file to scale (or an http:// or https:// address).", valueName: "file"))
         var file: String

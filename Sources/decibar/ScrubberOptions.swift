@@ -6,27 +6,13 @@ import DecibarCore
 struct ScrubberOptions: ParsableArguments {
     private typealias Key = ConfigSchema.Player
 
-    @Option(name: Key.scrubberBarWidth.option, help: Key.scrubberBarWidth.help)
-    var scrubberBarWidth: Int?
-
-    @Option(name: Key.scrubberBarSpacing.option, help: Key.scrubberBarSpacing.help)
-    var scrubberBarSpacing: Int?
-
-    @Option(name: Key.scrubberFilter.option, help: Key.scrubberFilter.help)
-    var scrubberFilter: String?
-
-    @Flag(name: Key.decibels.option, inversion: .prefixedNo, help: Key.decibels.help)
-    var decibels: Bool?
-
-    @Option(name: Key.noiseFloor.option, parsing: .unconditional, help: Key.noiseFloor.help)
-    var noiseFloor: Double?
-
-    @Flag(name: Key.fillIndicator.option, inversion: .prefixedNo, help: Key.fillIndicator.help)
-    var fillIndicator: Bool?
-
-    @Option(name: Key.videoLayout.option, help: Key.videoLayout.help)
-    var videoLayout: VideoLayout?
-
+    @Option(name: Key.scrubberBarWidth.option, help: Key.scrubberBarWidth.help) var scrubberBarWidth: Int?
+    @Option(name: Key.scrubberBarSpacing.option, help: Key.scrubberBarSpacing.help) var scrubberBarSpacing: Int?
+    @Option(name: Key.scrubberFilter.option, help: Key.scrubberFilter.help) var scrubberFilter: String?
+    @Flag(name: Key.decibels.option, inversion: .prefixedNo, help: Key.decibels.help) var decibels: Bool?
+    @Option(name: Key.noiseFloor.option, parsing: .unconditional, help: Key.noiseFloor.help) var noiseFloor: Double?
+    @Flag(name: Key.fillIndicator.option, inversion: .prefixedNo, help: Key.fillIndicator.help) var fillIndicator: Bool?
+    @Option(name: Key.videoLayout.option, help: Key.videoLayout.help) var videoLayout: VideoLayout?
     func validate() throws {
         _ = try layer()
     }

@@ -6,17 +6,10 @@ import DecibarCore
 struct StreamOptions: ParsableArguments {
     private typealias Key = ConfigSchema.Player
 
-    @Option(name: Key.streamTimeout.option, help: Key.streamTimeout.help)
-    var streamTimeout: Double?
-
-    @Option(name: Key.connectTimeout.option, help: Key.connectTimeout.help)
-    var connectTimeout: Double?
-
-    @Option(name: Key.streamCacheSize.option, help: Key.streamCacheSize.help)
-    var streamCacheSize: String?
-
-    @Option(name: Key.streamStart.option, help: Key.streamStart.help)
-    var streamStart: Double?
+    @Option(name: Key.streamTimeout.option, help: Key.streamTimeout.help) var streamTimeout: Double?
+    @Option(name: Key.connectTimeout.option, help: Key.connectTimeout.help) var connectTimeout: Double?
+    @Option(name: Key.streamCacheSize.option, help: Key.streamCacheSize.help) var streamCacheSize: String?
+    @Option(name: Key.streamStart.option, help: Key.streamStart.help) var streamStart: Double?
 
     func validate() throws {
         _ = try layer()

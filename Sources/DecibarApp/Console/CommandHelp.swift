@@ -1,0 +1,128 @@
+/// What each command's `--help` (and so its man page) explains beyond its options: kept here,
+/// with the application, so that the command line is only its options and their wiring.
+public enum CommandHelp {
+    public static let overview = """
+        With no command, opens the live window on whatever the computer is playing.
+        Run 'decibar COMMAND --help' for each command's options.
+        """
+
+    public static let ctl = """
+        Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
+        set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
+        play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; reload; quit; \
+        or any protocol command by its name with JSON arguments (see the README).
+        Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
+        1 when the daemon refuses (with its reason) or none runs.
+        """
+
+    public static let daemon = """
+        Owns one tap on what the computer plays (following the default output), a player and \
+        the window, and listens on a control socket ($XDG_RUNTIME_DIR/decibar/control.sock) for \
+        'decibar ctl' and 'decibar levels'. The window starts hidden (--window shown to show it); \
+        closing it, q or Esc hide it, and only 'decibar ctl quit' or a signal stops the daemon. \
+        With no window shown and no subscriber, nothing listens to the audio and no CPU is used.
+        SIGTERM and SIGINT stop it (exit 0, socket removed); SIGHUP reloads the config, as does \
+        saving the file. One daemon runs per user: a second one says which runs and exits 1.
+        Start it at login with: systemctl --user enable --now decibar
+        """
+
+    public static let devices = """
+        Marks the default sink and its monitor: the source 'decibar live' listens to when no \
+        --source is given. Any name listed here can be passed to --source.
+        """
+
+    public static let levels = """
+        One object per line: {"t": seconds, "channels": N, "rms_db": [..], "peak_db": [..]}.
+        Levels are dBFS per channel (floor -160); each line covers every sample since the \
+        previous line. Live, t is seconds since start and a line is printed only when audio \
+        arrived; status changes (device switched, server gone) are reported on stderr.
+        With --file, the file is analyzed as fast as possible and t is the time in the file.
+        Live, when a decibar daemon runs, the lines come from its tap (the same lines, no second \
+        tap); --standalone opens a tap of its own.
+        With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
+        "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: band \
+        levels (dB, flat for pink noise) as the window's spectrum draws them (band powers \
+        averaged over the time each band's width needs, then the bars' rise and fall, held at \
+        --floor), all of the first channel's bands low to high, then the second's (at most \
+        two channels). --raw gives each line's own analysis of the newest 4096 samples instead.
+        With --mode loudness, each line is {"t": .., "momentary_lufs": .., "short_term_lufs": .., \
+        "integrated_lufs": .., "loudness_range_lu": .., "true_peak_dbtp": [..]}: EBU R128 \
+        loudness (libebur128), null under the -70 LUFS gate, true peaks the highest so far per \
+        channel. With --file the last line covers the whole file.
+        For status bars, --format waybar prints one JSON object per line for waybar's custom \
+        module ("return-type": "json"): {"text": "▁▃▅▇▅▃▁▁", "percentage": 62, "class": \
+        "playing", "tooltip": "L -12.3 dBFS  R -13.0 dBFS"}: --bars glyphs from the spectrum \
+        (scaled to the music, like cava's autosens), the louder channel's RMS level on a \
+        -60...0 dBFS scale, the class silent (half a second under -60 dBFS), playing or clip \
+        (a peak at -0.1 dBFS). --format ascii prints cava's raw ASCII output: --bars values \
+        from 0 to --ascii-max, each followed by ';', one frame per line (polybar, scripts). \
+        A line equal to the previous one is not repeated. Both work through the daemon too.
+        """
+
+    public static let live = """
+        Listens to the monitor of the default output (or --source) and follows it when the \
+        default output changes. If the audio server goes away, the window stays open, says \
+        "waiting for audio server" and reconnects when it returns.
+        Bars are shown when the audio is heard: the output's latency is measured from the \
+        server and applied; --av-offset adds to it.
+        Keys: m switches bars/spectrum/meter, s the next --shader-dir shader, \
+        f toggles fullscreen, q or Esc quits.
+        """
+
+    public static let peaks = """
+        One min/max pair per channel for every N samples (version 2 per-channel data, as \
+        `audiowaveform --split-channels` writes), readable by peaks.js, wavesurfer and \
+        audiowaveform itself. The format follows OUT's extension: .json or .dat. \
+        Values are samples scaled to 16 bits (round(x * 32767)); 8-bit data is that / 256.
+        Given a .dat or .json overview instead of audio, converts it between the two \
+        (keeping its samples per pixel) or between 8 and 16 bits, as audiowaveform does.
+        """
+
+    public static let play = """
+        Plays the files in order through the sound server. The bars follow what you hear \
+        (delayed by the stream's latency, so they match the sound); below them, the whole \
+        track's waveform fills in while it plays. Click or drag on it to seek.
+        Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
+        next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
+        normal rate and pitch, l loop none/track/playlist, d switches the \
+        scrubber between linear and dB, m bars/spectrum/meter, s the next --shader-dir \
+        shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
+        on the session bus).
+        At the end of the list the window stays open on the last track, stopped; \
+        --exit-at-end closes it instead (for scripts). A file that cannot be played is \
+        reported and skipped.
+        An address plays while it downloads (into $XDG_CACHE_HOME/decibar/streams): it \
+        starts once a second of it is decoded, the scrubber shades what has arrived, and a \
+        seek beyond that fetches from there. A radio (no length) plays with a "live" label \
+        and shows its stream title.
+        """
+
+    public static let render = """
+        Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with \
+        its moving playhead) without a window or a display: frame k shows the state at \
+        k/fps seconds, computed from the file's own samples, the same way every time. The \
+        original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
+        (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm \
+        (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
+        Videos need the ffmpeg program. OUT appears only when the render is complete; an \
+        existing file at OUT is replaced then, but never the input, and a folder must be \
+        new or empty (nothing in an existing folder is replaced).
+        """
+
+    public static let scale = """
+        --factor 2 makes a 10 s file 20 s long (and an octave lower: the samples are \
+        spread out, as a tape played slower); 0.5 makes it 5 s long and an octave higher. \
+        Each channel is scaled on its own by linear interpolation between neighboring \
+        samples, with smoothstep easing when stretching, and the channel layout is kept \
+        (a 7.1 file stays 7.1). Integer samples are rounded half to even.
+        --keep-pitch changes the duration and keeps the pitch instead, with the Rubber \
+        Band Library's offline stretcher (its R3 engine): it reads the file twice, once \
+        to study it and once to stretch it.
+        The format follows OUT's extension: wav, flac, aiff, caf (lossless, at the \
+        input's bit depth unless --sample-format says otherwise), m4a, aac, mp4, mp3, ogg \
+        or opus; any other extension is written as AAC in an .m4a next to the name given. \
+        The sample rate is the input's (opus and mp3 take the nearest rate they allow). \
+        Works as a stream with little memory however long the file; OUT appears only \
+        when complete. Needs the ffmpeg program.
+        """
+}
