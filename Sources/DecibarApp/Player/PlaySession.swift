@@ -71,16 +71,13 @@ final class PlaySession {
     private(set) var failureCount = 0
     /// The last file that opened, to show stopped when the files after it cannot be played.
     private var lastPlayableIndex: Int?
-    /// Set while the sound server is away: where the track was, whether it played, and when the
-    /// server was last looked for. The track opens there again once the server is back.
-    private var serverLoss: (position: Double, playing: Bool, lastLook: Double, answered: Int)?
+    /// Set while the sound server is away: where the track was, whether it played, and the probe
+    /// looking for the server (off the frame thread). The track opens there again once it is back.
+    private var serverLoss: (position: Double, playing: Bool, probe: SoundServerProbe)?
     /// The playhead while the player last played well: a lost stream's own clock says nothing.
     private var lastGoodPlayhead = 0.0
     /// Where a stream opened again after the server came back goes, once it is open.
     private var resumeSeek: Double?
-    /// How often a lost server is looked for.
-    static let serverLookInterval = 0.5
-
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal) {
         self.files = files
@@ -111,14 +108,8 @@ final class PlaySession {
         resumeSeek = nil
         isOver = false
         isStopped = false
-        var candidate = start
-        for _ in 0 ..< (tries ?? files.count) {
-            if candidate >= files.count || candidate < 0 {
-                guard loop == .playlist else { break }
-                candidate = (candidate + files.count) % files.count
-            }
+        for candidate in PlaylistMove.candidates(from: start, direction: direction, count: files.count, loop: loop, tries: tries) {
             if openFile(at: candidate, autoplay: autoplay, direction: direction) { return }
-            candidate += direction
         }
         // Nothing after it plays: the end of the list.
         if let last = lastPlayableIndex, !exitsAtEnd, openFile(at: last, autoplay: false) {
@@ -360,14 +351,18 @@ final class PlaySession {
 
     /// At the end of a track: the same track again, the next one, or the end of the list.
     func trackEnded() {
-        switch loop {
-        case .track:
+        go(PlaylistMove.afterTrack(index, count: files.count, loop: loop))
+    }
+
+    /// Carries out a move in the list.
+    private func go(_ move: PlaylistMove) {
+        switch move {
+        case .open(let start, let direction): open(from: start, direction: direction)
+        case .replay:
             seek(to: 0)
             player?.play()
-        case .playlist:
-            open(from: index + 1)
-        case .none:
-            if index + 1 < files.count { open(from: index + 1) } else { endOfList() }
+        case .seekToStart: seek(to: 0)
+        case .endOfList: endOfList()
         }
     }
 
@@ -387,16 +382,12 @@ final class PlaySession {
         isOver = false
     }
 
-    var canGoNext: Bool { loop == .playlist ? files.count > 0 : index + 1 < files.count }
-    var canGoPrevious: Bool { loop == .playlist ? files.count > 0 : index > 0 }
+    var canGoNext: Bool { PlaylistMove.canGoNext(from: index, count: files.count, loop: loop) }
+    var canGoPrevious: Bool { PlaylistMove.canGoPrevious(from: index, count: files.count, loop: loop) }
 
-    func next() {
-        if index + 1 >= files.count && loop != .playlist { endOfList() } else { open(from: index + 1) }
-    }
+    func next() { go(PlaylistMove.next(from: index, count: files.count, loop: loop)) }
 
-    func previous() {
-        if index <= 0 && loop != .playlist { seek(to: 0) } else { open(from: index - 1, direction: -1) }
-    }
+    func previous() { go(PlaylistMove.previous(from: index, count: files.count, loop: loop)) }
 
     /// Checks for the end of the track; call every frame (or tick while hidden).
     func tick() {
@@ -420,7 +411,7 @@ final class PlaySession {
             return
         }
         if let player, player.isServerLost, serverLoss == nil, !isStopped {
-            serverLoss = (lastGoodPlayhead, !player.isPaused && !isBuffering, 0, 0)
+            serverLoss = (lastGoodPlayhead, !player.isPaused && !isBuffering, SoundServerProbe())
             writeError("the sound server went away; playing on when it is back")
         } else if player != nil, serverLoss == nil {
             lastGoodPlayhead = playhead
@@ -434,25 +425,15 @@ final class PlaySession {
         if player?.isFinished == true { trackEnded() }
     }
 
-    /// Looks for the server every `serverLookInterval`; once it answers, opens the track again
-    /// where it was (a stream starts again from where its address starts).
+    /// Once the probe has heard the server answer twice in a row (a server that has just started
+    /// may still be loading its outputs), opens the track again where it was (a stream starts
+    /// again from where its address starts).
     private func resumeAfterServerLoss() {
-        guard let loss = serverLoss else { return }
-        let now = MonotonicClock.now()
-        guard now - loss.lastLook >= Self.serverLookInterval else { return }
-        serverLoss?.lastLook = now
-        // Connection refused answers at once; a server that hangs is given a moment.
-        guard (try? PulseDirectory.list(timeout: 0.2)) != nil else {
-            serverLoss?.answered = 0
-            return
-        }
-        // A server that has just started may still be loading its outputs: it must answer twice.
-        serverLoss?.answered += 1
-        guard loss.answered + 1 >= 2 else { return }
+        guard let loss = serverLoss, loss.probe.consecutiveAnswers >= 2 else { return }
         releasePlayer()
         guard index >= 0, openFile(at: index, autoplay: loss.playing, keepsOverview: true) else {
             // Not playable yet: look again (the track itself is reported by the open).
-            serverLoss = (loss.position, loss.playing, now, 0)
+            serverLoss = (loss.position, loss.playing, SoundServerProbe())
             return
         }
         if loss.position > 0 {
