@@ -10,7 +10,7 @@ public enum CommandHelp {
         Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
         set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
         play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; reload; quit; \
-        or any protocol command by its name with JSON arguments (see the README).
+        or any protocol command by its name with JSON arguments (see docs/protocol.md).
         Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
         1 when the daemon refuses (with its reason) or none runs.
         """

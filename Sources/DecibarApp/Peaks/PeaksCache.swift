@@ -23,7 +23,7 @@ enum PeaksCache {
             estimatedFrameCount = decoder.estimatedFrameCount
         }
 
-        init(_ source: FilePlaybackSource) {
+        init(_ source: any TrackSource) {
             sampleRate = source.sampleRate
             channelCount = source.channelCount
             estimatedFrameCount = source.estimatedFrameCount

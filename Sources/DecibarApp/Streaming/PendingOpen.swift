@@ -6,27 +6,14 @@ import Synchronization
 /// A streamed track being opened on a thread of its own: connecting, the server's answer and the
 /// format probe take time that the window must not wait for. The player takes the outcome when
 /// it is there.
-final class PendingOpen: Sendable {
-    let index: Int
-    /// Plays once open (Pause while connecting clears it).
-    var autoplay: Bool {
-        get { autoplayBox.load(ordering: .relaxed) }
-        set { autoplayBox.store(newValue, ordering: .relaxed) }
-    }
-    private let autoplayBox: Atomic<Bool>
-    let keepsOverview: Bool
-    let direction: Int
-    let download: StreamDownload
+final class PendingOpen: TrackConnection, Sendable {
+    private let stream: StreamDownload
     private let result = Mutex<Result<FilePlaybackSource, AudioFileError>?>(nil)
 
     /// - Parameter reusing: the same address's download, still running or complete (a stopped track played again).
-    init(url: String, index: Int, direction: Int, autoplay: Bool, keepsOverview: Bool, settings: StreamSettings,
-         reusing: StreamDownload? = nil) {
-        self.index = index
-        self.direction = direction
-        autoplayBox = Atomic(autoplay)
-        self.keepsOverview = keepsOverview
-        download = reusing ?? StreamDownload(url: url, settings: settings)
+    init(url: String, settings: StreamSettings, reusing: StreamDownload? = nil) {
+        let download = reusing ?? StreamDownload(url: url, settings: settings)
+        stream = download
         let thread = Thread { [self] in
             let outcome: Result<FilePlaybackSource, AudioFileError>
             if let failure = download.waitForHead(timeout: settings.connectTimeout + settings.stallTimeout + 1) {
@@ -45,8 +32,11 @@ final class PendingOpen: Sendable {
         thread.start()
     }
 
-    /// The opened track, or why it could not be opened; nil while still opening.
-    var outcome: Result<FilePlaybackSource, AudioFileError>? { result.withLock { $0 } }
+    var download: any TrackDownload { stream }
 
-    func cancel() { download.cancel() }
+    var outcome: Result<any TrackSource, AudioFileError>? {
+        result.withLock { $0 }.map { $0.map { $0 as any TrackSource } }
+    }
+
+    func cancel() { stream.cancel() }
 }

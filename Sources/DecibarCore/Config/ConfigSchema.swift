@@ -14,7 +14,7 @@ public enum ConfigSection: String, CaseIterable, Sendable {
 }
 
 /// Every key of the config file, section by section, in the order `config init` writes them. The
-/// sections are the README's option groups: how it looks (`display`), what it listens to
+/// sections are docs/config.md's groups: how it looks (`display`), what it listens to
 /// (`audio`), the player and its scrubber (`player`), and the service (`daemon`).
 public enum ConfigSchema {
     public static let sections = ConfigSection.allCases.map(\.rawValue)

@@ -28,7 +28,7 @@ public enum ControlCommand: Sendable, Equatable {
     case quit
     case protocolVersion
 
-    /// The names a client sends, in the order the README documents them.
+    /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
         "stop", "seek", "next", "previous", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",

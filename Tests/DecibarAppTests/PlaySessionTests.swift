@@ -1,0 +1,286 @@
+import DecibarAudio
+import DecibarCore
+import Testing
+@testable import DecibarApp
+
+/// The player's transport carried out on steered parts: seek, next, loop, the end of the list,
+/// the sound server lost and back, and a stream connecting and buffering. No sound server,
+/// decoder, network or window.
+@Suite("Play session")
+struct PlaySessionTests {
+    private func session(_ files: [String], loop: LoopMode = .none, exitsAtEnd: Bool = false,
+                         parts: SteeredPlayerParts = SteeredPlayerParts()) -> (PlaySession, SteeredPlayerParts) {
+        let session = PlaySession(files: files, loop: loop, exitsAtEnd: exitsAtEnd, parts: parts)
+        session.videoLayout = .off
+        return (session, parts)
+    }
+
+    @Test("open plays the first file at once; one that cannot be opened is skipped and counted")
+    func openSkipsUnplayable() throws {
+        let parts = SteeredPlayerParts()
+        parts.unplayable = ["a.flac"]
+        let (session, _) = session(["a.flac", "b.flac"], parts: parts)
+        session.open(from: 0)
+        #expect(session.status == .playing && session.index == 1 && session.currentName == "b.flac")
+        #expect(parts.outputs.count == 1 && parts.output?.isPaused == false)
+        #expect(session.failureCount == 1 && session.duration == 10)
+    }
+
+    @Test("seek moves the output to the exact frame, clamped to the track; each jump is counted")
+    func seek() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        session.seek(to: 4.5)
+        session.seek(to: 99)
+        session.seek(to: -3)
+        #expect(parts.output?.seeks == [216_000, 480_000, 0])
+        #expect(session.seekCount == 3 && session.lastSeekTarget == 0)
+        #expect(session.status == .playing)
+    }
+
+    @Test("pause and play cork and uncork the same stream; the playhead is the output's")
+    func pauseAndPlay() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        let output = try #require(parts.output)
+        output.hear(at: 2.5)
+        session.togglePause()
+        #expect(session.status == .paused && output.isPaused && session.playhead == 2.5)
+        session.togglePause()
+        #expect(session.status == .playing && !output.isPaused && parts.outputs.count == 1)
+    }
+
+    @Test("next and previous: skip what cannot play, and previous on the first track goes to its start")
+    func nextAndPrevious() throws {
+        let parts = SteeredPlayerParts()
+        parts.unplayable = ["b.flac"]
+        let (session, _) = session(["a.flac", "b.flac", "c.flac"], parts: parts)
+        session.open(from: 0)
+        let first = try #require(parts.output)
+        session.next()
+        #expect(session.index == 2 && first.isStopped && parts.outputs.count == 2)
+        session.previous()
+        #expect(session.index == 0, "b is skipped going back too")
+        parts.output?.hear(at: 3)
+        session.previous()
+        #expect(session.index == 0 && parts.output?.seeks == [0] && session.status == .playing)
+        session.next()
+        session.next()
+        #expect(session.status == .stopped && session.index == 2, "next past the last stops on it")
+    }
+
+    @Test("loop track plays the same stream again from its start")
+    func loopTrack() throws {
+        let (session, parts) = session(["a.flac", "b.flac"], loop: .track)
+        session.open(from: 0)
+        let output = try #require(parts.output)
+        output.isFinished = true
+        session.tick()
+        #expect(session.index == 0 && parts.outputs.count == 1 && output.seeks == [0] && session.status == .playing)
+        #expect(session.seekCount == 1)
+    }
+
+    @Test("loop playlist goes from the last track to the first")
+    func loopPlaylist() throws {
+        let (session, parts) = session(["a.flac", "b.flac"], loop: .playlist)
+        session.open(from: 1)
+        parts.output?.isFinished = true
+        session.tick()
+        #expect(session.index == 0 && session.status == .playing && parts.outputs.count == 2)
+    }
+
+    @Test("at the end of the list the last track stays on screen, stopped, with nothing open; play opens it again")
+    func stopAtEnd() throws {
+        let (session, parts) = session(["a.flac", "b.flac"])
+        session.open(from: 0)
+        parts.output?.isFinished = true
+        session.tick()
+        #expect(session.index == 1)
+        let last = try #require(parts.output)
+        last.hear(at: 10)
+        last.isFinished = true
+        session.tick()
+        #expect(session.status == .stopped && session.index == 1 && last.isStopped && session.player == nil)
+        #expect(session.playhead == 0 && session.lastSeekTarget == 0 && session.currentName == "b.flac")
+        #expect(session.cleanFileCount == 2)
+        session.play()
+        #expect(session.status == .playing && session.index == 1 && parts.outputs.count == 3)
+    }
+
+    @Test("a seek while stopped opens the track again, paused there")
+    func seekWhileStopped() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        session.stop()
+        #expect(session.status == .stopped && parts.output?.isStopped == true)
+        session.seek(to: 7)
+        #expect(session.status == .paused && parts.outputs.count == 2 && parts.output?.seeks == [336_000])
+    }
+
+    @Test("with --exit-at-end the end of the list is the end of the session")
+    func exitAtEnd() throws {
+        let (session, parts) = session(["a.flac"], exitsAtEnd: true)
+        session.open(from: 0)
+        parts.output?.isFinished = true
+        session.tick()
+        #expect(session.isOver && session.status == .idle && session.player == nil)
+    }
+
+    @Test("when nothing after a track plays, the last one that did is shown stopped")
+    func nothingAfterPlays() throws {
+        let parts = SteeredPlayerParts()
+        parts.unplayable = ["b.flac", "c.flac"]
+        let (session, _) = session(["a.flac", "b.flac", "c.flac"], parts: parts)
+        session.open(from: 0)
+        parts.output?.isFinished = true
+        session.tick()
+        #expect(session.status == .stopped && session.index == 0 && session.failureCount == 2 && session.player == nil)
+        let (none, _) = self.session(["b.flac"], parts: parts)
+        none.open(from: 0)
+        #expect(none.isOver && none.status == .idle)
+    }
+
+    @Test("the server lost: the track waits where it was heard, and opens there again once the server answers twice")
+    func serverLostAndBack() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        let lost = try #require(parts.output)
+        lost.hear(at: 3)
+        session.tick()
+        lost.isServerLost = true
+        lost.hear(at: 0)
+        session.tick()
+        #expect(session.status == .buffering && session.playhead == 3 && parts.probes.count == 1)
+        parts.probes[0].consecutiveAnswers = 1
+        session.tick()
+        #expect(parts.outputs.count == 1, "one answer is not enough: a new server may still be loading")
+        parts.probes[0].consecutiveAnswers = 2
+        session.tick()
+        #expect(lost.isStopped && parts.outputs.count == 2)
+        #expect(parts.output?.seeks == [144_000] && session.status == .playing && parts.output?.isPaused == false)
+    }
+
+    @Test("paused when the server goes, paused when it is back; a seek meanwhile is where it opens")
+    func serverLostWhilePaused() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        session.pause()
+        parts.output?.isServerLost = true
+        session.tick()
+        #expect(session.status == .paused)
+        session.seek(to: 6)
+        #expect(session.playhead == 6)
+        parts.probes.last?.consecutiveAnswers = 2
+        session.tick()
+        #expect(session.status == .paused && parts.output?.seeks == [288_000] && parts.output?.isPaused == true)
+    }
+
+    @Test("a server that answers but cannot play yet is looked for again")
+    func serverBackButNotReady() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        parts.output?.isServerLost = true
+        session.tick()
+        parts.serverDown = true
+        parts.probes[0].consecutiveAnswers = 2
+        session.tick()
+        #expect(parts.probes.count == 2 && session.status == .buffering)
+        parts.serverDown = false
+        parts.probes[1].consecutiveAnswers = 2
+        session.tick()
+        #expect(session.status == .playing && parts.outputs.count == 2)
+    }
+
+    @Test("a stream connects on its own thread, then is held until a second is decoded ahead")
+    func streamConnectsAndBuffers() throws {
+        let (session, parts) = session(["http://radio.invalid/a.mp3"])
+        session.open(from: 0)
+        #expect(session.status == .buffering && session.isConnecting && parts.outputs.isEmpty)
+        session.tick()
+        #expect(session.isConnecting, "nothing yet")
+        let source = parts.connections[0].open()
+        session.tick()
+        let output = try #require(parts.output)
+        #expect(session.status == .buffering && !session.isConnecting && output.isPaused)
+        source.bufferedSeconds = 0.5
+        session.tick()
+        #expect(session.status == .buffering)
+        source.bufferedSeconds = 1
+        session.tick()
+        #expect(session.status == .playing && !output.isPaused && session.bufferingCount == 0)
+    }
+
+    @Test("a stream the network fell behind is held, counted and let go once refilled")
+    func streamRunsLow() throws {
+        let (session, parts) = session(["http://radio.invalid/a.mp3"])
+        session.open(from: 0)
+        let source = parts.connections[0].open()
+        source.bufferedSeconds = 2
+        session.tick()
+        session.tick()
+        let output = try #require(parts.output)
+        #expect(session.status == .playing)
+        source.bufferedSeconds = 0.01
+        parts.connections[0].steered.isPlayerWaiting = true
+        session.tick()
+        #expect(session.status == .buffering && output.isPaused && session.bufferingCount == 1)
+        source.bufferedSeconds = 1.2
+        session.tick()
+        #expect(session.status == .playing && !output.isPaused)
+        session.pause()
+        source.bufferedSeconds = 0
+        session.tick()
+        #expect(session.status == .paused && session.bufferingCount == 1, "a paused stream is not held")
+    }
+
+    @Test("pause while connecting: the stream opens paused, at a seek asked for meanwhile")
+    func pauseWhileConnecting() throws {
+        let (session, parts) = session(["http://radio.invalid/a.mp3"])
+        session.open(from: 0)
+        session.pause()
+        #expect(session.status == .paused)
+        session.seek(to: 0)
+        parts.connections[0].open()
+        session.tick()
+        #expect(session.status == .paused && parts.output?.isPaused == true && parts.output?.seeks == [0])
+    }
+
+    @Test("a stream that cannot connect is reported, counted and skipped")
+    func streamFails() throws {
+        let (session, parts) = session(["http://radio.invalid/a.mp3", "b.flac"])
+        session.open(from: 0)
+        parts.connections[0].outcome = .failure(AudioFileError(path: "http://radio.invalid/a.mp3", reason: "connection refused"))
+        session.tick()
+        #expect(session.index == 1 && session.status == .playing && session.failureCount == 1)
+    }
+
+    @Test("stop while connecting cancels the download; a stopped stream keeps its download for Play")
+    func stopStream() throws {
+        let (session, parts) = session(["http://radio.invalid/a.mp3"])
+        session.open(from: 0)
+        session.stop()
+        #expect(session.status == .stopped && parts.connections[0].steered.isCancelled)
+        session.play()
+        parts.connections[1].open().bufferedSeconds = 2
+        session.tick()
+        session.tick()
+        #expect(session.status == .playing)
+        session.stop()
+        #expect(!parts.connections[1].steered.isCancelled, "it goes on downloading for the overview and cache")
+        session.play()
+        #expect(parts.connections[2].steered === parts.connections[1].steered, "played again from what is there")
+    }
+
+    @Test("MPRIS Seek past the end is Next; SetPosition with a stale track id is ignored")
+    func mediaRequests() throws {
+        let (session, parts) = session(["a.flac", "b.flac"])
+        session.open(from: 0)
+        let id = try #require(session.track?.id)
+        session.handle(.seek(by: 11_000_000))
+        #expect(session.index == 1)
+        session.handle(.setPosition(trackID: id, position: 2_000_000))
+        #expect(parts.output?.seeks == [])
+        session.handle(.setRate(0))
+        #expect(session.status == .paused)
+    }
+}
