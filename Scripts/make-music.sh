@@ -31,7 +31,9 @@ esc() { printf '%s' "$1" | sed 's/,/\\,/g'; }
 mix=$(esc "$mix")
 work=$(mktemp -d /tmp/decibar-music.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-ffmpeg -v error -nostdin -y -f lavfi -i "aevalsrc=$mix|0.95*$mix:s=48000:d=64" \
+# The mix is evaluated once per sample (the right channel is the left a little quieter): the
+# expression is the slow part.
+ffmpeg -v error -nostdin -y -f lavfi -i "aevalsrc=$mix:s=48000:d=64,pan=stereo|c0=c0|c1=0.95*c0" \
   -af "acompressor=threshold=0.1:ratio=3:attack=5:release=120" -c:a pcm_f32le "$work/raw.wav"
 # Master: a gain, then a limiter that keeps peaks under 0 dBFS. The limiter takes some loudness
 # away, so the gain grows by what is missing, up to three times.

@@ -299,8 +299,9 @@ struct MediaPlayerTests {
         defer { loops.stop() }
         #expect(TestRig.wait(timeout: 20) { (try? desk.playerctl("status")) == "Playing" })
         #expect(try desk.playerctl("loop") == "Track")
-        // Four times the track's length: still playing, and heard.
-        usleep(4_000_000)
+        // Two and a half times the track's length: still playing, and heard (the loop's decisions
+        // are PlaySessionTests' and TransportTests').
+        usleep(2_500_000)
         #expect(try desk.playerctl("status") == "Playing")
         #expect(abs(try desk.heardRMS() - -9.03) < 0.5)
     }
