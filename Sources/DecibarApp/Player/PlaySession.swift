@@ -142,7 +142,7 @@ final class PlaySession {
                 writeError("\(path): this audio cannot change speed or pitch; it plays as it is")
             }
             lastPlayableIndex = index
-            currentName = MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
+            currentName = Self.name(of: path)
             self.player = player
             self.source = source
             self.download = download
@@ -150,11 +150,7 @@ final class PlaySession {
                 closedUnderruns = 0
                 closedDropouts = 0
                 bufferingCount = 0
-                peaks?.cancel()
-                duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-                peaks = parts.overview(of: path, source: source, following: download)
-                tags = source.tags
-                track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
+                showOverview(of: source, at: index, following: download)
             }
             pump = FeedPump(player.buffers, into: heard)
             if keepsOverview, let video, video.path == path {
@@ -172,6 +168,11 @@ final class PlaySession {
         download?.cancel()
         failureCount += 1
         return false
+    }
+
+    /// An address's display name, or a file's last path component.
+    private static func name(of path: String) -> String {
+        MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
     }
 
     private static func absolute(_ path: String) -> String {
@@ -400,14 +401,20 @@ final class PlaySession {
     /// its overview and picture).
     private func showStopped(_ index: Int) {
         let path = files[index]
-        currentName = MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
+        currentName = Self.name(of: path)
         guard !MediaLocation.isRemote(path), let source = try? parts.openFile(path) else { return }
+        showOverview(of: source, at: index, following: nil)
+        video = videoLayout == .off ? nil : parts.picture(of: path, following: nil)
+    }
+
+    /// A new track's length (estimated until its overview is done), overview, tags and metadata.
+    private func showOverview(of source: any TrackSource, at index: Int, following download: (any TrackDownload)?) {
+        let path = files[index]
         peaks?.cancel()
         duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
-        peaks = parts.overview(of: path, source: source, following: nil)
+        peaks = parts.overview(of: path, source: source, following: download)
         tags = source.tags
         track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
-        video = videoLayout == .off ? nil : parts.picture(of: path, following: nil)
     }
 
     func announce(_ text: String) {
