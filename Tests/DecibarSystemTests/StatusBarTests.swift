@@ -84,7 +84,9 @@ struct StatusBarTests {
     func asciiLikeCava() throws {
         let server = try PrivatePulseServer()
         let tone = server.directory + "/a440.wav"
-        try TestRig.makeTone(at: tone, amplitude: 0.5, frequency: 440, seconds: 8)
+        // Far longer than the 5 s read: on a busy machine `levels` may start seconds after the
+        // player, and the click of a tone ending lights the low bars.
+        try TestRig.makeTone(at: tone, amplitude: 0.5, frequency: 440, seconds: 30)
         let player = try server.play(tone)
         defer { player.kill() }
         let config = server.directory + "/cava.conf"
