@@ -25,8 +25,6 @@ let package = Package(
         // Thin system-library targets: a module map and a shim header each.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW", pkgConfig: "fftw3f",
-                       providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
                        providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", pkgConfig: "SDL2_ttf",
@@ -35,19 +33,18 @@ let package = Package(
                        providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
-        .systemLibrary(name: "CEBUR128", path: "Sources/CEBUR128", pkgConfig: "libebur128",
-                       providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
-                       providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand", pkgConfig: "rubberband",
-                       providers: [.apt(["librubberband-dev"])]),
-        .systemLibrary(name: "CSndfile", path: "Sources/CSndfile", pkgConfig: "sndfile",
-                       providers: [.apt(["libsndfile1-dev"])]),
         // FFmpeg and libcurl are the exceptions to plain system-library targets: their headers are used
         // as they are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        // Opening a C library on first use: its functions through a table of pointers (CLoader.h).
+        .target(name: "CLoader", path: "Sources/CLoader"),
+        .target(name: "CSndfile", dependencies: ["CLoader"], path: "Sources/CSndfile"),
+        .target(name: "CFFTW", dependencies: ["CLoader"], path: "Sources/CFFTW"),
+        .target(name: "CEBUR128", dependencies: ["CLoader"], path: "Sources/CEBUR128"),
+        .target(name: "CRubberBand", dependencies: ["CLoader"], path: "Sources/CRubberBand"),
+        .target(name: "CPNG", dependencies: ["CLoader"], path: "Sources/CPNG"),
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
         // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.

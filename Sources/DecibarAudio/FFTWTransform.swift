@@ -1,5 +1,11 @@
+import DecibarCore
 import CFFTW
 import Synchronization
+
+/// FFTW, opened on first use (see CLoader.h).
+let fftwLibrary = LoadedLibrary<DecibarFFTW> { decibar_fftw_load($0, $1) }
+/// Its functions; reached only once `fftwLibrary` loaded.
+var fftwFunctions: DecibarFFTW { fftwLibrary.table! }
 
 /// A real-to-complex FFT of a fixed length (FFTW, single precision), planned once and reused.
 ///
@@ -20,15 +26,15 @@ public final class FFTWTransform {
     /// - Parameter measured: let FFTW time candidate algorithms (FFTW_MEASURE) for a faster plan;
     ///   planning then takes some milliseconds instead of microseconds.
     public init?(length: Int, measured: Bool = false) {
-        guard length >= 2, length.isMultiple(of: 2),
-              let input = fftwf_alloc_real(length),
-              let output = fftwf_alloc_complex(length / 2 + 1) else { return nil }
+        guard fftwLibrary.table != nil, length >= 2, length.isMultiple(of: 2),
+              let input = fftwFunctions.fftwf_alloc_real!(length),
+              let output = fftwFunctions.fftwf_alloc_complex!(length / 2 + 1) else { return nil }
         let made = Self.planner.withLock { _ in
-            PlanHandle(plan: fftwf_plan_dft_r2c_1d(Int32(length), input, output, measured ? FFTW_MEASURE : FFTW_ESTIMATE))
+            PlanHandle(plan: fftwFunctions.fftwf_plan_dft_r2c_1d!(Int32(length), input, output, measured ? FFTW_MEASURE : FFTW_ESTIMATE))
         }.plan
         guard let made else {
-            fftwf_free(input)
-            fftwf_free(output)
+            fftwFunctions.fftwf_free!(input)
+            fftwFunctions.fftwf_free!(output)
             return nil
         }
         self.length = length
@@ -39,9 +45,9 @@ public final class FFTWTransform {
 
     deinit {
         let handle = PlanHandle(plan: plan)
-        Self.planner.withLock { _ in fftwf_destroy_plan(handle.plan) }
-        fftwf_free(input)
-        fftwf_free(output)
+        Self.planner.withLock { _ in fftwFunctions.fftwf_destroy_plan!(handle.plan) }
+        fftwFunctions.fftwf_free!(input)
+        fftwFunctions.fftwf_free!(output)
     }
 
     /// Transforms `samples` (exactly `length` of them, already windowed) and writes `|X[k]|²`
@@ -57,7 +63,7 @@ public final class FFTWTransform {
                               fill: (UnsafeMutableBufferPointer<Float>) -> Void) {
         precondition(power.count == binCount, "buffer sizes do not match the plan")
         fill(UnsafeMutableBufferPointer(start: input, count: length))
-        fftwf_execute(plan)
+        fftwFunctions.fftwf_execute!(plan)
         for bin in 0 ..< binCount {
             let (real, imaginary) = output[bin]
             power[bin] = (real * real + imaginary * imaginary) * scale

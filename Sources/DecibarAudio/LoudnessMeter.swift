@@ -1,6 +1,11 @@
 import CEBUR128
 import DecibarCore
 
+/// libebur128, opened on first use (see CLoader.h).
+let ebur128Library = LoadedLibrary<DecibarEBUR128> { decibar_ebur128_load($0, $1) }
+/// Its functions; reached only once `ebur128Library` loaded.
+var ebur128Functions: DecibarEBUR128 { ebur128Library.table! }
+
 /// EBU R128 loudness through libebur128: momentary, short-term and integrated loudness, loudness
 /// range and true peak per channel. libebur128 is the reference implementation that ffmpeg's and
 /// most meters' figures are checked against; a meter of our own would only differ from it.
@@ -30,6 +35,9 @@ public final class LoudnessMeter: LoudnessAnalyzer {
 
     /// - Parameter gatesTruePeak: oversample only the blocks that can raise the true peak (the
     ///   same figures; false runs every block through, for comparison).
+    /// Why libebur128 cannot be loaded (checked before a meter is made), or nil.
+    public static var libraryFailure: String? { ebur128Library.failure }
+
     public init(exact: Bool = false, gatesTruePeak: Bool = true) {
         let measures = EBUR128_MODE_M.rawValue | EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue
             | EBUR128_MODE_LRA.rawValue | (gatesTruePeak ? 0 : EBUR128_MODE_TRUE_PEAK.rawValue)
@@ -39,8 +47,8 @@ public final class LoudnessMeter: LoudnessAnalyzer {
 
     // ebur128_destroy dereferences the state it is given: never call it with none.
     deinit {
-        if state != nil { ebur128_destroy(&state) }
-        if peakState != nil { ebur128_destroy(&peakState) }
+        if state != nil { ebur128Functions.ebur128_destroy!(&state) }
+        if peakState != nil { ebur128Functions.ebur128_destroy!(&peakState) }
     }
 
     /// The largest sum of absolute weights over the phases of libebur128's (1.2) interpolator, a
@@ -57,7 +65,7 @@ public final class LoudnessMeter: LoudnessAnalyzer {
         }
         guard let state else { return }
         buffer.withSamples { samples in
-            _ = ebur128_add_frames_float(state, samples.baseAddress, buffer.frameCount)
+            _ = ebur128Functions.ebur128_add_frames_float!(state, samples.baseAddress, buffer.frameCount)
             measureTruePeak(samples, frames: buffer.frameCount)
         }
     }
@@ -70,11 +78,11 @@ public final class LoudnessMeter: LoudnessAnalyzer {
             oversampledBlockCount += 1
             if !gate.interpolatorIsCurrent {
                 // Its history is of a block it missed: replace it with the frames just before.
-                gate.withHistory { _ = ebur128_add_frames_float(peakState, $0.baseAddress, TruePeakGate.historyFrames) }
+                gate.withHistory { _ = ebur128Functions.ebur128_add_frames_float!(peakState, $0.baseAddress, TruePeakGate.historyFrames) }
             }
-            _ = ebur128_add_frames_float(peakState, samples.baseAddress, frames)
+            _ = ebur128Functions.ebur128_add_frames_float!(peakState, samples.baseAddress, frames)
             var value = 0.0
-            for channel in 0 ..< channelCount where ebur128_prev_true_peak(peakState, UInt32(channel), &value) == 0 {
+            for channel in 0 ..< channelCount where ebur128Functions.ebur128_prev_true_peak!(peakState, UInt32(channel), &value) == 0 {
                 gate.record(peak: value, channel: channel)
             }
         }
@@ -86,16 +94,16 @@ public final class LoudnessMeter: LoudnessAnalyzer {
         var reading = LoudnessReading(channelCount: channelCount)
         guard let state else { return reading }
         var value = 0.0
-        if ebur128_loudness_momentary(state, &value) == 0 { reading.momentaryLUFS = LoudnessReading.gated(value) }
-        if ebur128_loudness_shortterm(state, &value) == 0 { reading.shortTermLUFS = LoudnessReading.gated(value) }
-        if ebur128_loudness_global(state, &value) == 0 { reading.integratedLUFS = LoudnessReading.gated(value) }
-        if reading.integratedLUFS != nil, ebur128_loudness_range(state, &value) == 0, value.isFinite {
+        if ebur128Functions.ebur128_loudness_momentary!(state, &value) == 0 { reading.momentaryLUFS = LoudnessReading.gated(value) }
+        if ebur128Functions.ebur128_loudness_shortterm!(state, &value) == 0 { reading.shortTermLUFS = LoudnessReading.gated(value) }
+        if ebur128Functions.ebur128_loudness_global!(state, &value) == 0 { reading.integratedLUFS = LoudnessReading.gated(value) }
+        if reading.integratedLUFS != nil, ebur128Functions.ebur128_loudness_range!(state, &value) == 0, value.isFinite {
             reading.loudnessRangeLU = value
         }
         if let gate {
             for channel in 0 ..< reading.channelCount { reading.setTruePeak(linear: gate.peak(channel: channel), channel: channel) }
         } else {
-            for channel in 0 ..< reading.channelCount where ebur128_true_peak(state, UInt32(channel), &value) == 0 {
+            for channel in 0 ..< reading.channelCount where ebur128Functions.ebur128_true_peak!(state, UInt32(channel), &value) == 0 {
                 reading.setTruePeak(linear: value, channel: channel)
             }
         }
@@ -107,14 +115,14 @@ public final class LoudnessMeter: LoudnessAnalyzer {
     }
 
     private func start(sampleRate: Int, channelCount: Int) {
-        if state != nil { ebur128_destroy(&state) }
-        if peakState != nil { ebur128_destroy(&peakState) }
-        state = ebur128_init(UInt32(channelCount), UInt(sampleRate), mode)
+        if state != nil { ebur128Functions.ebur128_destroy!(&state) }
+        if peakState != nil { ebur128Functions.ebur128_destroy!(&peakState) }
+        state = ebur128Functions.ebur128_init!(UInt32(channelCount), UInt(sampleRate), mode)
         gate = nil
         blockCount = 0
         oversampledBlockCount = 0
         if gatesTruePeak, (1 ... TruePeakGate.maximumChannels).contains(channelCount) {
-            peakState = ebur128_init(UInt32(channelCount), UInt(sampleRate), Int32(EBUR128_MODE_TRUE_PEAK.rawValue))
+            peakState = ebur128Functions.ebur128_init!(UInt32(channelCount), UInt(sampleRate), Int32(EBUR128_MODE_TRUE_PEAK.rawValue))
             if peakState != nil {
                 gate = TruePeakGate(channelCount: channelCount, gain: Self.interpolationGain(sampleRate: sampleRate))
             }

@@ -1,3 +1,4 @@
+import DecibarCore
 import CSndfile
 import Glibc
 
@@ -30,6 +31,9 @@ public final class SoundFileReader: FrameReader {
     /// for FFmpeg (regular files only, never waiting on a pipe).
     private let input: AudioFileInput
     private let file: OpaquePointer
+    private let sf: DecibarSndfile
+    /// libsndfile, opened on first use; without it every file goes to FFmpeg.
+    private static let library = LoadedLibrary<DecibarSndfile> { decibar_sndfile_load($0, $1) }
     private let chunk: UnsafeMutableBufferPointer<Float>
     private static let chunkFrames = 4096
     /// The first four bytes of WAV, RF64, Sony Wave64, AIFF and FLAC files.
@@ -39,14 +43,14 @@ public final class SoundFileReader: FrameReader {
     /// format, a codec inside WAV, more than two channels) or cannot open it at all: the caller
     /// then decodes with FFmpeg, which also words any error.
     public init?(path: String) {
-        guard let input = try? AudioFileInput(path: path), let descriptor = input.descriptor else { return nil }
+        guard let sf = Self.library.table, let input = try? AudioFileInput(path: path), let descriptor = input.descriptor else { return nil }
         // Only what starts as these containers do: libsndfile would otherwise probe other formats
         // itself (an MP3 through libmpg123, which writes its complaints to stderr).
         var magic = [UInt8](repeating: 0, count: 4)
         guard pread(descriptor, &magic, 4, 0) == 4, Self.containerMagic.contains(magic) else { return nil }
         var info = SF_INFO()
         // libsndfile reads the descriptor but leaves closing it to `input`.
-        guard let file = sf_open_fd(descriptor, Int32(SFM_READ), &info, 0) else { return nil }
+        guard let file = sf.sf_open_fd!(descriptor, Int32(SFM_READ), &info, 0) else { return nil }
         let major = Int(info.format) & Int(SF_FORMAT_TYPEMASK)
         let subtype = Int(info.format) & Int(SF_FORMAT_SUBMASK)
         let containers = [SF_FORMAT_WAV, SF_FORMAT_WAVEX, SF_FORMAT_W64, SF_FORMAT_RF64, SF_FORMAT_AIFF, SF_FORMAT_FLAC].map { Int($0) }
@@ -54,10 +58,11 @@ public final class SoundFileReader: FrameReader {
                          SF_FORMAT_FLOAT, SF_FORMAT_DOUBLE].map { Int($0) }
         guard containers.contains(major), encodings.contains(subtype), (1 ... 2).contains(info.channels),
               info.samplerate > 0, info.frames > 0, info.seekable != 0 else {
-            sf_close(file)
+            sf.sf_close!(file)
             return nil
         }
         self.path = path
+        self.sf = sf
         self.input = input
         self.file = file
         byteCount = input.size
@@ -68,15 +73,15 @@ public final class SoundFileReader: FrameReader {
     }
 
     deinit {
-        sf_close(file)
+        sf.sf_close!(file)
         chunk.deallocate()
     }
 
     public func read(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioFileError) -> Bool {
-        let frames = sf_readf_float(file, chunk.baseAddress, sf_count_t(Self.chunkFrames))
+        let frames = sf.sf_readf_float!(file, chunk.baseAddress, sf_count_t(Self.chunkFrames))
         guard frames > 0 else {
-            let code = sf_error(file)
-            if code != 0 { throw AudioFileError(path: path, reason: "read error: \(String(cString: sf_error_number(code)))") }
+            let code = sf.sf_error!(file)
+            if code != 0 { throw AudioFileError(path: path, reason: "read error: \(sf.sf_error_number!(code).map { String(cString: $0) } ?? "error \(code)")") }
             return false
         }
         framePosition += Int64(frames)
@@ -86,7 +91,7 @@ public final class SoundFileReader: FrameReader {
 
     public func seek(toFrame target: Int64) throws(AudioFileError) {
         let goal = min(max(0, target), frameCount)
-        guard sf_seek(file, sf_count_t(goal), SEEK_SET) == goal else {
+        guard sf.sf_seek!(file, sf_count_t(goal), SEEK_SET) == goal else {
             throw AudioFileError(path: path, reason: "cannot seek to frame \(goal)")
         }
         framePosition = goal

@@ -1,4 +1,10 @@
+import DecibarCore
 import CRubberBand
+
+/// Rubber Band, opened on first use (see CLoader.h).
+let rubberbandLibrary = LoadedLibrary<DecibarRubberBand> { decibar_rubberband_load($0, $1) }
+/// Its functions; reached only once `rubberbandLibrary` loaded.
+var rubberbandFunctions: DecibarRubberBand { rubberbandLibrary.table! }
 
 /// Changes the speed and the pitch of audio independently, through the Rubber Band Library's R3
 /// ("finer") engine. Rubber Band is the best-sounding stretcher packaged for Debian and is well
@@ -32,21 +38,21 @@ public final class TimeStretcher {
     ///   - pitchScale: output frequency over input frequency (2: an octave up).
     public init?(sampleRate: Int, channelCount: Int, mode: Mode, timeRatio: Double = 1, pitchScale: Double = 1,
                  blockCapacity: Int = 16384) {
-        guard sampleRate > 0, channelCount > 0, blockCapacity > 0 else { return nil }
+        guard rubberbandLibrary.table != nil, sampleRate > 0, channelCount > 0, blockCapacity > 0 else { return nil }
         var options = RubberBandOptionEngineFiner.rawValue
         if mode == .realTime { options |= RubberBandOptionProcessRealTime.rawValue }
-        guard let state = rubberband_new(UInt32(sampleRate), UInt32(channelCount), RubberBandOptions(bitPattern: options),
+        guard let state = rubberbandFunctions.rubberband_new!(UInt32(sampleRate), UInt32(channelCount), RubberBandOptions(bitPattern: options),
                                          timeRatio, pitchScale) else { return nil }
         // Unknown option bits are ignored silently: make sure the finer engine is the one running.
-        guard rubberband_get_engine_version(state) == 3 else {
-            rubberband_delete(state)
+        guard rubberbandFunctions.rubberband_get_engine_version!(state) == 3 else {
+            rubberbandFunctions.rubberband_delete!(state)
             return nil
         }
         self.state = state
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         self.blockCapacity = blockCapacity
-        rubberband_set_max_process_size(state, UInt32(blockCapacity))
+        rubberbandFunctions.rubberband_set_max_process_size!(state, UInt32(blockCapacity))
         planar = .allocate(capacity: blockCapacity * channelCount)
         planar.initialize(repeating: 0, count: blockCapacity * channelCount)
         inputChannels = .allocate(capacity: channelCount)
@@ -58,7 +64,7 @@ public final class TimeStretcher {
     }
 
     deinit {
-        rubberband_delete(state)
+        rubberbandFunctions.rubberband_delete!(state)
         planar.deallocate()
         inputChannels.deallocate()
         outputChannels.deallocate()
@@ -66,55 +72,55 @@ public final class TimeStretcher {
 
     /// Output duration over input duration. Real-time mode takes a change at once.
     public var timeRatio: Double {
-        get { rubberband_get_time_ratio(state) }
-        set { rubberband_set_time_ratio(state, newValue) }
+        get { rubberbandFunctions.rubberband_get_time_ratio!(state) }
+        set { rubberbandFunctions.rubberband_set_time_ratio!(state, newValue) }
     }
 
     /// Output frequency over input frequency.
     public var pitchScale: Double {
-        get { rubberband_get_pitch_scale(state) }
-        set { rubberband_set_pitch_scale(state, newValue) }
+        get { rubberbandFunctions.rubberband_get_pitch_scale!(state) }
+        set { rubberbandFunctions.rubberband_set_pitch_scale!(state, newValue) }
     }
 
     /// Frames of silence (or of the audio just before) to feed first in real-time mode, so that
     /// the first real frame is not swallowed. Depends on the ratios set.
-    public var startPad: Int { Int(rubberband_get_preferred_start_pad(state)) }
+    public var startPad: Int { Int(rubberbandFunctions.rubberband_get_preferred_start_pad!(state)) }
 
     /// Output frames to drop once `startPad` frames went in: the next one is the first real frame.
-    public var startDelay: Int { Int(rubberband_get_start_delay(state)) }
+    public var startDelay: Int { Int(rubberbandFunctions.rubberband_get_start_delay!(state)) }
 
     /// How many input frames the next `process` wants before it can give more output.
-    public var samplesRequired: Int { min(blockCapacity, Int(rubberband_get_samples_required(state))) }
+    public var samplesRequired: Int { min(blockCapacity, Int(rubberbandFunctions.rubberband_get_samples_required!(state))) }
 
     /// Output frames ready to retrieve; -1 once the final input has all come out.
-    public var available: Int { Int(rubberband_available(state)) }
+    public var available: Int { Int(rubberbandFunctions.rubberband_available!(state)) }
 
     /// Offline: the total input, so the output is exactly `timeRatio` times as long.
     public func setExpectedInputDuration(_ frames: Int) {
-        rubberband_set_expected_input_duration(state, UInt32(clamping: frames))
+        rubberbandFunctions.rubberband_set_expected_input_duration!(state, UInt32(clamping: frames))
     }
 
     /// Forgets all input (a seek); the ratios stay.
-    public func reset() { rubberband_reset(state) }
+    public func reset() { rubberbandFunctions.rubberband_reset!(state) }
 
     /// Offline first pass: every input frame, in order; `isFinal` with the last.
     public func study(_ interleaved: UnsafeBufferPointer<Float>, isFinal: Bool) {
-        feed(interleaved, isFinal: isFinal) { rubberband_study(state, inputChannels, UInt32($0), $1 ? 1 : 0) }
+        feed(interleaved, isFinal: isFinal) { rubberbandFunctions.rubberband_study!(state, inputChannels, UInt32($0), $1 ? 1 : 0) }
     }
 
     /// Stretches interleaved frames (in real-time mode, at most `samplesRequired`); `isFinal` with
     /// the last of them.
     public func process(_ interleaved: UnsafeBufferPointer<Float>, isFinal: Bool) {
-        feed(interleaved, isFinal: isFinal) { rubberband_process(state, inputChannels, UInt32($0), $1 ? 1 : 0) }
+        feed(interleaved, isFinal: isFinal) { rubberbandFunctions.rubberband_process!(state, inputChannels, UInt32($0), $1 ? 1 : 0) }
     }
 
     /// Feeds `frames` frames of silence (the real-time start pad).
     public func processSilence(frames: Int) {
         var remaining = frames
         while remaining > 0 {
-            let count = min(remaining, blockCapacity, max(1, Int(rubberband_get_samples_required(state))))
+            let count = min(remaining, blockCapacity, max(1, Int(rubberbandFunctions.rubberband_get_samples_required!(state))))
             for channel in 0..<channelCount { (planar + channel * blockCapacity).update(repeating: 0, count: count) }
-            rubberband_process(state, inputChannels, UInt32(count), 0)
+            rubberbandFunctions.rubberband_process!(state, inputChannels, UInt32(count), 0)
             remaining -= count
         }
     }
@@ -123,10 +129,10 @@ public final class TimeStretcher {
     public func retrieve(into interleaved: UnsafeMutablePointer<Float>, frames: Int) -> Int {
         var done = 0
         while done < frames {
-            let ready = Int(rubberband_available(state))
+            let ready = Int(rubberbandFunctions.rubberband_available!(state))
             guard ready > 0 else { break }
             let count = min(frames - done, ready, blockCapacity)
-            let got = Int(rubberband_retrieve(state, outputChannels, UInt32(count)))
+            let got = Int(rubberbandFunctions.rubberband_retrieve!(state, outputChannels, UInt32(count)))
             guard got > 0 else { break }
             let target = interleaved + done * channelCount
             for channel in 0..<channelCount {
@@ -142,9 +148,9 @@ public final class TimeStretcher {
     public func discard(frames: Int) -> Int {
         var done = 0
         while done < frames {
-            let ready = Int(rubberband_available(state))
+            let ready = Int(rubberbandFunctions.rubberband_available!(state))
             guard ready > 0 else { break }
-            let got = Int(rubberband_retrieve(state, outputChannels, UInt32(min(frames - done, ready, blockCapacity))))
+            let got = Int(rubberbandFunctions.rubberband_retrieve!(state, outputChannels, UInt32(min(frames - done, ready, blockCapacity))))
             guard got > 0 else { break }
             done += got
         }

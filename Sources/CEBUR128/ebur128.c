@@ -1,0 +1,3 @@
+#include "CEBUR128.h"
+
+DECIBAR_DEFINE_LOADER(ebur128, DecibarEBUR128, "libebur128.so.1", "libebur128", DECIBAR_EBUR128_FUNCTIONS)

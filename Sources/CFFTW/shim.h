@@ -1,1 +1,0 @@
-#include <fftw3.h>
