@@ -33,8 +33,6 @@ let package = Package(
                        providers: [.apt(["libegl-dev"])]),
         .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
                        providers: [.apt(["libgl-dev"])]),
-        .systemLibrary(name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
-                       providers: [.apt(["libsystemd-dev"])]),
         // FFmpeg and libcurl are the exceptions to plain system-library targets: their headers are used
         // as they are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
@@ -45,6 +43,7 @@ let package = Package(
         .target(name: "CEBUR128", dependencies: ["CLoader"], path: "Sources/CEBUR128"),
         .target(name: "CRubberBand", dependencies: ["CLoader"], path: "Sources/CRubberBand"),
         .target(name: "CPNG", dependencies: ["CLoader"], path: "Sources/CPNG"),
+        .target(name: "CSystemd", dependencies: ["CLoader"], path: "Sources/CSystemd"),
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
         // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.

@@ -1,6 +1,14 @@
+// Each vtable's first entry points at libsystemd's format marker, a variable the linker would
+// have to resolve when decibar starts. sd-bus only checks that the pointer is set (the marker's
+// value, 242, names the format these headers describe), so a marker of our own lets libsystemd
+// open on first use.
+#define sd_bus_object_vtable_format decibar_sd_bus_object_vtable_format
 #include "CMpris.h"
+const unsigned decibar_sd_bus_object_vtable_format = 242;
 
 #include <errno.h>
+
+// Called back only on a bus that libsystemd opened: its table is loaded.
 
 static int get_property(sd_bus *bus, const char *path, const char *interface, const char *property,
                         sd_bus_message *reply, void *userdata, sd_bus_error *error) {
@@ -18,11 +26,11 @@ static int set_property(sd_bus *bus, const char *path, const char *interface, co
 
 static int call_method(sd_bus_message *call, void *userdata, sd_bus_error *error) {
     DecibarMprisTarget *target = userdata;
-    int result = target->call_method(target->owner, sd_bus_message_get_interface(call),
-                                     sd_bus_message_get_member(call), call, error);
+    int result = target->call_method(target->owner, decibar_systemd_load(0, 0)->sd_bus_message_get_interface(call),
+                                     decibar_systemd_load(0, 0)->sd_bus_message_get_member(call), call, error);
     if (result < 0) return result;
     // sd_bus_reply_method_return is variadic: Swift cannot call it.
-    return sd_bus_reply_method_return(call, NULL);
+    return decibar_systemd_load(0, 0)->sd_bus_reply_method_return(call, NULL);
 }
 
 #define CHANGES SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE

@@ -42,23 +42,24 @@ public final class MediaPlayerService: Sendable {
     public init(identity: String = "Decibar", onRequest: @escaping @Sendable (MediaRequest) -> Void) throws(MediaPlayerServiceError) {
         self.identity = identity
         self.onRequest = onRequest
+        if let failure = systemdLibrary.failure { throw MediaPlayerServiceError(failure) }
         var bus: OpaquePointer?
-        let opened = sd_bus_open_user(&bus)
+        let opened = systemdFunctions.sd_bus_open_user!(&bus)
         guard opened >= 0, let bus else { throw MediaPlayerServiceError("no session bus (\(Self.errorText(opened)))") }
         var name = "org.mpris.MediaPlayer2.decibar"
-        var requested = sd_bus_request_name(bus, name, 0)
+        var requested = systemdFunctions.sd_bus_request_name!(bus, name, 0)
         if requested == -EEXIST {
             // The suffix must not start with a digit.
             name += ".instance\(getpid())"
-            requested = sd_bus_request_name(bus, name, 0)
+            requested = systemdFunctions.sd_bus_request_name!(bus, name, 0)
         }
         guard requested >= 0 else {
-            sd_bus_flush_close_unref(bus)
+            systemdFunctions.sd_bus_flush_close_unref!(bus)
             throw MediaPlayerServiceError("cannot take a name on the session bus (\(Self.errorText(requested)))")
         }
         let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wake >= 0 else {
-            sd_bus_flush_close_unref(bus)
+            systemdFunctions.sd_bus_flush_close_unref!(bus)
             throw MediaPlayerServiceError("cannot make an eventfd (\(Self.errorText(-errno)))")
         }
         busName = name
@@ -71,10 +72,10 @@ public final class MediaPlayerService: Sendable {
         connection.target = target
         for (interface, table) in [("org.mpris.MediaPlayer2", decibar_mpris_root_vtable()),
                                    (Self.playerInterface, decibar_mpris_player_vtable())] {
-            let added = sd_bus_add_object_vtable(bus, nil, Self.objectPath, interface, table, UnsafeMutableRawPointer(target))
+            let added = systemdFunctions.sd_bus_add_object_vtable!(bus, nil, Self.objectPath, interface, table, UnsafeMutableRawPointer(target))
             guard added >= 0 else {
                 close(wake)
-                sd_bus_flush_close_unref(bus)
+                systemdFunctions.sd_bus_flush_close_unref!(bus)
                 target.deallocate()
                 throw MediaPlayerServiceError("cannot publish \(interface) (\(Self.errorText(added)))")
             }
@@ -135,17 +136,17 @@ public final class MediaPlayerService: Sendable {
     private func runBusLoop() {
         let bus = connection.bus
         defer {
-            sd_bus_flush_close_unref(bus)
+            systemdFunctions.sd_bus_flush_close_unref!(bus)
             connection.target?.deinitialize(count: 1)
             connection.target?.deallocate()
             connection.target = nil
             finished.withLock { $0 = true }
         }
-        var descriptors = [pollfd(fd: sd_bus_get_fd(bus), events: 0, revents: 0),
+        var descriptors = [pollfd(fd: systemdFunctions.sd_bus_get_fd!(bus), events: 0, revents: 0),
                            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
         while true {
             var processed: Int32
-            repeat { processed = sd_bus_process(bus, nil) } while processed > 0
+            repeat { processed = systemdFunctions.sd_bus_process!(bus, nil) } while processed > 0
             if processed < 0 {
                 writeLine("decibar: MPRIS stopped: the session bus went away (\(Self.errorText(processed)))")
                 return
@@ -159,10 +160,10 @@ public final class MediaPlayerService: Sendable {
             if stops { return }
             if !changes.isEmpty { announce(changes, on: bus) }
             for position in seeks { signalSeeked(position, on: bus) }
-            descriptors[0].events = Int16(truncatingIfNeeded: sd_bus_get_events(bus))
+            descriptors[0].events = Int16(truncatingIfNeeded: systemdFunctions.sd_bus_get_events!(bus))
             var deadline: UInt64 = 0
             var timeout: Int32 = -1
-            if sd_bus_get_timeout(bus, &deadline) > 0, deadline != UInt64.max {
+            if systemdFunctions.sd_bus_get_timeout!(bus, &deadline) > 0, deadline != UInt64.max {
                 let now = UInt64(Self.monotonicNow() * 1_000_000)
                 timeout = deadline <= now ? 0 : Int32(min(60_000, (deadline - now + 999) / 1000))
             }
@@ -180,17 +181,17 @@ public final class MediaPlayerService: Sendable {
         defer { strings.forEach { free($0) } }
         strings.append(nil)
         _ = strings.withUnsafeMutableBufferPointer { buffer in
-            sd_bus_emit_properties_changed_strv(bus, Self.objectPath, Self.playerInterface, buffer.baseAddress)
+            systemdFunctions.sd_bus_emit_properties_changed_strv!(bus, Self.objectPath, Self.playerInterface, buffer.baseAddress)
         }
     }
 
     private func signalSeeked(_ position: Int64, on bus: OpaquePointer) {
         var message: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0, let message else { return }
-        defer { sd_bus_message_unref(message) }
+        guard systemdFunctions.sd_bus_message_new_signal!(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0, let message else { return }
+        defer { systemdFunctions.sd_bus_message_unref!(message) }
         var value = position
-        guard sd_bus_message_append_basic(message, Self.type("x"), &value) >= 0 else { return }
-        _ = sd_bus_send(bus, message, nil)
+        guard systemdFunctions.sd_bus_message_append_basic!(message, Self.type("x"), &value) >= 0 else { return }
+        _ = systemdFunctions.sd_bus_send!(bus, message, nil)
     }
 
     // MARK: Properties
@@ -243,7 +244,7 @@ public final class MediaPlayerService: Sendable {
         case "Volume": return Self.append(state.volume / 100, to: reply)
         case "Position":
             var value = position
-            return sd_bus_message_append_basic(reply, Self.type("x"), &value)
+            return systemdFunctions.sd_bus_message_append_basic!(reply, Self.type("x"), &value)
         case "Metadata": return Self.appendMetadata(state.track, to: reply)
         case "CanGoNext": return Self.append(state.canGoNext, to: reply)
         case "CanGoPrevious": return Self.append(state.canGoPrevious, to: reply)
@@ -261,13 +262,13 @@ public final class MediaPlayerService: Sendable {
             onRequest(.setLoop(loop))
         case "Volume":
             var number = 0.0
-            let read = sd_bus_message_read_basic(value, Self.type("d"), &number)
+            let read = systemdFunctions.sd_bus_message_read_basic!(value, Self.type("d"), &number)
             guard read > 0, number.isFinite else { return -EINVAL }
             // Negative values mean silence (the specification's rule).
             onRequest(.setVolume(PlayerVolume.clamped(number * 100)))
         case "Rate":
             var number = 0.0
-            let read = sd_bus_message_read_basic(value, Self.type("d"), &number)
+            let read = systemdFunctions.sd_bus_message_read_basic!(value, Self.type("d"), &number)
             guard read > 0, number.isFinite else { return -EINVAL }
             onRequest(.setRate(number))
         default:
@@ -289,18 +290,18 @@ public final class MediaPlayerService: Sendable {
         case "Previous": request = .previous
         case "Seek":
             var offset: Int64 = 0
-            guard sd_bus_message_read_basic(call, Self.type("x"), &offset) > 0 else { return -EINVAL }
+            guard systemdFunctions.sd_bus_message_read_basic!(call, Self.type("x"), &offset) > 0 else { return -EINVAL }
             request = .seek(by: offset)
         case "SetPosition":
             var position: Int64 = 0
-            guard let track = Self.readString(call, type: "o"), sd_bus_message_read_basic(call, Self.type("x"), &position) > 0 else {
+            guard let track = Self.readString(call, type: "o"), systemdFunctions.sd_bus_message_read_basic!(call, Self.type("x"), &position) > 0 else {
                 return -EINVAL
             }
             request = .setPosition(trackID: track, position: position)
         case "OpenUri":
             guard let uri = Self.readString(call, type: "s") else { return -EINVAL }
             guard let path = MediaTrack.path(fromURI: uri) else {
-                return sd_bus_error_set(error, "org.freedesktop.DBus.Error.NotSupported", "decibar opens file:// URIs only")
+                return systemdFunctions.sd_bus_error_set!(error, "org.freedesktop.DBus.Error.NotSupported", "decibar opens file:// URIs only")
             }
             request = .open(path: path)
         default:
@@ -321,50 +322,50 @@ public final class MediaPlayerService: Sendable {
     private static func append(_ value: Bool, to message: OpaquePointer) -> Int32 {
         // sd-bus booleans are C ints.
         var flag: Int32 = value ? 1 : 0
-        return sd_bus_message_append_basic(message, type("b"), &flag)
+        return systemdFunctions.sd_bus_message_append_basic!(message, type("b"), &flag)
     }
 
     private static func append(_ value: Double, to message: OpaquePointer) -> Int32 {
         var number = value
-        return sd_bus_message_append_basic(message, type("d"), &number)
+        return systemdFunctions.sd_bus_message_append_basic!(message, type("d"), &number)
     }
 
     private static func append(_ value: String, type: Character, to message: OpaquePointer) -> Int32 {
-        value.withCString { sd_bus_message_append_basic(message, Self.type(type), $0) }
+        value.withCString { systemdFunctions.sd_bus_message_append_basic!(message, Self.type(type), $0) }
     }
 
     private static func append(_ values: [String], to message: OpaquePointer) -> Int32 {
         var strings = values.map { strdup($0) }
         defer { strings.forEach { free($0) } }
         strings.append(nil)
-        return strings.withUnsafeMutableBufferPointer { sd_bus_message_append_strv(message, $0.baseAddress) }
+        return strings.withUnsafeMutableBufferPointer { systemdFunctions.sd_bus_message_append_strv!(message, $0.baseAddress) }
     }
 
     private static func readString(_ message: OpaquePointer, type: Character) -> String? {
         var text: UnsafePointer<CChar>?
-        guard sd_bus_message_read_basic(message, Self.type(type), &text) > 0, let text else { return nil }
+        guard systemdFunctions.sd_bus_message_read_basic!(message, Self.type(type), &text) > 0, let text else { return nil }
         return String(cString: text)
     }
 
     /// `a{sv}`: the track's id (o), length (x), title and album (s), artists (as) and url (s).
     private static func appendMetadata(_ track: MediaTrack?, to message: OpaquePointer) -> Int32 {
-        var result = sd_bus_message_open_container(message, type("a"), "{sv}")
+        var result = systemdFunctions.sd_bus_message_open_container!(message, type("a"), "{sv}")
         guard result >= 0 else { return result }
         func entry(_ key: String, _ signature: String, _ value: (OpaquePointer) -> Int32) {
             guard result >= 0 else { return }
-            result = sd_bus_message_open_container(message, type("e"), "sv")
+            result = systemdFunctions.sd_bus_message_open_container!(message, type("e"), "sv")
             if result >= 0 { result = append(key, type: "s", to: message) }
-            if result >= 0 { result = sd_bus_message_open_container(message, type("v"), signature) }
+            if result >= 0 { result = systemdFunctions.sd_bus_message_open_container!(message, type("v"), signature) }
             if result >= 0 { result = value(message) }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
-            if result >= 0 { result = sd_bus_message_close_container(message) }
+            if result >= 0 { result = systemdFunctions.sd_bus_message_close_container!(message) }
+            if result >= 0 { result = systemdFunctions.sd_bus_message_close_container!(message) }
         }
         if let track {
             entry("mpris:trackid", "o") { append(track.id, type: "o", to: $0) }
             if let length = track.length {
                 entry("mpris:length", "x") { message in
                     var value = length
-                    return sd_bus_message_append_basic(message, type("x"), &value)
+                    return systemdFunctions.sd_bus_message_append_basic!(message, type("x"), &value)
                 }
             }
             entry("xesam:title", "s") { append(track.title, type: "s", to: $0) }
@@ -373,7 +374,7 @@ public final class MediaPlayerService: Sendable {
             entry("xesam:url", "s") { append(track.url, type: "s", to: $0) }
         }
         guard result >= 0 else { return result }
-        return sd_bus_message_close_container(message)
+        return systemdFunctions.sd_bus_message_close_container!(message)
     }
 
     private static func errorText(_ code: Int32) -> String { String(cString: strerror(abs(code))) }

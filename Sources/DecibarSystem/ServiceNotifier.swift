@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 
 /// Tells systemd how the service is doing (`Type=notify`): ready once it listens, reloading,
 /// stopping, and a status line `systemctl status` shows. Without `$NOTIFY_SOCKET` (not started by
@@ -17,7 +18,9 @@ public enum ServiceNotifier {
 
     private static func send(_ state: String) {
         // 0: keep $NOTIFY_SOCKET, so later calls (reload, stop) still reach systemd.
-        _ = sd_notify(0, state)
+        // Only under systemd (which set $NOTIFY_SOCKET) is libsystemd worth opening.
+        guard getenv("NOTIFY_SOCKET") != nil, let functions = systemdLibrary.table else { return }
+        _ = functions.sd_notify!(0, state)
     }
 }
 

@@ -4,7 +4,7 @@
 #ifndef DECIBAR_CMPRIS_H
 #define DECIBAR_CMPRIS_H
 
-#include <systemd/sd-bus.h>
+#include <CSystemd.h>
 // The bus thread sleeps in poll(); an eventfd wakes it when the player has news.
 #include <sys/eventfd.h>
 

@@ -1,2 +1,0 @@
-// libsystemd: sd_notify (service readiness and status for systemd).
-#include <systemd/sd-daemon.h>
