@@ -25,14 +25,6 @@ let package = Package(
         // Thin system-library targets: a module map and a shim header each.
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", pkgConfig: "sdl2",
-                       providers: [.apt(["libsdl2-dev"])]),
-        .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", pkgConfig: "SDL2_ttf",
-                       providers: [.apt(["libsdl2-ttf-dev"])]),
-        .systemLibrary(name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
-                       providers: [.apt(["libegl-dev"])]),
-        .systemLibrary(name: "CGL", path: "Sources/CGL", pkgConfig: "gl",
-                       providers: [.apt(["libgl-dev"])]),
         // FFmpeg and libcurl are the exceptions to plain system-library targets: their headers are used
         // as they are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
@@ -44,6 +36,10 @@ let package = Package(
         .target(name: "CRubberBand", dependencies: ["CLoader"], path: "Sources/CRubberBand"),
         .target(name: "CPNG", dependencies: ["CLoader"], path: "Sources/CPNG"),
         .target(name: "CSystemd", dependencies: ["CLoader"], path: "Sources/CSystemd"),
+        .target(name: "CSDL2", dependencies: ["CLoader"], path: "Sources/CSDL2"),
+        .target(name: "CSDL2TTF", dependencies: ["CLoader"], path: "Sources/CSDL2TTF"),
+        .target(name: "CEGL", dependencies: ["CLoader"], path: "Sources/CEGL"),
+        .target(name: "CGL", dependencies: ["CLoader"], path: "Sources/CGL"),
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
         // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.

@@ -21,25 +21,25 @@ public final class BarRenderer {
         reachLocation = program.uniformLocation("reach")
         centerColorLocation = program.uniformLocation("centerColor")
         tipColorLocation = program.uniformLocation("tipColor")
-        glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &instanceBuffer)
-        glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(4 * MemoryLayout<Float>.size), nil)
-        glVertexAttribDivisor(0, 1)
-        glBindVertexArray(0)
+        glFunctions.glGenVertexArrays!(1, &vertexArray)
+        glFunctions.glGenBuffers!(1, &instanceBuffer)
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        glFunctions.glEnableVertexAttribArray!(0)
+        glFunctions.glVertexAttribPointer!(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(4 * MemoryLayout<Float>.size), nil)
+        glFunctions.glVertexAttribDivisor!(0, 1)
+        glFunctions.glBindVertexArray!(0)
     }
 
     /// Fills the whole window with `color`.
     public static func clear(to color: Color) {
-        glClearColor(color.red, color.green, color.blue, color.alpha)
-        glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+        glFunctions.glClearColor!(color.red, color.green, color.blue, color.alpha)
+        glFunctions.glClear!(GLbitfield(GL_COLOR_BUFFER_BIT))
     }
 
     deinit {
-        glDeleteBuffers(1, &instanceBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
+        glFunctions.glDeleteBuffers!(1, &instanceBuffer)
+        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     /// Clears to the theme's background and draws `bars` on a `width`×`height` pixel canvas.
@@ -49,9 +49,9 @@ public final class BarRenderer {
     public func draw(_ bars: [PixelRect], width: Int, height: Int, theme: BarTheme, windowHeight: Int? = nil,
                      axis: (baseline: Double, reach: Double)? = nil) {
         if let windowHeight {
-            glViewport(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
+            glFunctions.glViewport!(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
         } else {
-            glViewport(0, 0, GLsizei(width), GLsizei(height))
+            glFunctions.glViewport!(0, 0, GLsizei(width), GLsizei(height))
             Self.clear(to: theme.background)
         }
         guard !bars.isEmpty else { return }
@@ -63,26 +63,26 @@ public final class BarRenderer {
             instanceData.append(Float(bar.width))
             instanceData.append(Float(bar.height))
         }
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         let byteCount = instanceData.count * MemoryLayout<Float>.size
         instanceData.withUnsafeBytes { bytes in
             if bars.count > instanceCapacity {
-                glBufferData(GLenum(GL_ARRAY_BUFFER), byteCount, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+                glFunctions.glBufferData!(GLenum(GL_ARRAY_BUFFER), byteCount, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
                 instanceCapacity = bars.count
             } else {
-                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, byteCount, bytes.baseAddress)
+                glFunctions.glBufferSubData!(GLenum(GL_ARRAY_BUFFER), 0, byteCount, bytes.baseAddress)
             }
         }
 
-        glUseProgram(program.handle)
-        glUniform2f(canvasSizeLocation, Float(width), Float(height))
+        glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform2f!(canvasSizeLocation, Float(width), Float(height))
         let axis = axis ?? (Double(height) / 2, Double(height) / 2)
-        glUniform1f(baselineLocation, Float(axis.baseline))
-        glUniform1f(reachLocation, Float(axis.reach))
-        glUniform4f(centerColorLocation, theme.center.red, theme.center.green, theme.center.blue, theme.center.alpha)
-        glUniform4f(tipColorLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
-        glBindVertexArray(vertexArray)
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(bars.count))
-        glBindVertexArray(0)
+        glFunctions.glUniform1f!(baselineLocation, Float(axis.baseline))
+        glFunctions.glUniform1f!(reachLocation, Float(axis.reach))
+        glFunctions.glUniform4f!(centerColorLocation, theme.center.red, theme.center.green, theme.center.blue, theme.center.alpha)
+        glFunctions.glUniform4f!(tipColorLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glDrawArraysInstanced!(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(bars.count))
+        glFunctions.glBindVertexArray!(0)
     }
 }

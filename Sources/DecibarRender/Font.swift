@@ -14,12 +14,13 @@ final class Font {
     ]
 
     init(pixelSize: Int) throws(RenderError) {
-        if TTF_WasInit() == 0 && TTF_Init() != 0 {
+        if let failure = ttfLibrary.failure { throw RenderError("cannot start the font renderer: \(failure)") }
+        if ttfFunctions.TTF_WasInit!() == 0 && ttfFunctions.TTF_Init!() != 0 {
             throw RenderError("cannot start the font renderer: \(Window.lastError)")
         }
         var paths = Self.searchPaths
-        if let custom = SDL_getenv("DECIBAR_FONT") { paths.insert(String(cString: custom), at: 0) }
-        guard let handle = paths.lazy.compactMap({ TTF_OpenFont($0, Int32(pixelSize)) }).first else {
+        if let custom = sdlFunctions.SDL_getenv!("DECIBAR_FONT") { paths.insert(String(cString: custom), at: 0) }
+        guard let handle = paths.lazy.compactMap({ ttfFunctions.TTF_OpenFont!($0, Int32(pixelSize)) }).first else {
             throw RenderError("no font found (install fonts-dejavu-core or set DECIBAR_FONT)")
         }
         self.handle = handle
@@ -27,16 +28,16 @@ final class Font {
     }
 
     deinit {
-        TTF_CloseFont(handle)
+        ttfFunctions.TTF_CloseFont!(handle)
     }
 
     /// `text` as white pixels with coverage in alpha, rows top to bottom, RGBA byte order.
     func render(_ text: String) -> (pixels: [UInt8], width: Int, height: Int)? {
         guard !text.isEmpty,
-              let surface = TTF_RenderUTF8_Blended(handle, text, SDL_Color(r: 255, g: 255, b: 255, a: 255)) else { return nil }
-        defer { SDL_FreeSurface(surface) }
-        guard let rgba = SDL_ConvertSurfaceFormat(surface, UInt32(SDL_PIXELFORMAT_ABGR8888.rawValue), 0) else { return nil }
-        defer { SDL_FreeSurface(rgba) }
+              let surface = ttfFunctions.TTF_RenderUTF8_Blended!(handle, text, SDL_Color(r: 255, g: 255, b: 255, a: 255)) else { return nil }
+        defer { sdlFunctions.SDL_FreeSurface!(surface) }
+        guard let rgba = sdlFunctions.SDL_ConvertSurfaceFormat!(surface, UInt32(SDL_PIXELFORMAT_ABGR8888.rawValue), 0) else { return nil }
+        defer { sdlFunctions.SDL_FreeSurface!(rgba) }
         let width = Int(rgba.pointee.w)
         let height = Int(rgba.pointee.h)
         let pitch = Int(rgba.pointee.pitch)

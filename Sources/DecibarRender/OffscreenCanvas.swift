@@ -15,22 +15,23 @@ public final class OffscreenCanvas {
     private var pixels: [UInt8]
 
     public init(width: Int, height: Int) throws(RenderError) {
+        if let failure = eglLibrary.failure ?? glLibrary.failure { throw RenderError("cannot draw: \(failure)") }
         self.width = width
         self.height = height
         pixels = Array(repeating: 0, count: width * height * 4)
         // Surfaceless needs no X server or GPU device; the default display is the fallback.
-        var found = eglGetPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), decibar_egl_default_display(), nil)
-        if found == decibar_egl_no_display() { found = eglGetDisplay(decibar_egl_default_display()) }
+        var found = eglFunctions.eglGetPlatformDisplay!(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), decibar_egl_default_display(), nil)
+        if found == decibar_egl_no_display() { found = eglFunctions.eglGetDisplay!(decibar_egl_default_display()) }
         guard let display = found, display != decibar_egl_no_display() else {
             throw RenderError("cannot draw offscreen: no EGL display")
         }
         var major: EGLint = 0
         var minor: EGLint = 0
-        guard eglInitialize(display, &major, &minor) == EGL_TRUE else {
+        guard eglFunctions.eglInitialize!(display, &major, &minor) == EGL_TRUE else {
             throw RenderError("cannot draw offscreen: EGL did not start (error \(Self.lastError))")
         }
-        guard eglBindAPI(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
-            eglTerminate(display)
+        guard eglFunctions.eglBindAPI!(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
+            eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: EGL has no desktop OpenGL")
         }
         // The default surface type is a window, which a surfaceless display has none of.
@@ -38,58 +39,58 @@ public final class OffscreenCanvas {
                                           EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8, EGL_NONE]
         var config: EGLConfig?
         var count: EGLint = 0
-        guard eglChooseConfig(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
-            eglTerminate(display)
+        guard eglFunctions.eglChooseConfig!(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
+            eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: no EGL configuration with RGBA")
         }
         let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE]
-        guard let context = eglCreateContext(display, config, decibar_egl_no_context(), contextAttributes),
+        guard let context = eglFunctions.eglCreateContext!(display, config, decibar_egl_no_context(), contextAttributes),
               context != decibar_egl_no_context() else {
-            eglTerminate(display)
+            eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: no OpenGL 3.3 context (error \(Self.lastError))")
         }
-        guard eglMakeCurrent(display, decibar_egl_no_surface(), decibar_egl_no_surface(), context) == EGL_TRUE else {
-            eglDestroyContext(display, context)
-            eglTerminate(display)
+        guard eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), context) == EGL_TRUE else {
+            eglFunctions.eglDestroyContext!(display, context)
+            eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: the context cannot be made current (error \(Self.lastError))")
         }
         self.display = display
         self.context = context
 
-        glGenFramebuffers(1, &framebuffer)
-        glBindFramebuffer(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glGenRenderbuffers(1, &color)
-        glBindRenderbuffer(GLenum(GL_RENDERBUFFER), color)
-        glRenderbufferStorage(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-        glFramebufferRenderbuffer(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), color)
-        guard glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+        glFunctions.glGenFramebuffers!(1, &framebuffer)
+        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFunctions.glGenRenderbuffers!(1, &color)
+        glFunctions.glBindRenderbuffer!(GLenum(GL_RENDERBUFFER), color)
+        glFunctions.glRenderbufferStorage!(GLenum(GL_RENDERBUFFER), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        glFunctions.glFramebufferRenderbuffer!(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), color)
+        guard glFunctions.glCheckFramebufferStatus!(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
             throw RenderError("cannot draw offscreen: a \(width)x\(height) framebuffer is not possible here")
         }
-        glViewport(0, 0, GLsizei(width), GLsizei(height))
+        glFunctions.glViewport!(0, 0, GLsizei(width), GLsizei(height))
     }
 
     deinit {
-        glDeleteRenderbuffers(1, &color)
-        glDeleteFramebuffers(1, &framebuffer)
-        eglMakeCurrent(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
-        eglDestroyContext(display, context)
-        eglTerminate(display)
+        glFunctions.glDeleteRenderbuffers!(1, &color)
+        glFunctions.glDeleteFramebuffers!(1, &framebuffer)
+        eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
+        eglFunctions.eglDestroyContext!(display, context)
+        eglFunctions.eglTerminate!(display)
     }
 
-    private static var lastError: String { "0x" + String(eglGetError(), radix: 16) }
+    private static var lastError: String { "0x" + String(eglFunctions.eglGetError!(), radix: 16) }
 
     /// The frame just drawn, RGBA, bottom row first; valid until the next call.
     /// Waits until everything drawn so far is done (for timing what drawing costs).
     public func finish() {
-        glFinish()
+        glFunctions.glFinish!()
     }
 
     public func readPixels() -> [UInt8] {
-        glFinish()
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
+        glFunctions.glFinish!()
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
         pixels.withUnsafeMutableBytes { bytes in
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
         return pixels
     }

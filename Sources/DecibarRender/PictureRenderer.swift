@@ -18,37 +18,37 @@ public final class PictureRenderer {
         program = try ShaderProgram(library: shaders, vertex: "picture.vert", fragment: "picture.frag")
         rectLocation = program.uniformLocation("rect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
-        glGenVertexArrays(1, &vertexArray)
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glFunctions.glGenVertexArrays!(1, &vertexArray)
+        glFunctions.glGenTextures!(1, &texture)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
     }
 
     deinit {
-        glDeleteTextures(1, &texture)
-        glDeleteVertexArrays(1, &vertexArray)
+        glFunctions.glDeleteTextures!(1, &texture)
+        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     /// Replaces the frame drawn.
     public func upload(_ picture: Picture) {
         guard picture.width > 0, picture.height > 0, picture.pixels.count >= picture.width * picture.height * 4 else { return }
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glPixelStorei!(GLenum(GL_UNPACK_ALIGNMENT), 4)
         picture.pixels.withUnsafeBytes { bytes in
             if textureSize != (picture.width, picture.height) {
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(picture.width), GLsizei(picture.height), 0,
+                glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(picture.width), GLsizei(picture.height), 0,
                              GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
                 textureSize = (picture.width, picture.height)
             } else {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(picture.width), GLsizei(picture.height),
+                glFunctions.glTexSubImage2D!(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(picture.width), GLsizei(picture.height),
                                 GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
             }
         }
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
     }
 
     /// No frame any more (another track): nothing is drawn until the next upload.
@@ -57,15 +57,15 @@ public final class PictureRenderer {
     /// Draws the last frame uploaded into `rect` of a `canvasWidth`×`canvasHeight` canvas.
     public func draw(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
         guard hasPicture else { return }
-        glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
-        glUseProgram(program.handle)
-        glUniform4f(rectLocation, Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height))
-        glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glBindVertexArray(vertexArray)
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBindVertexArray(0)
-        glBindTexture(GLenum(GL_TEXTURE_2D), 0)
+        glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
+        glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform4f!(rectLocation, Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height))
+        glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0))
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glDrawArrays!(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glFunctions.glBindVertexArray!(0)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
     }
 }

@@ -14,23 +14,23 @@ public final class RectRenderer {
     public init(shaders: ShaderLibrary) throws(RenderError) {
         program = try ShaderProgram(library: shaders, vertex: "rects.vert", fragment: "rects.frag")
         canvasSizeLocation = program.uniformLocation("canvasSize")
-        glGenVertexArrays(1, &vertexArray)
-        glGenBuffers(1, &instanceBuffer)
-        glBindVertexArray(vertexArray)
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        glFunctions.glGenVertexArrays!(1, &vertexArray)
+        glFunctions.glGenBuffers!(1, &instanceBuffer)
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         let stride = GLsizei(8 * MemoryLayout<Float>.size)
-        glEnableVertexAttribArray(0)
-        glVertexAttribPointer(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
-        glVertexAttribDivisor(0, 1)
-        glEnableVertexAttribArray(1)
-        glVertexAttribPointer(1, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 4 * MemoryLayout<Float>.size))
-        glVertexAttribDivisor(1, 1)
-        glBindVertexArray(0)
+        glFunctions.glEnableVertexAttribArray!(0)
+        glFunctions.glVertexAttribPointer!(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+        glFunctions.glVertexAttribDivisor!(0, 1)
+        glFunctions.glEnableVertexAttribArray!(1)
+        glFunctions.glVertexAttribPointer!(1, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 4 * MemoryLayout<Float>.size))
+        glFunctions.glVertexAttribDivisor!(1, 1)
+        glFunctions.glBindVertexArray!(0)
     }
 
     deinit {
-        glDeleteBuffers(1, &instanceBuffer)
-        glDeleteVertexArrays(1, &vertexArray)
+        glFunctions.glDeleteBuffers!(1, &instanceBuffer)
+        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     public func draw(_ rects: [(PixelRect, Color)], canvasWidth: Int, canvasHeight: Int) {
@@ -46,23 +46,23 @@ public final class RectRenderer {
             instanceData.append(color.blue)
             instanceData.append(color.alpha)
         }
-        glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
-        glEnable(GLenum(GL_BLEND))
-        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+        glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
+        glFunctions.glEnable!(GLenum(GL_BLEND))
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         instanceData.withUnsafeBytes { bytes in
             if rects.count > instanceCapacity {
-                glBufferData(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
+                glFunctions.glBufferData!(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
                 instanceCapacity = rects.count
             } else {
-                glBufferSubData(GLenum(GL_ARRAY_BUFFER), 0, bytes.count, bytes.baseAddress)
+                glFunctions.glBufferSubData!(GLenum(GL_ARRAY_BUFFER), 0, bytes.count, bytes.baseAddress)
             }
         }
-        glUseProgram(program.handle)
-        glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
-        glBindVertexArray(vertexArray)
-        glDrawArraysInstanced(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(rects.count))
-        glBindVertexArray(0)
-        glDisable(GLenum(GL_BLEND))
+        glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glDrawArraysInstanced!(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(rects.count))
+        glFunctions.glBindVertexArray!(0)
+        glFunctions.glDisable!(GLenum(GL_BLEND))
     }
 }

@@ -11,9 +11,9 @@ public struct ShaderLibrary: Sendable {
         var candidates: [String] = []
         if let directory { candidates.append(directory) }
         if let variable = getenvString("DECIBAR_SHADERS") { candidates.append(variable) }
-        if let base = SDL_GetBasePath() {
+        if let base = sdlFunctions.SDL_GetBasePath!() {
             let binary = String(cString: base)
-            SDL_free(base)
+            sdlFunctions.SDL_free!(base)
             candidates.append(binary + "../share/decibar/Shaders")
             candidates.append(binary + "Shaders")
         }
@@ -28,10 +28,10 @@ public struct ShaderLibrary: Sendable {
     public func source(named name: String) throws(RenderError) -> String {
         let path = directory + "/" + name
         var size = 0
-        guard let data = SDL_LoadFile(path, &size) else {
+        guard let data = sdlFunctions.SDL_LoadFile!(path, &size) else {
             throw RenderError("cannot read shader \(path): \(Window.lastError)")
         }
-        defer { SDL_free(data) }
+        defer { sdlFunctions.SDL_free!(data) }
         let bytes = UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: size)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -44,14 +44,14 @@ public struct ShaderLibrary: Sendable {
     }
 
     private static func fileExists(_ path: String) -> Bool {
-        guard let file = SDL_RWFromFile(path, "rb") else { return false }
-        SDL_RWclose(file)
+        guard let file = sdlFunctions.SDL_RWFromFile!(path, "rb") else { return false }
+        sdlFunctions.SDL_RWclose!(file)
         return true
     }
 }
 
 private func getenvString(_ name: String) -> String? {
-    guard let value = SDL_getenv(name) else { return nil }
+    guard let value = sdlFunctions.SDL_getenv!(name) else { return nil }
     let text = String(cString: value)
     return text.isEmpty ? nil : text
 }

@@ -42,18 +42,18 @@ public final class ShaderPassRenderer {
     public init(shaders: ShaderLibrary) throws(RenderError) {
         vertexSource = try shaders.source(named: "pass.vert")
         vertexName = shaders.directory + "/pass.vert"
-        glGenVertexArrays(1, &vertexArray)
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glFunctions.glGenVertexArrays!(1, &vertexArray)
+        glFunctions.glGenTextures!(1, &texture)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
     }
 
     deinit {
-        glDeleteTextures(1, &texture)
-        glDeleteVertexArrays(1, &vertexArray)
+        glFunctions.glDeleteTextures!(1, &texture)
+        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     /// True once some shader compiled.
@@ -70,33 +70,33 @@ public final class ShaderPassRenderer {
     /// Draws over the top `height` pixels of a `width`×`windowHeight` window.
     public func draw(values: [Float], width: Int, height: Int, windowHeight: Int, time: Double, theme: BarTheme) {
         guard let program, !values.isEmpty else { return }
-        glViewport(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glViewport!(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
+        glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0))
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
         values.withUnsafeBufferPointer { texels in
             if values.count != textureWidth {
-                glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_R32F, GLsizei(values.count), 1, 0, GLenum(GL_RED), GLenum(GL_FLOAT), texels.baseAddress)
+                glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_R32F, GLsizei(values.count), 1, 0, GLenum(GL_RED), GLenum(GL_FLOAT), texels.baseAddress)
                 textureWidth = values.count
             } else {
-                glTexSubImage2D(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(values.count), 1, GLenum(GL_RED), GLenum(GL_FLOAT), texels.baseAddress)
+                glFunctions.glTexSubImage2D!(GLenum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(values.count), 1, GLenum(GL_RED), GLenum(GL_FLOAT), texels.baseAddress)
             }
         }
-        glUseProgram(program.handle)
-        glUniform1i(locations.bars, 0)
-        glUniform1i(locations.barCount, GLint(values.count))
-        glUniform2f(locations.resolution, Float(width), Float(height))
-        glUniform1f(locations.time, Float(time.truncatingRemainder(dividingBy: Self.timeWrap)))
-        func set(_ location: GLint, _ color: Color) { glUniform4f(location, color.red, color.green, color.blue, color.alpha) }
+        glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform1i!(locations.bars, 0)
+        glFunctions.glUniform1i!(locations.barCount, GLint(values.count))
+        glFunctions.glUniform2f!(locations.resolution, Float(width), Float(height))
+        glFunctions.glUniform1f!(locations.time, Float(time.truncatingRemainder(dividingBy: Self.timeWrap)))
+        func set(_ location: GLint, _ color: Color) { glFunctions.glUniform4f!(location, color.red, color.green, color.blue, color.alpha) }
         set(locations.colors.0, theme.background)
         set(locations.colors.1, theme.center)
         set(locations.colors.2, theme.tip)
         set(locations.colors.3, theme.center)
         set(locations.colors.4, theme.tip)
-        glEnable(GLenum(GL_BLEND))
-        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glBindVertexArray(vertexArray)
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBindVertexArray(0)
-        glDisable(GLenum(GL_BLEND))
+        glFunctions.glEnable!(GLenum(GL_BLEND))
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glDrawArrays!(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glFunctions.glBindVertexArray!(0)
+        glFunctions.glDisable!(GLenum(GL_BLEND))
     }
 }

@@ -15,43 +15,43 @@ final class ShaderProgram {
         let vertex = (vertexName as NSString).lastPathComponent
         let fragment = (fragmentName as NSString).lastPathComponent
         let vertexShader = try Self.compile(vertexSource, kind: GLenum(GL_VERTEX_SHADER), name: vertexName)
-        defer { glDeleteShader(vertexShader) }
+        defer { glFunctions.glDeleteShader!(vertexShader) }
         let fragmentShader = try Self.compile(fragmentSource, kind: GLenum(GL_FRAGMENT_SHADER), name: fragmentName)
-        defer { glDeleteShader(fragmentShader) }
-        let program = glCreateProgram()
-        glAttachShader(program, vertexShader)
-        glAttachShader(program, fragmentShader)
-        glLinkProgram(program)
+        defer { glFunctions.glDeleteShader!(fragmentShader) }
+        let program = glFunctions.glCreateProgram!()
+        glFunctions.glAttachShader!(program, vertexShader)
+        glFunctions.glAttachShader!(program, fragmentShader)
+        glFunctions.glLinkProgram!(program)
         var linked: GLint = 0
-        glGetProgramiv(program, GLenum(GL_LINK_STATUS), &linked)
+        glFunctions.glGetProgramiv!(program, GLenum(GL_LINK_STATUS), &linked)
         guard linked != 0 else {
             let log = Self.infoLog(of: program, isProgram: true)
-            glDeleteProgram(program)
+            glFunctions.glDeleteProgram!(program)
             throw RenderError("cannot link \(vertex) + \(fragment): \(log)")
         }
         handle = program
     }
 
     deinit {
-        glDeleteProgram(handle)
+        glFunctions.glDeleteProgram!(handle)
     }
 
     func uniformLocation(_ name: String) -> GLint {
-        glGetUniformLocation(handle, name)
+        glFunctions.glGetUniformLocation!(handle, name)
     }
 
     private static func compile(_ source: String, kind: GLenum, name: String) throws(RenderError) -> GLuint {
-        let shader = glCreateShader(kind)
+        let shader = glFunctions.glCreateShader!(kind)
         source.withCString { text in
             var pointer: UnsafePointer<GLchar>? = text
-            glShaderSource(shader, 1, &pointer, nil)
+            glFunctions.glShaderSource!(shader, 1, &pointer, nil)
         }
-        glCompileShader(shader)
+        glFunctions.glCompileShader!(shader)
         var compiled: GLint = 0
-        glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &compiled)
+        glFunctions.glGetShaderiv!(shader, GLenum(GL_COMPILE_STATUS), &compiled)
         guard compiled != 0 else {
             let log = infoLog(of: shader, isProgram: false)
-            glDeleteShader(shader)
+            glFunctions.glDeleteShader!(shader)
             throw RenderError("shader \(name) failed to compile: \(log)")
         }
         return shader
@@ -60,13 +60,13 @@ final class ShaderProgram {
     /// The driver's message, folded onto one line.
     private static func infoLog(of object: GLuint, isProgram: Bool) -> String {
         var length: GLint = 0
-        if isProgram { glGetProgramiv(object, GLenum(GL_INFO_LOG_LENGTH), &length) } else {
-            glGetShaderiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+        if isProgram { glFunctions.glGetProgramiv!(object, GLenum(GL_INFO_LOG_LENGTH), &length) } else {
+            glFunctions.glGetShaderiv!(object, GLenum(GL_INFO_LOG_LENGTH), &length)
         }
         guard length > 1 else { return "no message from the driver" }
         var buffer = [GLchar](repeating: 0, count: Int(length))
-        if isProgram { glGetProgramInfoLog(object, length, nil, &buffer) } else {
-            glGetShaderInfoLog(object, length, nil, &buffer)
+        if isProgram { glFunctions.glGetProgramInfoLog!(object, length, nil, &buffer) } else {
+            glFunctions.glGetShaderInfoLog!(object, length, nil, &buffer)
         }
         let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.joined(separator: "; ")

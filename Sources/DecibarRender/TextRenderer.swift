@@ -29,12 +29,12 @@ public final class TextRenderer {
         labelRectLocation = program.uniformLocation("labelRect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
         textColorLocation = program.uniformLocation("textColor")
-        glGenVertexArrays(1, &vertexArray)
+        glFunctions.glGenVertexArrays!(1, &vertexArray)
     }
 
     deinit {
-        for label in labels.values { var texture = label.texture; glDeleteTextures(1, &texture) }
-        glDeleteVertexArrays(1, &vertexArray)
+        for label in labels.values { var texture = label.texture; glFunctions.glDeleteTextures!(1, &texture) }
+        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     public var pixelSize: Int { font.pixelSize }
@@ -49,19 +49,19 @@ public final class TextRenderer {
     public func draw(_ text: String, x: Int, y: Int, color: Color, canvasWidth: Int, canvasHeight: Int) {
         guard let label = label(for: text) else { return }
         // The whole canvas: a renderer before this one may have left a smaller viewport.
-        glViewport(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
-        glEnable(GLenum(GL_BLEND))
-        glBlendFuncSeparate(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-        glUseProgram(program.handle)
-        glUniform4f(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
-        glUniform2f(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
-        glUniform4f(textColorLocation, color.red, color.green, color.blue, color.alpha)
-        glActiveTexture(GLenum(GL_TEXTURE0))
-        glBindTexture(GLenum(GL_TEXTURE_2D), label.texture)
-        glBindVertexArray(vertexArray)
-        glDrawArrays(GLenum(GL_TRIANGLE_STRIP), 0, 4)
-        glBindVertexArray(0)
-        glDisable(GLenum(GL_BLEND))
+        glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
+        glFunctions.glEnable!(GLenum(GL_BLEND))
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform4f!(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
+        glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glFunctions.glUniform4f!(textColorLocation, color.red, color.green, color.blue, color.alpha)
+        glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0))
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), label.texture)
+        glFunctions.glBindVertexArray!(vertexArray)
+        glFunctions.glDrawArrays!(GLenum(GL_TRIANGLE_STRIP), 0, 4)
+        glFunctions.glBindVertexArray!(0)
+        glFunctions.glDisable!(GLenum(GL_BLEND))
     }
 
     /// The size of ASCII `characters` drawn by `draw(characters:...)`.
@@ -98,7 +98,7 @@ public final class TextRenderer {
         frame += 1
         for (text, label) in labels where frame - label.lastUsedFrame > Self.idleFramesBeforeEviction {
             var texture = label.texture
-            glDeleteTextures(1, &texture)
+            glFunctions.glDeleteTextures!(1, &texture)
             labels[text] = nil
         }
     }
@@ -111,18 +111,18 @@ public final class TextRenderer {
         }
         guard let rendered = font.render(text) else { return nil }
         var texture: GLuint = 0
-        glGenTextures(1, &texture)
-        glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 1)
+        glFunctions.glGenTextures!(1, &texture)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glPixelStorei!(GLenum(GL_UNPACK_ALIGNMENT), 1)
         rendered.pixels.withUnsafeBytes { bytes in
-            glTexImage2D(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rendered.width), GLsizei(rendered.height), 0,
+            glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(rendered.width), GLsizei(rendered.height), 0,
                          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
         // Labels are drawn at their own size on whole pixels: nearest keeps glyphs crisp.
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         let label = Label(texture: texture, width: rendered.width, height: rendered.height, lastUsedFrame: frame)
         labels[text] = label
         return label

@@ -24,62 +24,63 @@ public final class Window {
     ///     the window where it draws nothing (see `hasCompositor`).
     public init(title: String, width: Int, height: Int, fullscreen: Bool = false, hidden: Bool = false,
                 borderless: Bool = false, transparent: Bool = false) throws(RenderError) {
+        if let failure = sdlLibrary.failure ?? glLibrary.failure { throw RenderError("cannot open a window: \(failure)") }
         // Keep a desktop compositor running while we draw (SDL turns it off by default).
-        SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-        SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
+        sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
+        sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
         func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
         if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
         // Held until SDL has its own connection (see `connectToX`).
         var heldDisplay: OpaquePointer?
-        defer { if let heldDisplay { XCloseDisplay(heldDisplay) } }
+        defer { if let heldDisplay { x11Functions.XCloseDisplay!(heldDisplay) } }
         if !environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             // X only: otherwise SDL goes on to try Wayland and prints that library's complaint,
             // then reports "no display" for a DISPLAY that is set but unreachable.
             heldDisplay = try Self.connectToX(environment("DISPLAY"))
-            SDL_SetHint(SDL_HINT_VIDEODRIVER, "x11")
+            sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEODRIVER, "x11")
         }
-        guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else {
+        guard sdlFunctions.SDL_InitSubSystem!(SDL_INIT_VIDEO) == 0 else {
             throw RenderError("cannot open a window: \(Self.lastError) (is DISPLAY set?)")
         }
         // With no display at all SDL falls back to drawing nowhere; that is no window to a user.
-        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
+        let driver = sdlFunctions.SDL_GetCurrentVideoDriver!().map { String(cString: $0) } ?? ""
         let requested = environment("SDL_VIDEODRIVER")
         if ["offscreen", "dummy", "evdev"].contains(driver) && requested != driver {
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3)
-        SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_CORE.rawValue))
-        SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1)
-        SDL_GL_SetAttribute(SDL_GL_ALPHA_SIZE, transparent ? 8 : 0)
+        sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_CONTEXT_MAJOR_VERSION, 3)
+        sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_CONTEXT_MINOR_VERSION, 3)
+        sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_CONTEXT_PROFILE_MASK, Int32(SDL_GL_CONTEXT_PROFILE_CORE.rawValue))
+        sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_DOUBLEBUFFER, 1)
+        sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_ALPHA_SIZE, transparent ? 8 : 0)
 
         var flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
         if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
         if borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
         let centerd = Int32(SDL_WINDOWPOS_CENTERED_MASK)
-        guard let window = SDL_CreateWindow(title, centerd, centerd, Int32(width), Int32(height), flags) else {
+        guard let window = sdlFunctions.SDL_CreateWindow!(title, centerd, centerd, Int32(width), Int32(height), flags) else {
             let reason = Self.lastError
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
             throw RenderError("cannot open a window: \(reason)")
         }
-        guard let context = SDL_GL_CreateContext(window) else {
+        guard let context = sdlFunctions.SDL_GL_CreateContext!(window) else {
             let reason = Self.lastError
-            SDL_DestroyWindow(window)
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            sdlFunctions.SDL_DestroyWindow!(window)
+            sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
             throw RenderError("cannot create an OpenGL 3.3 context: \(reason)")
         }
         self.window = window
         self.context = context
         if Self.wakeEventType.load(ordering: .acquiring) == 0 {
-            let registered = SDL_RegisterEvents(1)
+            let registered = sdlFunctions.SDL_RegisterEvents!(1)
             if registered != UInt32.max { Self.wakeEventType.store(registered, ordering: .releasing) }
         }
         self.isFullscreen = fullscreen
-        requestedVSync = SDL_GL_SetSwapInterval(1) == 0
+        requestedVSync = sdlFunctions.SDL_GL_SetSwapInterval!(1) == 0
     }
 
     /// Connects to the X display named by DISPLAY, so that an unreachable one is reported as such.
@@ -90,13 +91,13 @@ public final class Window {
     /// then ("x11 not available"). Another program's last connection can end just as this one
     /// starts too, so a server whose socket is there gets a second chance for up to a second.
     private static func connectToX(_ name: String) throws(RenderError) -> OpaquePointer {
-        let started = SDL_GetTicks64()
+        let started = sdlFunctions.SDL_GetTicks64!()
         while true {
             if let display = quietlyOpenDisplay() { return display }
-            guard mayBeResetting(name), SDL_GetTicks64() - started < 1000 else {
+            guard mayBeResetting(name), sdlFunctions.SDL_GetTicks64!() - started < 1000 else {
                 throw RenderError("cannot open a window: cannot connect to the X display \(name) (no X server there, or access refused)")
             }
-            SDL_Delay(20)
+            sdlFunctions.SDL_Delay!(20)
         }
     }
 
@@ -106,7 +107,7 @@ public final class Window {
         let savedError = dup(STDERR_FILENO)
         let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
         if savedError >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
-        let display = XOpenDisplay(nil)
+        let display = x11Functions.XOpenDisplay!(nil)
         if savedError >= 0 && null >= 0 { dup2(savedError, STDERR_FILENO) }
         if savedError >= 0 { close(savedError) }
         if null >= 0 { close(null) }
@@ -128,22 +129,24 @@ public final class Window {
     /// such an error; without this it prints its own message.
     public static func whenDisplayIsLost(_ action: @escaping @Sendable () -> Void) {
         displayLostAction.withLock { $0 = action }
-        XSetIOErrorHandler { _ in
+        // Without libX11 there is no X connection to lose.
+        guard let x11 = x11Library.table else { return }
+        _ = x11.XSetIOErrorHandler!({ _ in
             if let action = displayLostAction.withLock({ $0 }) { action() }
             exit(1)
-        }
+        })
     }
 
     deinit {
-        SDL_GL_DeleteContext(context)
-        SDL_DestroyWindow(window)
-        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        sdlFunctions.SDL_GL_DeleteContext!(context)
+        sdlFunctions.SDL_DestroyWindow!(window)
+        sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
     }
 
     /// Bits of alpha the framebuffer really has (0 when the driver gave none).
     public var alphaBits: Int {
         var bits: Int32 = 0
-        SDL_GL_GetAttribute(SDL_GL_ALPHA_SIZE, &bits)
+        sdlFunctions.SDL_GL_GetAttribute!(SDL_GL_ALPHA_SIZE, &bits)
         return Int(bits)
     }
 
@@ -152,10 +155,10 @@ public final class Window {
     public var hasCompositor: Bool? {
         var info = SDL_SysWMinfo()
         info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
-        guard SDL_GetWindowWMInfo(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
+        guard sdlFunctions.SDL_GetWindowWMInfo!(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
               let display = info.info.x11.display else { return nil }
-        let atom = XInternAtom(display, "_NET_WM_CM_S\(XDefaultScreen(display))", 0)
-        return XGetSelectionOwner(display, atom) != 0
+        let atom = x11Functions.XInternAtom!(display, "_NET_WM_CM_S\(x11Functions.XDefaultScreen!(display))", 0)
+        return x11Functions.XGetSelectionOwner!(display, atom) != 0
     }
 
     /// The SDL event type `wakeEventLoop` posts (registered with the first window).
@@ -167,58 +170,58 @@ public final class Window {
         guard type != 0 else { return }
         var event = SDL_Event()
         event.type = type
-        SDL_PushEvent(&event)
+        sdlFunctions.SDL_PushEvent!(&event)
     }
 
     /// Blocks until input arrives, `wakeEventLoop` is called, or `timeout` seconds pass. The events
     /// stay queued for `pollEvents`.
     public func waitForEvent(timeout: Double) {
-        SDL_WaitEventTimeout(nil, Int32(max(1, min(60_000, (timeout * 1000).rounded(.up)))))
+        sdlFunctions.SDL_WaitEventTimeout!(nil, Int32(max(1, min(60_000, (timeout * 1000).rounded(.up)))))
     }
 
-    static var lastError: String { String(cString: SDL_GetError()) }
+    static var lastError: String { sdlFunctions.SDL_GetError!().map { String(cString: $0) } ?? "" }
 
     /// The size of the drawing surface in pixels (larger than the window size on HiDPI screens).
     public var drawableSize: (width: Int, height: Int) {
         var width: Int32 = 0
         var height: Int32 = 0
-        SDL_GL_GetDrawableSize(window, &width, &height)
+        sdlFunctions.SDL_GL_GetDrawableSize!(window, &width, &height)
         return (Int(width), Int(height))
     }
 
     /// The refresh rate of the window's display in Hz, or nil when the driver does not say.
     public var refreshRate: Double? {
         var mode = SDL_DisplayMode()
-        let display = SDL_GetWindowDisplayIndex(window)
-        guard display >= 0, SDL_GetCurrentDisplayMode(display, &mode) == 0, mode.refresh_rate > 0 else { return nil }
+        let display = sdlFunctions.SDL_GetWindowDisplayIndex!(window)
+        guard display >= 0, sdlFunctions.SDL_GetCurrentDisplayMode!(display, &mode) == 0, mode.refresh_rate > 0 else { return nil }
         return Double(mode.refresh_rate)
     }
 
     public var title: String {
-        get { String(cString: SDL_GetWindowTitle(window)) }
-        set { SDL_SetWindowTitle(window, newValue) }
+        get { sdlFunctions.SDL_GetWindowTitle!(window).map { String(cString: $0) } ?? "" }
+        set { sdlFunctions.SDL_SetWindowTitle!(window, newValue) }
     }
 
     /// Shows a hidden window (and raises it); `hide` takes it off the screen. Nothing else changes.
     public func show() {
-        SDL_ShowWindow(window)
-        SDL_RaiseWindow(window)
+        sdlFunctions.SDL_ShowWindow!(window)
+        sdlFunctions.SDL_RaiseWindow!(window)
     }
 
     public func hide() {
-        SDL_HideWindow(window)
+        sdlFunctions.SDL_HideWindow!(window)
     }
 
     public func toggleFullscreen() {
         isFullscreen.toggle()
-        SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+        sdlFunctions.SDL_SetWindowFullscreen!(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
 
     /// Everything that happened since the last call; never blocks.
     public func pollEvents() -> [WindowEvent] {
         var events: [WindowEvent] = []
         var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 {
+        while sdlFunctions.SDL_PollEvent!(&event) != 0 {
             switch SDL_EventType(event.type) {
             case SDL_QUIT:
                 events.append(.quit)
@@ -255,13 +258,13 @@ public final class Window {
             case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 // Keep receiving motion and the release when the pointer leaves the window.
-                SDL_CaptureMouse(SDL_TRUE)
+                sdlFunctions.SDL_CaptureMouse!(SDL_TRUE)
                 events.append(.mouseDown(x: x, y: y))
             case SDL_MOUSEMOTION:
                 let (x, y) = toPixels(event.motion.x, event.motion.y)
                 events.append(.mouseMoved(x: x, y: y))
             case SDL_MOUSEBUTTONUP where event.button.button == UInt8(SDL_BUTTON_LEFT):
-                SDL_CaptureMouse(SDL_FALSE)
+                sdlFunctions.SDL_CaptureMouse!(SDL_FALSE)
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 events.append(.mouseUp(x: x, y: y))
             case SDL_WINDOWEVENT:
@@ -280,7 +283,7 @@ public final class Window {
     private func toPixels(_ x: Int32, _ y: Int32) -> (Double, Double) {
         var width: Int32 = 0
         var height: Int32 = 0
-        SDL_GetWindowSize(window, &width, &height)
+        sdlFunctions.SDL_GetWindowSize!(window, &width, &height)
         let drawable = drawableSize
         let scaleX = width > 0 ? Double(drawable.width) / Double(width) : 1
         let scaleY = height > 0 ? Double(drawable.height) / Double(height) : 1
@@ -289,13 +292,13 @@ public final class Window {
 
     /// Shows the frame just drawn.
     public func swap() {
-        SDL_GL_SwapWindow(window)
+        sdlFunctions.SDL_GL_SwapWindow!(window)
     }
 
     /// Waits until everything drawn so far is in the back buffer (a software renderer draws only
     /// now), so that a swap made later shows the frame at once.
     public func finishDrawing() {
-        glFinish()
+        glFunctions.glFinish!()
     }
 
     /// The pixels of the frame being drawn (call before `swap()`), RGBA rows bottom to top.
@@ -303,21 +306,21 @@ public final class Window {
     /// first) into `pixels`, which must hold `width × height × 4` bytes.
     public func readPixels(into pixels: inout [UInt8], width: Int, height: Int) {
         precondition(pixels.count >= width * height * 4, "pixel buffer too small")
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        glReadBuffer(GLenum(GL_BACK))
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
+        glFunctions.glReadBuffer!(GLenum(GL_BACK))
         pixels.withUnsafeMutableBytes { bytes in
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
     }
 
     public func readPixels() -> (pixels: [UInt8], width: Int, height: Int) {
         let (width, height) = drawableSize
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        glFinish()
-        glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 1)
-        glReadBuffer(GLenum(GL_BACK))
+        glFunctions.glFinish!()
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
+        glFunctions.glReadBuffer!(GLenum(GL_BACK))
         pixels.withUnsafeMutableBytes { bytes in
-            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
         return (pixels, width, height)
     }

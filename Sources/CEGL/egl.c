@@ -1,0 +1,3 @@
+#include "CEGL.h"
+
+DECIBAR_DEFINE_LOADER(egl, DecibarEGL, "libEGL.so.1", "EGL", DECIBAR_EGL_FUNCTIONS)

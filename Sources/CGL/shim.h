@@ -1,2 +1,0 @@
-#define GL_GLEXT_PROTOTYPES 1
-#include <GL/glcorearb.h>

@@ -1,0 +1,3 @@
+#include "CSDL2TTF.h"
+
+DECIBAR_DEFINE_LOADER(ttf, DecibarTTF, "libSDL2_ttf-2.0.so.0", "SDL2_ttf", DECIBAR_TTF_FUNCTIONS)
