@@ -23,13 +23,12 @@ let package = Package(
         .target(name: "DecibarCore", dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
 
         // Thin system-library targets: a module map and a shim header each.
-        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
-                       providers: [.apt(["libpulse-dev"])]),
         // FFmpeg and libcurl are the exceptions to plain system-library targets: their headers are used
         // as they are, but the libraries are opened on first use (see Sources/CFFmpeg/include/CFFmpeg.h).
         .target(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         // Opening a C library on first use: its functions through a table of pointers (CLoader.h).
         .target(name: "CLoader", path: "Sources/CLoader"),
+        .target(name: "CPulse", dependencies: ["CLoader"], path: "Sources/CPulse"),
         .target(name: "CSndfile", dependencies: ["CLoader"], path: "Sources/CSndfile"),
         .target(name: "CFFTW", dependencies: ["CLoader"], path: "Sources/CFFTW"),
         .target(name: "CEBUR128", dependencies: ["CLoader"], path: "Sources/CEBUR128"),

@@ -23,13 +23,13 @@ enum PulseChannelMap {
     static func make(rawPositions: [Int32]) -> pa_channel_map? {
         guard !rawPositions.isEmpty, rawPositions.count <= Int(PA_CHANNELS_MAX) else { return nil }
         var map = pa_channel_map()
-        pa_channel_map_init(&map)
+        pulseFunctions.pa_channel_map_init!(&map)
         map.channels = UInt8(rawPositions.count)
         withUnsafeMutableBytes(of: &map.map) { raw in
             let slots = raw.bindMemory(to: pa_channel_position_t.self)
             for (index, position) in rawPositions.enumerated() { slots[index] = pa_channel_position_t(rawValue: position) }
         }
-        return pa_channel_map_valid(&map) != 0 ? map : nil
+        return pulseFunctions.pa_channel_map_valid!(&map) != 0 ? map : nil
     }
 
     private static func pulsePosition(_ position: SpeakerPosition) -> pa_channel_position_t {

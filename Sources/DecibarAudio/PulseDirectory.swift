@@ -4,7 +4,7 @@ import CPulse
 public enum PulseDirectory {
     /// Connects, lists, disconnects. Throws a one-line error when no server answers within `timeout`.
     public static func list(timeout: Double = 5) throws(TapError) -> AudioDeviceList {
-        guard let query = DirectoryQuery() else { throw TapError("cannot start the PulseAudio client thread") }
+        guard let query = DirectoryQuery() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         defer { query.close() }
         return try query.run(timeout: timeout)
     }
@@ -44,18 +44,18 @@ private final class DirectoryQuery: @unchecked Sendable {
                 return .failure(TapError("cannot create a PulseAudio context"))
             }
             self.context = context
-            pa_context_set_state_callback(context, { context, userData in
+            pulseFunctions.pa_context_set_state_callback!(context, { context, userData in
                 let query = DirectoryQuery.from(userData)
-                let state = pa_context_get_state(context)
+                let state = pulseFunctions.pa_context_get_state!(context)
                 if state == PA_CONTEXT_READY {
                     query.isReady = true
                 } else if state.isFinished {
-                    query.failure = pulseErrorText(pa_context_errno(context))
+                    query.failure = pulseErrorText(pulseFunctions.pa_context_errno!(context))
                 }
                 query.mainloop.signal()
             }, userData)
-            guard pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-                return .failure(TapError("no audio server: \(pulseErrorText(pa_context_errno(context)))"))
+            guard pulseFunctions.pa_context_connect!(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+                return .failure(TapError("no audio server: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))"))
             }
             while !isReady && failure == nil { mainloop.wait() }
             if let failure { return .failure(TapError("no audio server: \(failure)")) }
@@ -70,7 +70,7 @@ private final class DirectoryQuery: @unchecked Sendable {
 
     private func requestEverything(_ context: OpaquePointer) {
         pendingReplies = 3
-        let server = pa_context_get_server_info(context, { _, info, userData in
+        let server = pulseFunctions.pa_context_get_server_info!(context, { _, info, userData in
             let query = DirectoryQuery.from(userData)
             if let info = info?.pointee {
                 query.list.serverName = info.server_name.map { String(cString: $0) } ?? ""
@@ -79,7 +79,7 @@ private final class DirectoryQuery: @unchecked Sendable {
             }
             query.replyFinished()
         }, userData)
-        let sinks = pa_context_get_sink_info_list(context, { _, info, endOfList, userData in
+        let sinks = pulseFunctions.pa_context_get_sink_info_list!(context, { _, info, endOfList, userData in
             let query = DirectoryQuery.from(userData)
             if let info = info?.pointee {
                 query.list.sinks.append(.init(
@@ -90,7 +90,7 @@ private final class DirectoryQuery: @unchecked Sendable {
             }
             if endOfList != 0 { query.replyFinished() }
         }, userData)
-        let sources = pa_context_get_source_info_list(context, { _, info, endOfList, userData in
+        let sources = pulseFunctions.pa_context_get_source_info_list!(context, { _, info, endOfList, userData in
             let query = DirectoryQuery.from(userData)
             if let info = info?.pointee {
                 let isMonitor = info.monitor_of_sink != UInt32.max
@@ -103,7 +103,7 @@ private final class DirectoryQuery: @unchecked Sendable {
             if endOfList != 0 { query.replyFinished() }
         }, userData)
         for operation in [server, sinks, sources] {
-            if let operation { pa_operation_unref(operation) } else { replyFinished() }
+            if let operation { pulseFunctions.pa_operation_unref!(operation) } else { replyFinished() }
         }
     }
 

@@ -8,43 +8,45 @@ import CPulse
 final class PulseMainloop: @unchecked Sendable {
     let pointer: OpaquePointer
 
+    /// Nil when libpulse cannot be loaded (`pulseLibrary.failure` says why) or the thread cannot start.
     init?() {
-        guard let mainloop = pa_threaded_mainloop_new() else { return nil }
+        guard pulseLibrary.table != nil, let mainloop = pulseFunctions.pa_threaded_mainloop_new!() else { return nil }
         pointer = mainloop
-        pa_threaded_mainloop_set_name(mainloop, "decibar-pulse")
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
-            pa_threaded_mainloop_free(mainloop)
+        pulseFunctions.pa_threaded_mainloop_set_name!(mainloop, "decibar-pulse")
+        guard pulseFunctions.pa_threaded_mainloop_start!(mainloop) >= 0 else {
+            pulseFunctions.pa_threaded_mainloop_free!(mainloop)
             return nil
         }
     }
 
-    var api: UnsafeMutablePointer<pa_mainloop_api> { pa_threaded_mainloop_get_api(pointer) }
+    // Never nil for a running mainloop.
+    var api: UnsafeMutablePointer<pa_mainloop_api> { pulseFunctions.pa_threaded_mainloop_get_api!(pointer)! }
 
     /// Runs `body` with the mainloop locked; never call it from a PulseAudio callback.
     func locked<R>(_ body: () throws -> R) rethrows -> R {
-        pa_threaded_mainloop_lock(pointer)
-        defer { pa_threaded_mainloop_unlock(pointer) }
+        pulseFunctions.pa_threaded_mainloop_lock!(pointer)
+        defer { pulseFunctions.pa_threaded_mainloop_unlock!(pointer) }
         return try body()
     }
 
     /// Wakes a thread blocked in `wait()`; call from callbacks.
-    func signal() { pa_threaded_mainloop_signal(pointer, 0) }
+    func signal() { pulseFunctions.pa_threaded_mainloop_signal!(pointer, 0) }
 
     /// Releases the lock until `signal()`; call with the lock held.
-    func wait() { pa_threaded_mainloop_wait(pointer) }
+    func wait() { pulseFunctions.pa_threaded_mainloop_wait!(pointer) }
 
     /// Stops the thread and frees the loop. Every context and stream must already be gone.
     func shutDown() {
-        pa_threaded_mainloop_stop(pointer)
-        pa_threaded_mainloop_free(pointer)
+        pulseFunctions.pa_threaded_mainloop_stop!(pointer)
+        pulseFunctions.pa_threaded_mainloop_free!(pointer)
     }
 
     /// Schedules `callback` once after `delay` seconds on the mainloop thread; call with the lock held.
     func scheduleTimer(after delay: Double, userData: UnsafeMutableRawPointer,
                        callback: pa_time_event_cb_t) -> OpaquePointer? {
         var when = timeval()
-        pa_gettimeofday(&when)
-        pa_timeval_add(&when, pa_usec_t(max(0, delay) * 1_000_000))
+        pulseFunctions.pa_gettimeofday!(&when)
+        pulseFunctions.pa_timeval_add!(&when, pa_usec_t(max(0, delay) * 1_000_000))
         return api.pointee.time_new(api, &when, callback, userData)
     }
 
@@ -56,27 +58,27 @@ final class PulseMainloop: @unchecked Sendable {
     /// A context that fails fast when no server runs, instead of trying to spawn one.
     /// The context's name is the application name the server shows (pavucontrol, `pactl list`).
     func makeContext() -> OpaquePointer? {
-        let properties = pa_proplist_new()
-        defer { pa_proplist_free(properties) }
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_NAME, "Decibar")
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_ID, "org.decibar.Decibar")
-        pa_proplist_sets(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
-        return pa_context_new_with_proplist(api, "Decibar", properties)
+        let properties = pulseFunctions.pa_proplist_new!()
+        defer { pulseFunctions.pa_proplist_free!(properties) }
+        pulseFunctions.pa_proplist_sets!(properties, PA_PROP_APPLICATION_NAME, "Decibar")
+        pulseFunctions.pa_proplist_sets!(properties, PA_PROP_APPLICATION_ID, "org.decibar.Decibar")
+        pulseFunctions.pa_proplist_sets!(properties, PA_PROP_APPLICATION_ICON_NAME, "audio-x-generic")
+        return pulseFunctions.pa_context_new_with_proplist!(api, "Decibar", properties)
     }
 }
 
 /// Disconnects and frees a context, clearing its callbacks first so none arrive afterwards.
 /// Call with the mainloop locked (or on its thread), never from that context's own callback.
 func releaseContext(_ context: OpaquePointer) {
-    pa_context_set_state_callback(context, nil, nil)
-    pa_context_set_subscribe_callback(context, nil, nil)
-    pa_context_disconnect(context)
-    pa_context_unref(context)
+    pulseFunctions.pa_context_set_state_callback!(context, nil, nil)
+    pulseFunctions.pa_context_set_subscribe_callback!(context, nil, nil)
+    pulseFunctions.pa_context_disconnect!(context)
+    pulseFunctions.pa_context_unref!(context)
 }
 
 /// libpulse's text for an error code.
 func pulseErrorText(_ code: Int32) -> String {
-    String(cString: pa_strerror(code))
+    pulseFunctions.pa_strerror!(code).map { String(cString: $0) } ?? "error \(code)"
 }
 
 extension pa_context_state_t {

@@ -13,12 +13,12 @@ extension PulseMonitorTap {
             return
         }
         self.context = context
-        pa_context_set_state_callback(context, { context, userData in
+        pulseFunctions.pa_context_set_state_callback!(context, { context, userData in
             guard let context, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().contextStateChanged(context)
         }, userData)
-        if pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-            let reason = pulseErrorText(pa_context_errno(context))
+        if pulseFunctions.pa_context_connect!(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            let reason = pulseErrorText(pulseFunctions.pa_context_errno!(context))
             closeContext()
             scheduleRetry(reason: reason)
         }
@@ -26,13 +26,13 @@ extension PulseMonitorTap {
 
     private func contextStateChanged(_ changed: OpaquePointer) {
         guard changed == context, !isStopped else { return }
-        let state = pa_context_get_state(changed)
+        let state = pulseFunctions.pa_context_get_state!(changed)
         if state == PA_CONTEXT_READY {
             retryDelay = Self.initialRetryDelay
             subscribeToChanges()
             chooseDevice()
         } else if state.isFinished {
-            let reason = pulseErrorText(pa_context_errno(changed))
+            let reason = pulseErrorText(pulseFunctions.pa_context_errno!(changed))
             // The context cannot be freed inside its own callback; the retry timer does it.
             scheduleRetry(reason: reason)
         }
@@ -40,14 +40,14 @@ extension PulseMonitorTap {
 
     private func subscribeToChanges() {
         guard let context else { return }
-        pa_context_set_subscribe_callback(context, { context, event, _, userData in
+        pulseFunctions.pa_context_set_subscribe_callback!(context, { context, event, _, userData in
             guard let context, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().serverChanged(context, event: event)
         }, userData)
         let mask = PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
             | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
-        if let operation = pa_context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil) {
-            pa_operation_unref(operation)
+        if let operation = pulseFunctions.pa_context_subscribe!(context, pa_subscription_mask_t(rawValue: mask), nil, nil) {
+            pulseFunctions.pa_operation_unref!(operation)
         }
     }
 

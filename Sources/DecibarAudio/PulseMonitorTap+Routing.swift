@@ -11,7 +11,7 @@ extension PulseMonitorTap {
         let operation: OpaquePointer?
         switch target {
         case .defaultSinkMonitor:
-            operation = pa_context_get_server_info(context, { context, info, userData in
+            operation = pulseFunctions.pa_context_get_server_info!(context, { context, info, userData in
                 guard let userData else { return }
                 let tap = Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue()
                 guard context == tap.context else { return }
@@ -19,7 +19,7 @@ extension PulseMonitorTap {
                 tap.lookUpSink(named: sinkName)
             }, userData)
         case .named(let name):
-            operation = pa_context_get_source_info_by_name(context, name, { context, info, endOfList, userData in
+            operation = pulseFunctions.pa_context_get_source_info_by_name!(context, name, { context, info, endOfList, userData in
                 guard let userData else { return }
                 let tap = Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue()
                 guard context == tap.context else { return }
@@ -31,7 +31,7 @@ extension PulseMonitorTap {
                 }
             }, userData)
         }
-        if let operation { pa_operation_unref(operation) }
+        if let operation { pulseFunctions.pa_operation_unref!(operation) }
     }
 
     private func lookUpSink(named sinkName: String) {
@@ -41,7 +41,7 @@ extension PulseMonitorTap {
             setStatus(.waitingForDevice(reason: "no output device"))
             return
         }
-        let operation = pa_context_get_sink_info_by_name(context, sinkName, { context, info, endOfList, userData in
+        let operation = pulseFunctions.pa_context_get_sink_info_by_name!(context, sinkName, { context, info, endOfList, userData in
             guard let userData else { return }
             let tap = Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue()
             guard context == tap.context else { return }
@@ -55,7 +55,7 @@ extension PulseMonitorTap {
                 }
             }
         }, userData)
-        if let operation { pa_operation_unref(operation) }
+        if let operation { pulseFunctions.pa_operation_unref!(operation) }
     }
 }
 

@@ -18,15 +18,15 @@ extension PulseMonitorTap {
         if let deviceMap, Int(deviceMap.channels) == device.channelCount {
             map = deviceMap
         } else if device.channelCount >= 1 && device.channelCount <= AudioBuffer.maxChannels {
-            pa_channel_map_init_extend(&map, UInt32(device.channelCount), PA_CHANNEL_MAP_DEFAULT)
+            pulseFunctions.pa_channel_map_init_extend!(&map, UInt32(device.channelCount), PA_CHANNEL_MAP_DEFAULT)
         } else {
-            pa_channel_map_init_stereo(&map)
+            pulseFunctions.pa_channel_map_init_stereo!(&map)
         }
         let channelCount = Int(map.channels)
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(device.sampleRate),
                                   channels: UInt8(channelCount))
-        guard pa_sample_spec_valid(&spec) != 0,
-              let stream = pa_stream_new(context, "Level tap", &spec, &map) else {
+        guard pulseFunctions.pa_sample_spec_valid!(&spec) != 0,
+              let stream = pulseFunctions.pa_stream_new!(context, "Level tap", &spec, &map) else {
             setStatus(.waitingForDevice(reason: "cannot open \(device.name): unsupported format (\(device.sampleRate) Hz, \(device.channelCount) channels)"))
             return
         }
@@ -37,11 +37,11 @@ extension PulseMonitorTap {
         frameBytes = channelCount * MemoryLayout<Float>.size
         rechunker = Rechunker(channelCount: channelCount, sampleRate: device.sampleRate)
 
-        pa_stream_set_read_callback(stream, { stream, _, userData in
+        pulseFunctions.pa_stream_set_read_callback!(stream, { stream, _, userData in
             guard let stream, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().readAvailable(from: stream)
         }, userData)
-        pa_stream_set_state_callback(stream, { stream, userData in
+        pulseFunctions.pa_stream_set_state_callback!(stream, { stream, userData in
             guard let stream, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().streamStateChanged(stream)
         }, userData)
@@ -55,8 +55,8 @@ extension PulseMonitorTap {
         // AUTO_TIMING_UPDATE: the server refreshes the timing info (with the sink's latency) by itself.
         let timing = measuresSinkLatency ? PA_STREAM_AUTO_TIMING_UPDATE.rawValue : 0
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue | timing)
-        if pa_stream_connect_record(stream, device.name, &attributes, flags) < 0 {
-            let reason = pulseErrorText(pa_context_errno(context))
+        if pulseFunctions.pa_stream_connect_record!(stream, device.name, &attributes, flags) < 0 {
+            let reason = pulseErrorText(pulseFunctions.pa_context_errno!(context))
             closeStream()
             setStatus(.waitingForDevice(reason: "cannot record from \(device.name): \(reason)"))
         }
@@ -64,13 +64,13 @@ extension PulseMonitorTap {
 
     private func streamStateChanged(_ changed: OpaquePointer) {
         guard changed == stream, !isStopped else { return }
-        let state = pa_stream_get_state(changed)
+        let state = pulseFunctions.pa_stream_get_state!(changed)
         if state == PA_STREAM_READY, let device = streamDevice {
             setStatus(.capturing(device))
         } else if state.isFinished {
             // The source went away (unplugged, sink removed). If the server is still there, look again.
             closeStream()
-            if let context, pa_context_get_state(context) == PA_CONTEXT_READY {
+            if let context, pulseFunctions.pa_context_get_state!(context) == PA_CONTEXT_READY {
                 setStatus(.waitingForDevice(reason: "the audio device went away"))
                 chooseDevice()
             }
@@ -106,16 +106,16 @@ extension PulseMonitorTap {
         }
         var attributes = bufferAttributes(fragmentDuration: isRelaxed ? Self.relaxedFragmentDuration : fragmentDuration,
                                           sampleRate: device.sampleRate)
-        if let operation = pa_stream_set_buffer_attr(stream, &attributes, nil, nil) { pa_operation_unref(operation) }
+        if let operation = pulseFunctions.pa_stream_set_buffer_attr!(stream, &attributes, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
     }
 
     /// Drains everything readable: peek, re-chunk into 256-frame buffers, drop. No allocation.
     private func readAvailable(from stream: OpaquePointer) {
         guard stream == self.stream else { return }
-        while pa_stream_readable_size(stream) > 0 {
+        while pulseFunctions.pa_stream_readable_size!(stream) > 0 {
             var data: UnsafeRawPointer?
             var byteCount = 0
-            guard pa_stream_peek(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
+            guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
             let frames = byteCount / frameBytes
             let now = HostClock.now()
             if let data {
@@ -128,9 +128,9 @@ extension PulseMonitorTap {
                 rechunker.appendSilence(frames: frames, deliveredAt: now) { deliver($0) }
                 noteSilence(nil, frames: frames, stream: stream)
             }
-            pa_stream_drop(stream)
+            pulseFunctions.pa_stream_drop!(stream)
         }
-        if measuresSinkLatency, let timing = pa_stream_get_timing_info(stream), timing.pointee.sink_usec < 10_000_000 {
+        if measuresSinkLatency, let timing = pulseFunctions.pa_stream_get_timing_info!(stream), timing.pointee.sink_usec < 10_000_000 {
             sinkLatencyMicroseconds.store(timing.pointee.sink_usec, ordering: .relaxed)
         }
     }
@@ -138,10 +138,10 @@ extension PulseMonitorTap {
     /// Disconnects and frees the stream; its callbacks are cleared first so none arrive later.
     func closeStream() {
         guard let stream else { return }
-        pa_stream_set_read_callback(stream, nil, nil)
-        pa_stream_set_state_callback(stream, nil, nil)
-        pa_stream_disconnect(stream)
-        pa_stream_unref(stream)
+        pulseFunctions.pa_stream_set_read_callback!(stream, nil, nil)
+        pulseFunctions.pa_stream_set_state_callback!(stream, nil, nil)
+        pulseFunctions.pa_stream_disconnect!(stream)
+        pulseFunctions.pa_stream_unref!(stream)
         self.stream = nil
         streamDevice = nil
     }

@@ -66,7 +66,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024,
                 fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
                 server: String? = nil) throws(TapError) {
-        guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
+        guard let mainloop = PulseMainloop() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
         self.fragmentDuration = fragmentDuration

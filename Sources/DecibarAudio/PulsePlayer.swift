@@ -94,7 +94,7 @@ public final class PulsePlayer: @unchecked Sendable {
     ///   - volume: the stream's volume in percent on the server's scale (100: as the file is).
     ///   - server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
     public init(source: PlaybackSource, name: String = "Decibar player", volume: Double = 100, server: String? = nil) throws(TapError) {
-        guard let mainloop = PulseMainloop() else { throw TapError("cannot start the PulseAudio client thread") }
+        guard let mainloop = PulseMainloop() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.source = source
         sampleRate = source.sampleRate
@@ -118,21 +118,21 @@ public final class PulsePlayer: @unchecked Sendable {
         let outcome: String? = mainloop.locked {
             guard let context = mainloop.makeContext() else { return "cannot create a PulseAudio context" }
             self.context = context
-            pa_context_set_state_callback(context, { context, userData in
+            pulseFunctions.pa_context_set_state_callback!(context, { context, userData in
                 let player = PulsePlayer.from(userData)
-                let state = pa_context_get_state(context)
+                let state = pulseFunctions.pa_context_get_state!(context)
                 if state == PA_CONTEXT_READY || state.isFinished {
                     if state.isFinished {
-                        player.failure = pulseErrorText(pa_context_errno(context))
+                        player.failure = pulseErrorText(pulseFunctions.pa_context_errno!(context))
                         if player.isReady { player.lost.store(true, ordering: .releasing) }
                     }
                     player.mainloop.signal()
                 }
             }, userData)
-            guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
-                return "no audio server: \(pulseErrorText(pa_context_errno(context)))"
+            guard pulseFunctions.pa_context_connect!(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+                return "no audio server: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))"
             }
-            while pa_context_get_state(context) != PA_CONTEXT_READY && failure == nil { mainloop.wait() }
+            while pulseFunctions.pa_context_get_state!(context) != PA_CONTEXT_READY && failure == nil { mainloop.wait() }
             if let failure { return "no audio server: \(failure)" }
 
             var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channelCount))
@@ -141,23 +141,23 @@ public final class PulsePlayer: @unchecked Sendable {
             if let named = PulseChannelMap.make(Array(source.speakerPositions.prefix(channelCount))), named.channels == channelCount {
                 map = named
             } else {
-                pa_channel_map_init_extend(&map, UInt32(channelCount), PA_CHANNEL_MAP_DEFAULT)
+                pulseFunctions.pa_channel_map_init_extend!(&map, UInt32(channelCount), PA_CHANNEL_MAP_DEFAULT)
             }
-            guard pa_sample_spec_valid(&spec) != 0, map.channels == UInt8(channelCount),
-                  let stream = pa_stream_new(context, name, &spec, &map) else {
+            guard pulseFunctions.pa_sample_spec_valid!(&spec) != 0, map.channels == UInt8(channelCount),
+                  let stream = pulseFunctions.pa_stream_new!(context, name, &spec, &map) else {
                 return "cannot play \(sampleRate) Hz \(channelCount)-channel audio"
             }
             self.stream = stream
-            pa_stream_set_state_callback(stream, { stream, userData in
+            pulseFunctions.pa_stream_set_state_callback!(stream, { stream, userData in
                 let player = PulsePlayer.from(userData)
-                if let stream, pa_stream_get_state(stream).isFinished, player.isReady { player.lost.store(true, ordering: .releasing) }
+                if let stream, pulseFunctions.pa_stream_get_state!(stream).isFinished, player.isReady { player.lost.store(true, ordering: .releasing) }
                 player.mainloop.signal()
             }, userData)
-            pa_stream_set_write_callback(stream, { stream, bytes, userData in
+            pulseFunctions.pa_stream_set_write_callback!(stream, { stream, bytes, userData in
                 guard let stream else { return }
                 PulsePlayer.from(userData).fill(stream, bytes: bytes)
             }, userData)
-            pa_stream_set_underflow_callback(stream, { _, userData in PulsePlayer.from(userData).serverRanDry() }, userData)
+            pulseFunctions.pa_stream_set_underflow_callback!(stream, { _, userData in PulsePlayer.from(userData).serverRanDry() }, userData)
             let frameBytes = channelCount * MemoryLayout<Float>.size
             let target = UInt32(Self.targetLatency * Double(sampleRate)) * UInt32(frameBytes)
             var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
@@ -165,13 +165,13 @@ public final class PulsePlayer: @unchecked Sendable {
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue
                 | PA_STREAM_AUTO_TIMING_UPDATE.rawValue | PA_STREAM_INTERPOLATE_TIMING.rawValue)
             var channelVolumes = Self.channelVolumes(percent: volume, channels: channelCount)
-            guard pa_stream_connect_playback(stream, nil, &attributes, flags, &channelVolumes, nil) >= 0 else {
-                return "cannot play: \(pulseErrorText(pa_context_errno(context)))"
+            guard pulseFunctions.pa_stream_connect_playback!(stream, nil, &attributes, flags, &channelVolumes, nil) >= 0 else {
+                return "cannot play: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))"
             }
             while true {
-                let state = pa_stream_get_state(stream)
+                let state = pulseFunctions.pa_stream_get_state!(stream)
                 if state == PA_STREAM_READY { break }
-                if state.isFinished { return "cannot play: \(pulseErrorText(pa_context_errno(context)))" }
+                if state.isFinished { return "cannot play: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))" }
                 mainloop.wait()
             }
             isReady = true
@@ -204,7 +204,7 @@ public final class PulsePlayer: @unchecked Sendable {
         while remaining >= frameBytes, !endOfSource {
             var data: UnsafeMutableRawPointer?
             var chunk = remaining
-            guard pa_stream_begin_write(stream, &data, &chunk) >= 0, let data, chunk >= frameBytes else { return }
+            guard pulseFunctions.pa_stream_begin_write!(stream, &data, &chunk) >= 0, let data, chunk >= frameBytes else { return }
             let samples = data.assumingMemoryBound(to: Float.self)
             let requested = chunk / frameBytes
             let frames: Int
@@ -213,16 +213,16 @@ public final class PulsePlayer: @unchecked Sendable {
                 ?? source.render(into: samples, frames: requested)
             switch render {
             case .ended:
-                pa_stream_cancel_write(stream)
+                pulseFunctions.pa_stream_cancel_write!(stream)
                 endOfSource = true
                 rechunker.flush { deliver($0) }
                 // Drain what is queued, then report the end.
-                if let operation = pa_stream_drain(stream, { _, _, userData in
+                if let operation = pulseFunctions.pa_stream_drain!(stream, { _, _, userData in
                     PulsePlayer.from(userData).positionBox.withLock { $0.finished = true }
-                }, userData) { pa_operation_unref(operation) }
+                }, userData) { pulseFunctions.pa_operation_unref!(operation) }
                 continue
             case .waiting:
-                pa_stream_cancel_write(stream)
+                pulseFunctions.pa_stream_cancel_write!(stream)
                 isStarved = true
                 remaining = 0
                 continue
@@ -235,7 +235,7 @@ public final class PulsePlayer: @unchecked Sendable {
             if frames < requested {
                 (samples + frames * channelCount).update(repeating: 0, count: (requested - frames) * channelCount)
             }
-            pa_stream_write(stream, data, requested * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            pulseFunctions.pa_stream_write!(stream, data, requested * frameBytes, nil, 0, PA_SEEK_RELATIVE)
             if awaitsSeekWrite && frames > 0 {
                 awaitsSeekWrite = false
                 seekWrittenAt = HostClock.now()
@@ -272,7 +272,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private func refill() {
         mainloop.locked {
             guard isStarved, isReady, let stream else { return }
-            let writable = pa_stream_writable_size(stream)
+            let writable = pulseFunctions.pa_stream_writable_size!(stream)
             if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
         }
     }
@@ -298,7 +298,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private func currentLatency(_ stream: OpaquePointer) -> Double {
         var microseconds: pa_usec_t = 0
         var negative: Int32 = 0
-        guard pa_stream_get_latency(stream, &microseconds, &negative) >= 0 else { return Self.targetLatency }
+        guard pulseFunctions.pa_stream_get_latency!(stream, &microseconds, &negative) >= 0 else { return Self.targetLatency }
         return negative != 0 ? 0 : Double(microseconds) / 1_000_000
     }
 
@@ -307,7 +307,7 @@ public final class PulsePlayer: @unchecked Sendable {
         var volumes = pa_cvolume()
         // PA_VOLUME_NORM (0x10000) is 100 %.
         let level = pa_volume_t((max(0, percent) / 100 * 65536).rounded())
-        pa_cvolume_set(&volumes, UInt32(channels), level)
+        pulseFunctions.pa_cvolume_set!(&volumes, UInt32(channels), level)
         return volumes
     }
 
@@ -317,8 +317,8 @@ public final class PulsePlayer: @unchecked Sendable {
         mainloop.locked {
             guard let context, let stream, isReady else { return }
             var volumes = Self.channelVolumes(percent: percent, channels: channelCount)
-            if let operation = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &volumes, nil, nil) {
-                pa_operation_unref(operation)
+            if let operation = pulseFunctions.pa_context_set_sink_input_volume!(context, pulseFunctions.pa_stream_get_index!(stream), &volumes, nil, nil) {
+                pulseFunctions.pa_operation_unref!(operation)
             }
         }
     }
@@ -345,7 +345,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private func setCorked(_ corked: Bool) {
         mainloop.locked {
             guard let stream, isReady else { return }
-            if let operation = pa_stream_cork(stream, corked ? 1 : 0, nil, nil) { pa_operation_unref(operation) }
+            if let operation = pulseFunctions.pa_stream_cork!(stream, corked ? 1 : 0, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
         }
         let now = HostClock.now()
         positionBox.withLock { position in
@@ -381,7 +381,7 @@ public final class PulsePlayer: @unchecked Sendable {
             awaitsSeekWrite = true
             seekWrittenAt = nil
             isStarved = true
-            if let operation = pa_stream_flush(stream, nil, nil) { pa_operation_unref(operation) }
+            if let operation = pulseFunctions.pa_stream_flush!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
             positionBox.withLock {
                 $0.map.restart(outputFrame: outputFrame, fileFrame: target)
                 $0.finished = false
@@ -430,10 +430,10 @@ public final class PulsePlayer: @unchecked Sendable {
         source.whenAudioArrives = nil
         mainloop.locked {
             if let stream {
-                pa_stream_set_write_callback(stream, nil, nil)
-                pa_stream_set_state_callback(stream, nil, nil)
-                pa_stream_disconnect(stream)
-                pa_stream_unref(stream)
+                pulseFunctions.pa_stream_set_write_callback!(stream, nil, nil)
+                pulseFunctions.pa_stream_set_state_callback!(stream, nil, nil)
+                pulseFunctions.pa_stream_disconnect!(stream)
+                pulseFunctions.pa_stream_unref!(stream)
             }
             stream = nil
             if let context { releaseContext(context) }
