@@ -30,7 +30,18 @@ extension Decibar {
 enum Main {
     static func main() {
         ProcessSignals.prepare()
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            // What hotkeys and status bars run starts without reflecting over every command.
+            if arguments == ["--version"] {
+                print(Decibar.configuration.version)
+                return
+            }
+            if arguments.first == Decibar.Ctl.configuration.commandName {
+                var command = try Decibar.Ctl.parseAsRoot(Array(arguments.dropFirst()))
+                try command.run()
+                return
+            }
             var command = try Decibar.parseAsRoot()
             try command.run()
         } catch {
