@@ -38,7 +38,12 @@ enum Main {
                 return
             }
             if arguments.first == Decibar.Ctl.configuration.commandName {
-                var command = try Decibar.Ctl.parseAsRoot(Array(arguments.dropFirst()))
+                let rest = Array(arguments.dropFirst())
+                if let run = Decibar.Ctl.quickRun(rest) {
+                    try run()
+                    return
+                }
+                var command = try Decibar.Ctl.parseAsRoot(rest)
                 try command.run()
                 return
             }
