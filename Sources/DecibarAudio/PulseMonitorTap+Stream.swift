@@ -121,15 +121,17 @@ extension PulseMonitorTap {
             if let data {
                 let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
                                                   count: frames * rechunker.channelCount)
-                rechunker.append(samples, deliveredAt: now) { deliver($0) }
+                rechunker.append(samples, deliveredAt: now) { handOver.add($0) }
                 noteSilence(samples, frames: frames, stream: stream)
             } else {
                 // A hole: the server lost data. Keep time straight with silence.
-                rechunker.appendSilence(frames: frames, deliveredAt: now) { deliver($0) }
+                rechunker.appendSilence(frames: frames, deliveredAt: now) { handOver.add($0) }
                 noteSilence(nil, frames: frames, stream: stream)
             }
             pulseFunctions.pa_stream_drop!(stream)
         }
+        // Everything this wake-up read goes to the reader at once: one wake-up of its own.
+        handOver.send()
         if measuresSinkLatency, let timing = pulseFunctions.pa_stream_get_timing_info!(stream), timing.pointee.sink_usec < 10_000_000 {
             sinkLatencyMicroseconds.store(timing.pointee.sink_usec, ordering: .relaxed)
         }

@@ -8,12 +8,13 @@ import Synchronization
 /// Follows the user's output: a change of default sink moves the tap to the new sink's monitor,
 /// and when the server goes away the tap waits and reconnects with backoff. It never gives up.
 /// All PulseAudio work happens on the mainloop thread; buffers leave through a bounded stream that
-/// keeps the newest ones, so a slow reader costs buffers (counted), never memory or latency.
+/// holds at most `bufferLimit` of them, so a slow reader costs buffers (counted), never memory or latency.
+/// The buffers of one delivery go over together (one wake-up of the reader per delivery).
 // Unchecked: state beyond the atomics and mutexes is touched only on the mainloop thread or
 // under its lock (libpulse's own), which the compiler cannot see.
 public final class PulseMonitorTap: @unchecked Sendable {
     /// The tap's 256-frame buffers, in order. Finishes when the tap stops.
-    public let buffers: AsyncStream<AudioBuffer>
+    public let buffers: AudioBufferStream
     public let target: TapTarget
     /// Seconds of audio the server sends at a time; nil means one 256-frame buffer (lowest latency).
     public let fragmentDuration: Double?
@@ -24,13 +25,12 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// The server to use (`unix:/path` or a host); nil means the usual one ($PULSE_SERVER, the session's).
     public let server: String?
 
-    let continuation: AsyncStream<AudioBuffer>.Continuation
+    /// Touched only on the mainloop thread (and by `stop` once that thread is gone).
+    var handOver: AudioHandOver
     let mainloop: PulseMainloop
     private let statusBox = Mutex<TapStatus>(.connecting)
     /// Signalled at every change of status, so a watcher can sleep until one instead of polling.
     private let statusChanged = DispatchSemaphore(value: 0)
-    private let droppedBuffers = Atomic<Int>(0)
-    private let deliveredBuffers = Atomic<Int>(0)
     let sinkLatencyMicroseconds = Atomic<UInt64>(0)
     private let stopRequested = Mutex(false)
 
@@ -51,7 +51,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     static let maximumRetryDelay = 0.8
 
     /// - Parameters:
-    ///   - bufferLimit: buffers kept for a reader that falls behind (the oldest go first). The default
+    ///   - bufferLimit: buffers kept for a reader that falls behind (newer ones are dropped). The default
     ///     holds over a second at 192 kHz: a server that stalls (or a device that renders in large
     ///     blocks) hands over its backlog at once, and that must not cost samples. Memory is only
     ///     used while a backlog waits.
@@ -73,8 +73,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
         self.relaxesInSilence = relaxesInSilence
         self.measuresSinkLatency = measuresSinkLatency
         self.server = server
-        (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self,
-                                                          bufferingPolicy: .bufferingNewest(bufferLimit))
+        (buffers, handOver) = AudioBufferStream.make(bufferLimit: bufferLimit)
     }
 
     deinit {
@@ -85,10 +84,10 @@ public final class PulseMonitorTap: @unchecked Sendable {
     public var status: TapStatus { statusBox.withLock { $0 } }
 
     /// Buffers thrown away because the reader was too slow.
-    public var droppedBufferCount: Int { droppedBuffers.load(ordering: .relaxed) }
+    public var droppedBufferCount: Int { buffers.pool.droppedCount }
 
     /// Buffers handed to the stream so far.
-    public var deliveredBufferCount: Int { deliveredBuffers.load(ordering: .relaxed) }
+    public var deliveredBufferCount: Int { buffers.pool.deliveredCount }
 
     /// How long the sink whose monitor we record takes to play a sample, as the server measures
     /// it (0 for a source that is not a monitor). The monitor delivers audio this much before it
@@ -114,7 +113,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
             closeContext()
         }
         mainloop.shutDown()
-        continuation.finish()
+        handOver.finish()
     }
 
     /// Blocks until the status is no longer `last` or `deadline` (monotonic seconds) passes, and
@@ -137,15 +136,6 @@ public final class PulseMonitorTap: @unchecked Sendable {
             return current != status
         }
         if changed { statusChanged.signal() }
-    }
-
-    func deliver(_ buffer: AudioBuffer) {
-        switch continuation.yield(buffer) {
-        case .dropped: droppedBuffers.add(1, ordering: .relaxed)
-        case .enqueued: deliveredBuffers.add(1, ordering: .relaxed)
-        case .terminated: break
-        @unknown default: break
-        }
     }
 }
 

@@ -37,11 +37,12 @@ public protocol PlaybackSource: AnyObject, Sendable {
 // under its lock (libpulse's own), which the compiler cannot see.
 public final class PulsePlayer: @unchecked Sendable {
     /// The samples written, as 256-frame buffers; `captureTime` is when each will be heard.
-    public let buffers: AsyncStream<AudioBuffer>
+    public let buffers: AudioBufferStream
     public let sampleRate: Int
     public let channelCount: Int
 
-    private let continuation: AsyncStream<AudioBuffer>.Continuation
+    /// Touched only on the mainloop thread, or under its lock (and by `stop` once that thread is gone).
+    private var handOver: AudioHandOver
     private let mainloop: PulseMainloop
     private let source: PlaybackSource
     private let stopRequested = Mutex(false)
@@ -101,7 +102,7 @@ public final class PulsePlayer: @unchecked Sendable {
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         history = SampleHistory(capacity: PlaybackStretch.historyCapacity, channelCount: channelCount)
-        (buffers, continuation) = AsyncStream.makeStream(of: AudioBuffer.self, bufferingPolicy: .bufferingNewest(512))
+        (buffers, handOver) = AudioBufferStream.make(bufferLimit: 512)
         try connect(name: name, volume: volume, server: server)
         source.whenAudioArrives = { [weak self] in self?.refill() }
     }
@@ -190,6 +191,8 @@ public final class PulsePlayer: @unchecked Sendable {
         let frameBytes = channelCount * MemoryLayout<Float>.size
         var remaining = bytes
         isStarved = false
+        // What this request tapped goes to the reader at once: one wake-up of its own.
+        defer { handOver.send() }
         let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
         let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
         if let stretch {
@@ -215,7 +218,7 @@ public final class PulsePlayer: @unchecked Sendable {
             case .ended:
                 pulseFunctions.pa_stream_cancel_write!(stream)
                 endOfSource = true
-                rechunker.flush { deliver($0) }
+                rechunker.flush { handOver.add($0) }
                 // Drain what is queued, then report the end.
                 if let operation = pulseFunctions.pa_stream_drain!(stream, { _, _, userData in
                     PulsePlayer.from(userData).positionBox.withLock { $0.finished = true }
@@ -243,7 +246,7 @@ public final class PulsePlayer: @unchecked Sendable {
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
             let heardAt = HostClock.now() + currentLatency(stream)
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
-                deliver($0)
+                handOver.add($0)
             }
             if let stretching {
                 fileFrame = stretching.outputFileFrame
@@ -288,10 +291,6 @@ public final class PulsePlayer: @unchecked Sendable {
     /// wait (a seek) and after the end; anything else is a dropout.
     private func serverRanDry() {
         if !isStarved && !endOfSource { dropouts.add(1, ordering: .relaxed) }
-    }
-
-    private func deliver(_ buffer: AudioBuffer) {
-        continuation.yield(buffer)
     }
 
     /// Seconds from a sample written now until it is heard.
@@ -440,6 +439,6 @@ public final class PulsePlayer: @unchecked Sendable {
             context = nil
         }
         mainloop.shutDown()
-        continuation.finish()
+        handOver.finish()
     }
 }

@@ -52,7 +52,12 @@ final class SteeredPlayerParts: PlayerParts {
 }
 
 final class SteeredOutput: TrackOutput {
-    let buffers = AsyncStream<AudioBuffer> { $0.finish() }
+    /// Ended at once: these tests follow the transport, not the audio.
+    let buffers: AudioBufferStream = {
+        var (stream, handOver) = AudioBufferStream.make(bufferLimit: 1)
+        handOver.finish()
+        return stream
+    }()
     let sampleRate: Int
     var heardFrame: Int64 = 0
     /// A new stream starts corked.

@@ -12,7 +12,7 @@ struct PulseMonitorTapTests {
         try await body(try PrivatePulseServer())
     }
 
-    @Test("a reader that falls behind loses the oldest buffers, counted; memory stays bounded")
+    @Test("a reader that falls behind by the whole limit loses the newer buffers, counted; memory stays bounded")
     func boundedStream() async throws {
         try await withServer { server in
             let tap = try PulseMonitorTap(bufferLimit: 16, server: server.serverAddress)

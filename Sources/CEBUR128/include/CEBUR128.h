@@ -8,7 +8,7 @@
 
 #define DECIBAR_EBUR128_FUNCTIONS(X) \
     X(ebur128_init) X(ebur128_destroy) X(ebur128_add_frames_float) \
-    X(ebur128_loudness_momentary) X(ebur128_loudness_shortterm) X(ebur128_loudness_global) \
+    X(ebur128_loudness_window) X(ebur128_loudness_global) \
     X(ebur128_loudness_range) X(ebur128_true_peak) X(ebur128_prev_true_peak)
 
 typedef struct { DECIBAR_EBUR128_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarEBUR128;

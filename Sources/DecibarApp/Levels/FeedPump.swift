@@ -18,12 +18,12 @@ struct FeedPump {
     let feeding = RestFlag()
 
     /// - Parameter also: sees every buffer after the feed (a daemon's subscribers).
-    init(_ buffers: AsyncStream<AudioBuffer>, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil) {
+    init(_ buffers: AudioBufferStream, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil) {
         let rest = self.rest
         let feeding = self.feeding
         feeding.value.store(true, ordering: .releasing)
         task = Task.detached(priority: .high) {
-            for await buffer in buffers {
+            await buffers.forEach { buffer in
                 if feeding.value.load(ordering: .acquiring) { feed.add(buffer) }
                 also?(buffer)
                 if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {

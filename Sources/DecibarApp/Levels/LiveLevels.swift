@@ -7,6 +7,12 @@ import Foundation
 public struct LiveLevels {
     static let fragmentDuration = 0.05
 
+    /// Audio per delivery for lines at `rate`: 50 ms, or one line's worth for slower lines (up to
+    /// 100 ms: loudness at 10 lines a second wakes half as often, and no line waits longer).
+    static func fragmentDuration(rate: Double) -> Double {
+        min(0.1, max(fragmentDuration, 1 / rate))
+    }
+
     let target: TapTarget
     let rate: Double
     let duration: Double?
@@ -23,10 +29,10 @@ public struct LiveLevels {
     public func run() throws {
         let tap: PulseMonitorTap
         do {
-            // 50 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
+            // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
             // of what a headless reader costs). Every line still covers every sample, and its t is
             // when its last sample was captured, so lines that arrive together keep their times.
-            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration)
+            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate))
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -37,7 +43,7 @@ public struct LiveLevels {
         let settings = self.settings
         let writer = Task.detached(priority: .high) {
             var lines = LiveLines(settings: settings, rate: rate, start: start)
-            for await buffer in buffers { lines.add(buffer) }
+            await buffers.forEach { lines.add($0) }
         }
         defer {
             tap.stop()

@@ -4,7 +4,7 @@ import DecibarCore
 /// A track's stream on the sound server (`PulsePlayer`): it plays, pauses, seeks and reports.
 protocol TrackOutput: AnyObject {
     /// What it writes, as 256-frame buffers stamped with when each will be heard.
-    var buffers: AsyncStream<AudioBuffer> { get }
+    var buffers: AudioBufferStream { get }
     var sampleRate: Int { get }
     /// The frame being heard now.
     var heardFrame: Int64 { get }

@@ -10,9 +10,9 @@ public struct AudioBuffer: Sendable {
     public static let sampleCapacity = frameCapacity * maxChannels
 
     /// Channels interleaved in `samples`.
-    public let channelCount: Int
+    public internal(set) var channelCount: Int
     /// Frames per second of the stream the buffer belongs to.
-    public let sampleRate: Int
+    public internal(set) var sampleRate: Int
     /// Valid frames, `0...frameCapacity`.
     public internal(set) var frameCount: Int
     /// Index of the first frame within its stream, counted from the start of the tap or file.
@@ -86,6 +86,22 @@ public struct AudioBuffer: Sendable {
         }
         frameCount &+= taken
         return taken
+    }
+
+    /// Becomes a copy of `other`, copying only its valid samples.
+    internal mutating func copyContents(of other: AudioBuffer) {
+        channelCount = other.channelCount
+        sampleRate = other.sampleRate
+        frameCount = other.frameCount
+        startFrame = other.startFrame
+        captureTime = other.captureTime
+        let count = other.frameCount &* other.channelCount
+        var span = storage.mutableSpan
+        span.withUnsafeMutableBufferPointer { destination in
+            other.storage.span.withUnsafeBufferPointer { source in
+                destination.baseAddress!.update(from: source.baseAddress!, count: count)
+            }
+        }
     }
 
     internal mutating func reset(startFrame: Int64) {
