@@ -211,6 +211,11 @@ def analyze(writes_path, monitor_path, frames_path):
           f"parec's reads trail the stream by {read_lag_ms:.1f} ms median)")
     print(f"Decibar's own audio-to-frame latency:       median {statistics.median(own):5.1f} ms, "
           f"p90 {percentile(own, 0.9):5.1f} ms  (goal: median <= 12 ms, p90 < 18 ms; per click, frame - first sample due on monitor)")
+    # Audio arrives at any point of the frame cycle, so on average it waits half a period for the
+    # next frame to read it: at 60 Hz that alone is 8.3 ms of a 12 ms budget.
+    slot_wait = ms(statistics.median(periods)) / 2
+    print(f"  of which the wait for the next frame slot: {slot_wait:4.1f} ms on average (half the {ms(statistics.median(periods)):.1f} ms period), "
+          f"{100 * slot_wait / statistics.median(own):.0f} % of the median")
     if os.environ.get("LATENCY_DETAIL"):
         print("  each click, sorted (ms): " + " ".join(f"{value:.1f}" for value in sorted(own)))
     print(f"  same, counted from parec's read instead:  median {statistics.median(own_arrival):5.1f} ms, "

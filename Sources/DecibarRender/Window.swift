@@ -14,7 +14,7 @@ public final class Window {
     private let context: SDL_GLContext
     /// Whether the driver agreed to wait for vertical blank on swap. Under Xvfb it does not,
     /// and some drivers agree but do not wait; the frame pacer checks either way.
-    public let requestedVSync: Bool
+    public private(set) var requestedVSync: Bool
     public private(set) var isFullscreen: Bool
 
     /// Opens a window of `width`×`height` points. Throws a one-line error when there is no display.
@@ -187,6 +187,12 @@ public final class Window {
         var height: Int32 = 0
         sdlFunctions.SDL_GL_GetDrawableSize!(window, &width, &height)
         return (Int(width), Int(height))
+    }
+
+    /// Swaps at once instead of at vertical blank: for a frame rate other than the display's.
+    public func stopWaitingForVSync() {
+        _ = sdlFunctions.SDL_GL_SetSwapInterval!(0)
+        requestedVSync = false
     }
 
     /// The refresh rate of the window's display in Hz, or nil when the driver does not say.

@@ -30,6 +30,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: Key.shaderDirectory.option, help: Key.shaderDirectory.help) var shaderDir: String?
     @Option(name: Key.size.option, help: Key.size.help) var size: PixelSize?
     @Flag(name: Key.fullscreen.option, inversion: .prefixedNo, help: Key.fullscreen.help) var fullscreen: Bool?
+    @Option(name: Key.fps.option, help: Key.fps.help) var displayFps: Double?
     @Option(name: Key.attack.option, help: Key.attack.help) var attack: Double?
     @Option(name: Key.release.option, help: Key.release.help) var release: Double?
     @Option(name: Key.floor.option, parsing: .unconditional, help: Key.floor.help) var floor: Double?
@@ -109,6 +110,7 @@ struct DisplayOptions: ParsableArguments {
         try layer.put(Key.shaderDirectory, shaderDir.map { .string($0) })
         try layer.put(Key.size, size.map { .string($0.text) })
         try layer.put(Key.fullscreen, fullscreen.map { .bool($0) })
+        try layer.put(Key.fps, displayFps.map { .number($0) })
         try layer.put(Key.attack, attack.map { .number($0) })
         try layer.put(Key.release, release.map { .number($0) })
         try layer.put(Key.floor, floor.map { .number($0) })

@@ -25,6 +25,7 @@ extension DisplaySettings {
         shaderDirectory = c[Key.shaderDirectory]
         size = c[Key.size]
         fullscreen = c[Key.fullscreen]
+        fps = c[Key.fps]
         attack = c[Key.attack]
         release = c[Key.release]
         floor = Float(c[Key.floor])

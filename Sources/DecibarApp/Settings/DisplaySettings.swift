@@ -26,6 +26,8 @@ public struct DisplaySettings: Sendable {
     public var shaderDirectory = Key.shaderDirectory.defaultValue
     public var size = Key.size.defaultValue
     public var fullscreen = Key.fullscreen.defaultValue
+    /// Frames per second of the window; nil: the display's refresh rate.
+    public var fps = Key.fps.defaultValue
     /// Rise and fall time constants of the bars in ms; nil means the seed's 158 ms.
     public var attack = Key.attack.defaultValue
     public var release = Key.release.defaultValue

@@ -75,7 +75,12 @@ struct FrameLoop {
 
     private func loop(_ body: (inout Frame) throws -> Void, lastFrame: inout Double) throws {
         let frameLog = try options.frameLog.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "frame log") }
-        var pacer = FramePacer(refreshRate: window.refreshRate, vsyncClaimed: window.requestedVSync)
+        let refreshRate = window.refreshRate
+        if let fps = options.fps, refreshRate.map({ abs(fps - $0) > $0 * 0.01 }) ?? true {
+            // Vertical blank would hold every frame to the display's rate: pace them ourselves.
+            window.stopWaitingForVSync()
+        }
+        var pacer = FramePacer(refreshRate: options.fps ?? refreshRate, vsyncClaimed: window.requestedVSync)
         let start = MonotonicClock.now()
         var previous = start
         var number = 0

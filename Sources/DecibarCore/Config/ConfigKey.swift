@@ -43,8 +43,10 @@ public struct ConfigKey: Sendable, Equatable {
     public let valueName: String
 
     init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true,
-         booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil, _ help: String) {
+         booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
+         option: String? = nil, _ help: String) {
         self.booleanWords = booleanWords
+        optionName = "--" + (option ?? name.replacingUnderscores)
         self.section = section.rawValue
         self.name = name
         path = section.rawValue + "." + name
@@ -76,8 +78,9 @@ public struct ConfigKey: Sendable, Equatable {
     /// `display.theme`.
     public let path: String
 
-    /// The command-line option that sets it: `--bar-width`.
-    public var optionName: String { "--" + name.replacingUnderscores }
+    /// The command-line option that sets it: `--bar-width` (another spelling only where the key's
+    /// own would clash with a command's option, as `display.fps` with `render --fps`).
+    public let optionName: String
 
     /// Checks a value and returns it in its plain form: numbers as numbers, sizes and choices as
     /// strings. Text from the command line (`"48"`, `"on"`) is read as the kind says.

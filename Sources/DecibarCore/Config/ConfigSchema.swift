@@ -60,6 +60,8 @@ public enum ConfigSchema {
             "Window size in pixels, WxH.")
         public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen",
             "Fullscreen (f switches at run time).")
+        public static let fps: Setting<Double?> = .number(.display, "fps", 10...1000, unit: "Hz", appliesLive: false, option: "display-fps",
+            "Frames per second of the window (unset: the display's refresh rate). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
         public static let attack: Setting<Double?> = .number(.display, "attack", 0...60_000, unit: "ms",
             "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms).")
         public static let release: Setting<Double?> = .number(.display, "release", 0...60_000, unit: "ms",
@@ -129,7 +131,7 @@ public enum ConfigSchema {
         Display.orientation.key, Display.background.key, Display.borderless.key, Display.caps.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
-        Display.fullscreen.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
+        Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
         Audio.source.key, Audio.avOffset.key,
         Player.loop.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,

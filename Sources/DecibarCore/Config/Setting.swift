@@ -73,8 +73,8 @@ extension Setting {
 
     /// A number whose absence means something computed (said in `help`).
     static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, unit: String? = nil,
-                       _ help: String) -> Setting<Double?> {
-        Setting<Double?>(ConfigKey(section, name, .number(range), nil, unit: unit, help)) { $0?.number }
+                       appliesLive: Bool = true, option: String? = nil, _ help: String) -> Setting<Double?> {
+        Setting<Double?>(ConfigKey(section, name, .number(range), nil, appliesLive: appliesLive, unit: unit, option: option, help)) { $0?.number }
     }
 
     static func numberChoice(_ section: ConfigSection, _ name: String, _ numbers: [Double], default defaultValue: Double,
