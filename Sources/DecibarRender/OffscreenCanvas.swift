@@ -31,7 +31,7 @@ public final class OffscreenCanvas {
             throw RenderError("cannot draw offscreen: EGL did not start (error \(Self.lastError))")
         }
         guard eglFunctions.eglBindAPI!(EGLenum(EGL_OPENGL_API)) == EGL_TRUE else {
-            eglFunctions.eglTerminate!(display)
+            _ = eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: EGL has no desktop OpenGL")
         }
         // The default surface type is a window, which a surfaceless display has none of.
@@ -40,19 +40,19 @@ public final class OffscreenCanvas {
         var config: EGLConfig?
         var count: EGLint = 0
         guard eglFunctions.eglChooseConfig!(display, configAttributes, &config, 1, &count) == EGL_TRUE, count > 0, let config else {
-            eglFunctions.eglTerminate!(display)
+            _ = eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: no EGL configuration with RGBA")
         }
         let contextAttributes: [EGLint] = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE]
         guard let context = eglFunctions.eglCreateContext!(display, config, decibar_egl_no_context(), contextAttributes),
               context != decibar_egl_no_context() else {
-            eglFunctions.eglTerminate!(display)
+            _ = eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: no OpenGL 3.3 context (error \(Self.lastError))")
         }
         guard eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), context) == EGL_TRUE else {
-            eglFunctions.eglDestroyContext!(display, context)
-            eglFunctions.eglTerminate!(display)
+            _ = eglFunctions.eglDestroyContext!(display, context)
+            _ = eglFunctions.eglTerminate!(display)
             throw RenderError("cannot draw offscreen: the context cannot be made current (error \(Self.lastError))")
         }
         self.display = display
@@ -73,9 +73,9 @@ public final class OffscreenCanvas {
     deinit {
         glFunctions.glDeleteRenderbuffers!(1, &color)
         glFunctions.glDeleteFramebuffers!(1, &framebuffer)
-        eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
-        eglFunctions.eglDestroyContext!(display, context)
-        eglFunctions.eglTerminate!(display)
+        _ = eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
+        _ = eglFunctions.eglDestroyContext!(display, context)
+        _ = eglFunctions.eglTerminate!(display)
     }
 
     private static var lastError: String { "0x" + String(eglFunctions.eglGetError!(), radix: 16) }

@@ -54,12 +54,12 @@ public final class MediaPlayerService: Sendable {
             requested = systemdFunctions.sd_bus_request_name!(bus, name, 0)
         }
         guard requested >= 0 else {
-            systemdFunctions.sd_bus_flush_close_unref!(bus)
+            _ = systemdFunctions.sd_bus_flush_close_unref!(bus)
             throw MediaPlayerServiceError("cannot take a name on the session bus (\(Self.errorText(requested)))")
         }
         let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wake >= 0 else {
-            systemdFunctions.sd_bus_flush_close_unref!(bus)
+            _ = systemdFunctions.sd_bus_flush_close_unref!(bus)
             throw MediaPlayerServiceError("cannot make an eventfd (\(Self.errorText(-errno)))")
         }
         busName = name
@@ -75,7 +75,7 @@ public final class MediaPlayerService: Sendable {
             let added = systemdFunctions.sd_bus_add_object_vtable!(bus, nil, Self.objectPath, interface, table, UnsafeMutableRawPointer(target))
             guard added >= 0 else {
                 close(wake)
-                systemdFunctions.sd_bus_flush_close_unref!(bus)
+                _ = systemdFunctions.sd_bus_flush_close_unref!(bus)
                 target.deallocate()
                 throw MediaPlayerServiceError("cannot publish \(interface) (\(Self.errorText(added)))")
             }
@@ -136,7 +136,7 @@ public final class MediaPlayerService: Sendable {
     private func runBusLoop() {
         let bus = connection.bus
         defer {
-            systemdFunctions.sd_bus_flush_close_unref!(bus)
+            _ = systemdFunctions.sd_bus_flush_close_unref!(bus)
             connection.target?.deinitialize(count: 1)
             connection.target?.deallocate()
             connection.target = nil
@@ -188,7 +188,7 @@ public final class MediaPlayerService: Sendable {
     private func signalSeeked(_ position: Int64, on bus: OpaquePointer) {
         var message: OpaquePointer?
         guard systemdFunctions.sd_bus_message_new_signal!(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0, let message else { return }
-        defer { systemdFunctions.sd_bus_message_unref!(message) }
+        defer { _ = systemdFunctions.sd_bus_message_unref!(message) }
         var value = position
         guard systemdFunctions.sd_bus_message_append_basic!(message, Self.type("x"), &value) >= 0 else { return }
         _ = systemdFunctions.sd_bus_send!(bus, message, nil)
