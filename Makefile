@@ -23,8 +23,9 @@ release: deps
 # The Debian package: a release binary with the Swift runtime and Foundation inside it (nothing
 # from the toolchain's folder at run time), then Scripts/make-deb.sh: decibar_VERSION_amd64.deb here.
 # Not position-independent: the binary's 90 000 relocations would cost every start ~1 ms and 2 MiB.
+DEB_BUILD := swift build -c release --product decibar --static-swift-stdlib --scratch-path .build-deb -Xswiftc -Xclang-linker -Xswiftc -no-pie
 deb: deps
-	swift build -c release --product decibar --static-swift-stdlib --scratch-path .build-deb -Xswiftc -Xclang-linker -Xswiftc -no-pie
+	$(DEB_BUILD)
 	Scripts/make-deb.sh .build-deb/release/decibar
 
 # Opens the live window (see Scripts/run-live.sh for what happens without a sound server or display).
@@ -37,8 +38,12 @@ run: release
 # second sound server beside them delays what they measure. Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there). The in-process tests
 # (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder.
+# The Debian package is built too (into .build-deb/), for the test that installs and purges it.
 test: deps
 	swift build --build-tests
+	$(DEB_BUILD)
+	rm -f .build-deb/decibar_*.deb
+	Scripts/make-deb.sh .build-deb/release/decibar .build-deb >/dev/null
 	Scripts/install.sh manual-tool >/dev/null
 	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
 	Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests

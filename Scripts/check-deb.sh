@@ -48,9 +48,10 @@ echo "ok: ldd names $(wc -l <<<"$linked") libraries, none from the Swift toolcha
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//')
 count=0
 for soname in $(grep -rhoE 'DECIBAR_DEFINE_LOADER\([^,]+, *[^,]+, *"[^"]+"' "$(dirname "$0")"/../Sources/C*/*.c | grep -oE '"[^"]+"' | tr -d '"' | sort -u); do
-  path=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')
+  path=$(ldconfig -p | awk -v name="$soname" '!found && $1 == name && /x86-64/ { print $NF; found = 1 }')
   [ -n "$path" ] || fail "$soname, which decibar opens on first use, is not on this machine"
-  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1)
+  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p' || true)
+  [ -n "$owner" ] || owner=$(dpkg -S "$path" 2>/dev/null | sed -n '1s/:.*//p' || true)
   grep -qx "$owner" <<<"$depends" || fail "Depends lacks $owner (for $soname, opened on first use)"
   count=$((count + 1))
 done

@@ -16,6 +16,8 @@ packages=(
   playerctl cava
   # install checks: desktop-file-validate for the launcher, man and groff to render the man pages
   desktop-file-utils man-db groff-base
+  # the package: binutils (strip, objdump) and cpp for make-deb.sh, lintian for its check
+  binutils cpp lintian
   # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), and dbus
   pipewire pipewire-pulse wireplumber dbus
   # test: the soak's plot of memory, fds, threads and subscriber lines (Scripts/soak-plot.py)

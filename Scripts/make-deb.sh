@@ -68,10 +68,11 @@ sonames=$(objdump -p "$binary" | awk '/NEEDED/ { print $2 }'
   done)
 packages=()
 for soname in $(echo "$sonames" | sort -u); do
-  path=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')
+  path=$(ldconfig -p | awk -v name="$soname" '!found && $1 == name && /x86-64/ { print $NF; found = 1 }')
   [ -n "$path" ] || die "no $soname on this machine to name its package"
-  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n 1 | cut -d: -f1) \
-    || owner=$(dpkg -S "$path" | head -n 1 | cut -d: -f1)
+  # Read whole (sed, not head): a reader that stops early fails the pipe under pipefail.
+  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p' || true)
+  [ -n "$owner" ] || owner=$(dpkg -S "$path" 2>/dev/null | sed -n '1s/:.*//p' || true)
   packages+=("$owner")
 done
 depends=$(printf '%s\n' "${packages[@]}" | sort -u | paste -sd, | sed 's/,/, /g')
