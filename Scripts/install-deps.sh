@@ -14,6 +14,8 @@ packages=(
   xvfb xauth ffmpeg sox xdotool socat systemd python3
   # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
   playerctl cava
+  # test: Rubber Band's own command, one whole stretch to hold the pieces of scale --keep-pitch against
+  rubberband-cli
   # install checks: desktop-file-validate for the launcher, man and groff to render the man pages
   desktop-file-utils man-db groff-base
   # the package: binutils (strip, objdump) and cpp for make-deb.sh, lintian for its check

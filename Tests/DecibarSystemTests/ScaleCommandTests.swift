@@ -106,6 +106,84 @@ struct ScaleCommandTests {
         #expect(abs(frequency(short, channel: 7) / 900 - 1) <= 0.01, "channel 8 at \(frequency(short, channel: 7)) Hz")
     }
 
+    /// RMS (all channels) of `frames` frames from `start`, in dB.
+    static func rmsDB(_ decoded: Decoded, from start: Int, frames: Int) -> Double {
+        var sum = 0.0
+        for index in start * decoded.channels ..< (start + frames) * decoded.channels { sum += Double(decoded.samples[index] * decoded.samples[index]) }
+        return 10 * log10(max(sum / Double(frames * decoded.channels), 1e-20))
+    }
+
+    /// The output frames where `scale --keep-pitch` hands from one piece to the next.
+    static func joins(inputFrames: Int, factor: Double) -> [Int] {
+        let plan = PitchScalingPlan(inputCount: inputFrames, factor: factor, sampleRate: 48000)
+        return (1 ..< plan.pieces.count).map { plan.joinOutput($0) }
+    }
+
+    @Test("--keep-pitch in pieces: a 40 s 440/660 Hz file at 1.5 lasts exactly 60 s, and at each join the tone neither dips nor clicks")
+    func piecesJoinOnTone() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try make(folder + "/tones.flac", "0.5*sin(2*PI*440*t)|0.5*sin(2*PI*660*t)", seconds: 40)
+        let result = try scale([folder + "/tones.flac", "-o", folder + "/slow.flac", "--factor", "1.5", "--keep-pitch"])
+        #expect(result.status == 0, "\(result.error)")
+        let slow = try decode(folder + "/slow.flac")
+        #expect(slow.frames == 2_880_000 && slow.channels == 2, "\(slow.frames) frames")
+        let joins = Self.joins(inputFrames: 1_920_000, factor: 1.5)
+        #expect(joins.count >= 2, "\(joins)")
+        // A steady tone, so every 10 ms window reads the same level; an unaligned crossfade dips it.
+        let steady = Self.rmsDB(slow, from: 480_000, frames: 480)
+        // The largest step between samples of a 0.5 sine at 660 Hz: 0.5 * 2 pi * 660 / 48000.
+        let largestStep = 0.5 * 2 * Double.pi * 660 / 48000
+        for join in joins {
+            for start in stride(from: join - 4800, to: join + 4800, by: 480) {
+                let level = Self.rmsDB(slow, from: start, frames: 480)
+                #expect(abs(level - steady) < 0.3, "join at \(join): \(level) dB at \(start) against \(steady) dB")
+            }
+            for channel in 0 ..< 2 {
+                var jump: Float = 0
+                for frame in join - 4800 ..< join + 4800 {
+                    jump = max(jump, abs(slow.samples[frame * 2 + channel] - slow.samples[(frame - 1) * 2 + channel]))
+                }
+                #expect(Double(jump) < largestStep * 1.15, "join at \(join), channel \(channel): a step of \(jump)")
+            }
+        }
+    }
+
+    @Test("--keep-pitch in pieces on music: at each join no level step against one whole stretch (rubberband -3) and no click")
+    func piecesJoinOnMusic() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", song, "-t", "30", "-ar", "48000", "-ac", "2", folder + "/song.wav"])
+        #expect(made.status == 0, "\(made.error)")
+        let result = try scale([folder + "/song.wav", "-o", folder + "/slow.wav", "--factor", "1.5", "--keep-pitch"])
+        #expect(result.status == 0, "\(result.error)")
+        let reference = try TestRig.run("rubberband", ["-3", "--ignore-clipping", "-q", "-t", "1.5", folder + "/song.wav", folder + "/whole.wav"])
+        #expect(reference.status == 0, "\(reference.error)")
+        let slow = try decode(folder + "/slow.wav"), whole = try decode(folder + "/whole.wav")
+        #expect(slow.frames == 2_160_000, "\(slow.frames) frames")
+        // The level half a second before and after each join, against the whole stretch's: a step
+        // at the join would change the difference. (Shorter windows differ by where each stretcher
+        // puts a drum hit, a few milliseconds either way, which is not what is tested here.)
+        func largestStep(_ decoded: Decoded, around frame: Int, within frames: Int) -> Float {
+            var largest: Float = 0
+            for index in (frame - frames) * decoded.channels ..< (frame + frames) * decoded.channels {
+                largest = max(largest, abs(decoded.samples[index] - decoded.samples[index - decoded.channels]))
+            }
+            return largest
+        }
+        let joins = Self.joins(inputFrames: 1_440_000, factor: 1.5)
+        #expect(joins.count == 1)
+        for join in joins {
+            let before = Self.rmsDB(slow, from: join - 24_000, frames: 24_000) - Self.rmsDB(whole, from: join - 24_000, frames: 24_000)
+            let after = Self.rmsDB(slow, from: join, frames: 24_000) - Self.rmsDB(whole, from: join, frames: 24_000)
+            #expect(abs(before) < 1 && abs(after) < 1 && abs(after - before) < 0.5, "join at \(join): \(before) dB before, \(after) dB after")
+            // A click is a step between samples far beyond what the music itself has there.
+            let atJoin = largestStep(slow, around: join, within: 480), music = largestStep(whole, around: join, within: 4800)
+            #expect(atJoin <= music, "join at \(join): a step of \(atJoin) where the music's largest is \(music)")
+        }
+    }
+
     @Test("the written samples are the seed's interpolation of the decoded input, rounded half to even", arguments: [1.5, 0.7, 2.25])
     func samplesAreExact(factor: Double) throws {
         let folder = try TestRig.temporaryDirectory()

@@ -58,6 +58,13 @@ public struct FileScaling {
         for _ in 0 ..< 3 where result == nil {
             let (decoder, download) = try open()
             defer { download?.cancel() }
+            if keepsPitch, download == nil, let plan = piecewisePlan(decoder, length: length) {
+                switch try scalePiecewise(decoder, plan: plan) {
+                case .done(let inputFrames, let outputFrames): result = (inputFrames, outputFrames, decoder.sampleRate)
+                case .lengthWas: length = try count(decoder)
+                }
+                continue
+            }
             if keepsPitch {
                 // Rubber Band studies the whole file first, which counts it too.
                 var stage = try study()
@@ -143,6 +150,74 @@ public struct FileScaling {
     }
 
     private func scale<Stage: ScalingStage>(_ decoder: AudioFileDecoder, inputFrames: Int, stage scaler: inout Stage) throws -> Pass {
+        var merged: [Float] = []
+        return try encode(decoder, inputFrames: inputFrames) { emit, progress, check in
+            while try decoder.read({ block in
+                if singleChannel && decoder.channelCount > 1 {
+                    Self.merge(block, channels: decoder.channelCount, into: &merged)
+                    merged.withUnsafeBufferPointer { scaler.process($0, emit: emit) }
+                } else {
+                    scaler.process(block, emit: emit)
+                }
+            }) {
+                try check()
+                progress.update(done: min(scaler.receivedFrames, inputFrames))
+            }
+            progress.finish()
+            scaler.finish(emit: emit)
+            try check()
+            guard scaler.receivedFrames == inputFrames else {
+                if keepsPitch {
+                    throw CommandFailure(message: "\(input.escapingControlCharacters): its length changed between the two passes (\(inputFrames) frames, then \(scaler.receivedFrames))")
+                }
+                return .lengthWas(scaler.receivedFrames)
+            }
+            return .done(inputFrames: inputFrames, outputFrames: scaler.emittedFrames)
+        }
+    }
+
+    /// `--keep-pitch` in pieces on every core, for a file (not a stream) long enough to cut, on a
+    /// machine with more than one core; nil otherwise.
+    private func piecewisePlan(_ decoder: AudioFileDecoder, length: Int?) -> PitchScalingPlan? {
+        let threads = min(ProcessInfo.processInfo.activeProcessorCount, 16)
+        guard threads > 1, let frames = length ?? decoder.estimatedFrameCount.map(Int.init), frames > 0 else { return nil }
+        let plan = PitchScalingPlan(inputCount: frames, factor: factor, sampleRate: decoder.sampleRate)
+        return plan.pieces.count > 1 ? plan : nil
+    }
+
+    private func scalePiecewise(_ decoder: AudioFileDecoder, plan: PitchScalingPlan) throws -> Pass {
+        let channels = singleChannel ? 1 : decoder.channelCount
+        let scaling = PiecewisePitchScaling(input: input, plan: plan, sampleRate: decoder.sampleRate, channelCount: decoder.channelCount,
+                                            mergesChannels: singleChannel, threadCount: min(ProcessInfo.processInfo.activeProcessorCount, 16),
+                                            isInterrupted: { scalingInterrupted.load(ordering: .relaxed) })
+        var converted = [Double](repeating: 0, count: 4096 * channels)
+        return try encode(decoder, inputFrames: plan.inputCount) { emit, progress, check in
+            var emitted = 0
+            do {
+                try scaling.run(progress: { progress.update(done: $0) }) { block in
+                    for start in stride(from: 0, to: block.count, by: converted.count) {
+                        let count = min(converted.count, block.count - start)
+                        for index in 0 ..< count { converted[index] = Double(block[start + index]) }
+                        converted.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0 ..< count])) }
+                    }
+                    emitted += block.count / channels
+                }
+            } catch let failure as PiecewisePitchScaling.Failure where failure.isLengthChange {
+                return .lengthWas(0)
+            } catch let failure as PiecewisePitchScaling.Failure {
+                try check()
+                throw CommandFailure(message: failure.message)
+            }
+            progress.finish()
+            try check()
+            return .done(inputFrames: plan.inputCount, outputFrames: emitted)
+        }
+    }
+
+    /// Runs the ffmpeg encoder for OUT while `produce` hands it samples; `check` throws when the
+    /// run was interrupted or the encoder failed. The output is committed only when all is done.
+    private func encode(_ decoder: AudioFileDecoder, inputFrames: Int,
+                        produce: (_ emit: (UnsafeBufferPointer<Double>) -> Void, _ progress: inout ProgressBar, _ check: () throws -> Void) throws -> Pass) throws -> Pass {
         let channels = singleChannel ? 1 : decoder.channelCount
         guard channels <= format.maximumChannels else {
             throw CommandFailure(message: "-o \(output.escapingControlCharacters): .\(format.fileExtension) holds at most \(format.maximumChannels) channels; \(input.escapingControlCharacters) has \(channels) (--single-channel merges them)", status: 2)
@@ -156,7 +231,6 @@ public struct FileScaling {
                                       feedsInput: true, isInterrupted: isInterrupted,
                                       missing: "scale needs the ffmpeg program (apt-get install ffmpeg)")
         var encoder = SampleEncoder(format: samples)
-        var merged: [Float] = []
         var progress = ProgressBar(total: max(1, inputFrames), unit: "s", scale: Double(decoder.sampleRate))
         var writeFailure: ChildProcess.WriteOutcome?
         func emit(_ block: UnsafeBufferPointer<Double>) {
@@ -164,30 +238,17 @@ public struct FileScaling {
             let outcome = encoder.encode(block) { ffmpeg.write($0) }
             if outcome != .written { writeFailure = outcome }
         }
-        do {
-            while try decoder.read({ block in
-                if singleChannel && decoder.channelCount > 1 {
-                    Self.merge(block, channels: decoder.channelCount, into: &merged)
-                    merged.withUnsafeBufferPointer { scaler.process($0, emit: emit) }
-                } else {
-                    scaler.process(block, emit: emit)
-                }
-            }) {
-                if isInterrupted() { throw interruption }
-                if let writeFailure { throw failure(writeFailure, ffmpeg) }
-                progress.update(done: min(scaler.receivedFrames, inputFrames))
-            }
-            progress.finish()
-            scaler.finish(emit: emit)
-            if let writeFailure { throw failure(writeFailure, ffmpeg) }
+        func check() throws {
             if isInterrupted() { throw interruption }
-            guard scaler.receivedFrames == inputFrames else {
-                if keepsPitch {
-                    throw CommandFailure(message: "\(input.escapingControlCharacters): its length changed between the two passes (\(inputFrames) frames, then \(scaler.receivedFrames))")
-                }
+            if let writeFailure { throw failure(writeFailure, ffmpeg) }
+        }
+        let pass: Pass
+        do {
+            pass = try produce(emit, &progress, check)
+            if case .lengthWas = pass {
                 ffmpeg.stop()
                 partial.discard()
-                return .lengthWas(scaler.receivedFrames)
+                return pass
             }
             let status = ffmpeg.finish()
             if isInterrupted() { throw interruption }
@@ -201,7 +262,7 @@ public struct FileScaling {
             if let failure = error as? AudioFileError { throw CommandFailure(message: failure.description) }
             throw CommandFailure(message: "cannot scale \(input.escapingControlCharacters): \(error)")
         }
-        return .done(inputFrames: inputFrames, outputFrames: scaler.emittedFrames)
+        return pass
     }
 
     private func failure(_ outcome: ChildProcess.WriteOutcome, _ ffmpeg: ChildProcess) -> CommandFailure {
@@ -240,7 +301,7 @@ public struct FileScaling {
     }
 
     /// The channels of each frame averaged into one.
-    private static func merge(_ block: UnsafeBufferPointer<Float>, channels: Int, into merged: inout [Float]) {
+    static func merge(_ block: UnsafeBufferPointer<Float>, channels: Int, into merged: inout [Float]) {
         merged.removeAll(keepingCapacity: true)
         let scale = 1 / Float(channels)
         var index = 0
