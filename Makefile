@@ -17,16 +17,16 @@ deps:
 build: deps
 	swift build
 
+# The release binary carries the Swift runtime and Foundation (nothing from the toolchain's folder
+# at run time) and links no C library: each adapter opens its library on first use. Not
+# position-independent: the binary's 90 000 relocations would cost every start ~1 ms and 2 MiB.
+RELEASE_BUILD := swift build -c release --product decibar --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
 release: deps
-	swift build -c release --product decibar
+	$(RELEASE_BUILD)
 
-# The Debian package: a release binary with the Swift runtime and Foundation inside it (nothing
-# from the toolchain's folder at run time), then Scripts/make-deb.sh: decibar_VERSION_amd64.deb here.
-# Not position-independent: the binary's 90 000 relocations would cost every start ~1 ms and 2 MiB.
-DEB_BUILD := swift build -c release --product decibar --static-swift-stdlib --scratch-path .build-deb -Xswiftc -Xclang-linker -Xswiftc -no-pie
-deb: deps
-	$(DEB_BUILD)
-	Scripts/make-deb.sh .build-deb/release/decibar
+# The Debian package of the release binary (Scripts/make-deb.sh): decibar_VERSION_amd64.deb here.
+deb: release
+	Scripts/make-deb.sh .build/release/decibar
 
 # Opens the live window (see Scripts/run-live.sh for what happens without a sound server or display).
 run: release
@@ -38,12 +38,12 @@ run: release
 # second sound server beside them delays what they measure. Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there). The in-process tests
 # (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder.
-# The Debian package is built too (into .build-deb/), for the test that installs and purges it.
+# The Debian package is built too (into .build/deb/), for the test that installs and purges it.
 test: deps
 	swift build --build-tests
-	$(DEB_BUILD)
-	rm -f .build-deb/decibar_*.deb
-	Scripts/make-deb.sh .build-deb/release/decibar .build-deb >/dev/null
+	$(RELEASE_BUILD)
+	rm -rf .build/deb && mkdir -p .build/deb
+	Scripts/make-deb.sh .build/release/decibar .build/deb >/dev/null
 	Scripts/install.sh manual-tool >/dev/null
 	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
 	Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests
@@ -96,4 +96,4 @@ soak: release
 	Scripts/soak.sh .build/release/decibar
 
 clean:
-	rm -rf .build .build-deb .build-release .build-address .build-thread .build-fuzz .build-tools Benchmarks/.build out
+	rm -rf .build .build-release .build-address .build-thread .build-fuzz .build-tools Benchmarks/.build out

@@ -157,6 +157,9 @@ if c > 0:
 else:
     print('  ratio decibar / $reference: n/a (the reference used no measurable CPU)')"
 echo "  pulseaudio during the window:      $pulse_pct % (player + the capture clients; player alone: $pulse_alone %)"
+rss() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' /proc/"$1"/status; }
+printf '  resident memory at the end:        %s MiB%s\n' "$(rss "$decibar_pid")" \
+  "$([ -z "$before_pid" ] || printf ', before %s MiB' "$(rss "$before_pid")")$([ "$mode" = daemon ] && echo '   (goal for the daemon: < 24 MiB)')"
 python3 - "$dir/threads0" "$dir/threads1" "$elapsed" <<'PY'
 import sys
 def load(path):

@@ -8,7 +8,10 @@
 # (GNU time's figure for that one run) and the shared libraries the loader brought in (LD_DEBUG=files,
 # counting those opened on first use too).
 #
-# Usage: bench-startup.sh [DECIBAR_BINARY] [RUNS]   (defaults: .build/release/decibar, from make release; 15)
+# BEFORE=PATH adds an earlier decibar's --version and ctl status (against the same daemon) to the
+# same alternation, for the figures before a change.
+#
+# Usage: [BEFORE=PATH] bench-startup.sh [DECIBAR_BINARY] [RUNS]   (defaults: .build/release/decibar, from make release; 15)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 decibar=${1:-$root/.build/release/decibar}
@@ -29,14 +32,17 @@ daemon_pid=$!
 for _ in $(seq 100); do [ -S "$runtime/decibar/control.sock" ] && break; sleep 0.05; done
 [ -S "$runtime/decibar/control.sock" ] || { echo "bench-startup: the daemon did not start: $(cat "$runtime/daemon.log")" >&2; exit 1; }
 
-XDG_RUNTIME_DIR="$runtime" python3 - "$decibar" "$runs" <<'PY'
+XDG_RUNTIME_DIR="$runtime" python3 - "$decibar" "$runs" "${BEFORE:-}" <<'PY'
 import os, statistics, subprocess, sys, time
-decibar, runs = sys.argv[1], int(sys.argv[2])
+decibar, runs, before = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 commands = {
     "decibar --version": [decibar, "--version"],
     "decibar ctl status": [decibar, "ctl", "status"],
     "playerctl --version": ["playerctl", "--version"],
 }
+if before:
+    commands["before: --version"] = [before, "--version"]
+    commands["before: ctl status"] = [before, "ctl", "status"]
 
 def one(argv):
     """Wall seconds of one run, from spawn to exit."""
@@ -73,4 +79,5 @@ print(f"startup: median of {runs} alternating runs; wall time, peak resident mem
 for name, argv in commands.items():
     wall = statistics.median(walls[name])
     print(f"  {name:22s} {wall * 1000:6.1f} ms ({wall / reference:4.2f}x playerctl)  {statistics.median(rss[name]) / 1024:5.1f} MiB  {libraries(argv):3d} libraries")
+print("  goal: decibar ctl and --version within 1.5x playerctl's wall time, at most 12 MiB")
 PY

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every benchmark, in order: release build, micro-benchmarks (package-benchmark), the processor
 # against a plain C loop, audio-to-frame latency, CPU against cava, the player and streaming. Each section prints its
-# figures with its goal. The release build goes to .build-release so it never disturbs .build.
+# figures with its goal. The release build goes to .build-release so it never disturbs .build; it is
+# built as make release and the package build it (Swift runtime inside, no C library linked).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -13,7 +14,8 @@ section() { printf '\n=== %s ===\n' "$1"; }
 quiet() { grep -v -E '^(warning: prohibited flag|\[[0-9]+/[0-9]+\]|Building for|Compiling|Write |Linking|Planning|Fetching|Computing|Computed|Creating working copy|Working copy)' || true; }
 
 section "Release build (decibar)"
-swift build -c release --product decibar --scratch-path "$root/.build-release" 2>&1 | quiet
+swift build -c release --product decibar --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+  --scratch-path "$root/.build-release" 2>&1 | quiet
 
 section "Micro-benchmarks (package-benchmark; per buffer, per delivery or per display frame; allocation goal 0)"
 (cd Benchmarks && swift package --disable-sandbox benchmark --no-progress 2>&1) | quiet
@@ -25,11 +27,15 @@ section "LevelProcessor.process against plain C"
 swift build -c release --package-path Benchmarks --product ProcessorVersusC 2>&1 | quiet
 Benchmarks/.build/release/ProcessorVersusC
 
-section "Audio-to-frame latency (decibar live)"
-"$here/bench-latency.sh" "$root/.build-release/release/decibar"
+section "Start-up: decibar --version and ctl status against playerctl --version"
+"$here/bench-startup.sh" "$root/.build-release/release/decibar"
 
-section "CPU: decibar levels against cava"
-"$here/bench-cpu.sh" "$root/.build-release/release/decibar"
+section "Audio-to-frame latency (decibar live), at 60 Hz and at 144 Hz"
+"$here/bench-latency.sh" "$root/.build-release/release/decibar"
+FPS=144 "$here/bench-latency.sh" "$root/.build-release/release/decibar"
+
+section "CPU: decibar levels, spectrum and the daemon against cava, loudness against ffmpeg (30 s each)"
+"$here/bench-cpu.sh" "$root/.build-release/release/decibar" 30 all
 
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
@@ -37,7 +43,7 @@ section "Player: overview against ffmpeg -f null, peak memory, first frame, seek
 section "Streaming: first audio over HTTP against ffmpeg, CPU and memory against playing from disk"
 "$here/bench-stream.sh" "$root/.build-release/release/decibar"
 
-section "Scaling a 60-minute file against sox speed and tempo"
+section "Scaling: a 60-minute file against sox speed, --keep-pitch against rubberband -3"
 "$here/bench-scale.sh" "$root/.build-release/release/decibar"
 
 section "Rate and pitch: playback CPU at rate 1.5 / pitch +300 against rate 1"
@@ -45,9 +51,6 @@ section "Rate and pitch: playback CPU at rate 1.5 / pitch +300 against rate 1"
 
 section "Video: CPU with the picture against --video-layout off (720p30), frames on time at 1080p60"
 "$here/bench-video.sh" "$root/.build-release/release/decibar"
-
-section "CPU: decibar levels --mode spectrum against cava"
-"$here/bench-cpu.sh" "$root/.build-release/release/decibar" 60 spectrum
 
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"

@@ -34,13 +34,37 @@ case $maintainer in *@*.*'>') ;; *) die "no maintainer address with a domain: se
 # A native package (no Debian revision): its changelog is changelog.gz.
 printf 'decibar (%s) unstable; urgency=medium\n\n  * Built from %s.\n\n -- %s  %s\n' \
   "$version" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo source)" "$maintainer" "$date" | gzip -9n >"$doc/changelog.gz"
+# The binary links FFTW and the Rubber Band Library (GPL-2.0-or-later), and Debian's FFmpeg is built
+# with its GPL parts: the package is GPL-2.0-or-later. It also carries, linked in, the Swift runtime
+# and Foundation (Apache-2.0 with the Runtime Library Exception), the Swift packages (Apache-2.0)
+# and TOMLKit with toml++ (MIT).
 cat >"$doc/copyright" <<'COPYRIGHT'
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: decibar
-Comment: The licences of the libraries Decibar uses are listed in README.md.
+Comment: The libraries Decibar uses and their licences are listed in README.md. usr/bin/decibar
+ has linked into it: the Swift standard library, Foundation and Dispatch (Apache-2.0 with the
+ Runtime Library Exception); swift-argument-parser, swift-nio, swift-log, swift-system and
+ swift-numerics (Apache-2.0); TOMLKit and toml++ (MIT). It opens FFTW and the Rubber Band
+ Library (GPL-2.0-or-later), which makes the whole GPL-2.0-or-later.
 
 Files: *
 Copyright: 2026 the Decibar authors
+License: GPL-2.0-or-later
+ This program is free software; you can redistribute it and/or modify it under the terms of the
+ GNU General Public License as published by the Free Software Foundation; either version 2 of the
+ License, or (at your option) any later version.
+ .
+ This program is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; without
+ even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE. See the GNU
+ General Public License for more details.
+ .
+ On Debian systems, the complete text of the GNU General Public License version 2 can be found in
+ "/usr/share/common-licenses/GPL-2".
+
+License: Apache-2.0
+ On Debian systems, the complete text of the Apache License, Version 2.0 can be found in
+ "/usr/share/common-licenses/Apache-2.0".
+
 License: MIT
  Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
  associated documentation files (the "Software"), to deal in the Software without restriction,

@@ -9,7 +9,7 @@ import Testing
 struct DebianPackageTests {
     @Test("installs with apt-get, runs bare, links nothing of the toolchain, has no lintian error, and purges to nothing")
     func installAndPurge() throws {
-        let folder = TestRig.packageRoot + "/.build-deb"
+        let folder = TestRig.packageRoot + "/.build/deb"
         let packages = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix("decibar_") && $0.hasSuffix(".deb") } ?? []
         try #require(packages.count == 1, "expected one package in \(folder) (make test and make deb build it), found \(packages)")
         let result = try TestRig.run(TestRig.packageRoot + "/Scripts/check-deb.sh", [folder + "/" + packages[0]])
