@@ -137,6 +137,9 @@ public final class LoudnessMeter: LoudnessAnalyzer {
     }
 
     private func start(sampleRate: Int, channelCount: Int) {
+        // Without libebur128 the meter stays empty (its readings say nothing); the commands that
+        // need figures check `libraryFailure` first and say why in one line.
+        guard ebur128Library.table != nil else { return }
         if state != nil { ebur128Functions.ebur128_destroy!(&state) }
         if peakState != nil { ebur128Functions.ebur128_destroy!(&peakState) }
         state = ebur128Functions.ebur128_init!(UInt32(channelCount), UInt(sampleRate), mode)

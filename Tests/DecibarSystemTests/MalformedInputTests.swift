@@ -19,7 +19,7 @@ struct MalformedInputTests {
         Command(name: "render") { file, out in
             ["render", file, "-o", out + "/", "--size", "64x64", "--fps", "4", "--duration", "1", "--mode", "spectrum"]
         },
-        Command(name: "play") { file, _ in ["play", file, "--size", "160x100", "--exit-after", "0.5", "--mode", "meter"] },
+        Command(name: "play") { file, _ in ["play", file, "--size", "160x100", "--exit-after", "0.3", "--mode", "meter"] },
     ]
 
     @Test("levels --file, peaks, render and play answer every malformed input in bounded time, in one line or with success")

@@ -6,11 +6,11 @@ import Testing
 /// master's loudness; quiet tones still show and silence still empties the window.
 @Suite("Bars on music", .enabled(if: TestRig.canRun(needing: .ffmpeg)))
 struct MusicBarsTests {
-    static let (width, height, fps, bars) = (480, 270, 30, 48)
+    static let (width, height, fps, bars) = (480, 270, 20, 48)
     let headless = ["DISPLAY": "", "XDG_CACHE_HOME": NSTemporaryDirectory() + "decibar-music-test-cache"]
 
     /// Each bar's drawn height per frame, as a share of a full bar (0 at its resting height, 1 at the
-    /// top), read from the pixels of `decibar render` at 30 fps in the default bars mode.
+    /// top), read from the pixels of `decibar render` at 20 fps in the default bars mode.
     func renderedHeights(of input: String, in folder: String, extra: [String] = []) throws -> [[Double]] {
         let video = folder + "/bars.mp4"
         let rendered = try TestRig.run(TestRig.decibar, ["render", input, "-o", video, "--fps", "\(Self.fps)",

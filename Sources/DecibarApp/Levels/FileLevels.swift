@@ -7,16 +7,19 @@ public struct FileLevels {
     let path: String
     let rate: Double
     let duration: Double?
+    let settings: LevelsSettings
     var lines: LineMaker
 
     public init(path: String, rate: Double, duration: Double?, settings: LevelsSettings) {
         self.path = path
         self.rate = rate
         self.duration = duration
+        self.settings = settings
         lines = LineMaker(settings)
     }
 
     public func run() throws {
+        try settings.checkLibraries()
         let decoder: AudioFileDecoder
         do {
             decoder = try MediaOpener.decoder(for: path).0

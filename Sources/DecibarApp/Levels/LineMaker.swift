@@ -97,3 +97,12 @@ struct LineMaker {
         output(line)
     }
 }
+
+extension LevelsSettings {
+    /// Loudness lines need libebur128, opened on first use: without it, say so before starting.
+    func checkLibraries() throws(CommandFailure) {
+        if mode == .loudness && feed == nil, let failure = LoudnessMeter.libraryFailure {
+            throw CommandFailure(message: "loudness needs libebur128: \(failure)")
+        }
+    }
+}

@@ -27,6 +27,7 @@ public struct LiveLevels {
     }
 
     public func run() throws {
+        try settings.checkLibraries()
         let tap: PulseMonitorTap
         do {
             // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
