@@ -38,7 +38,8 @@ run: release
 # second sound server beside them delays what they measure. Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there). The in-process tests
 # (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder.
-# The Debian package is built too (into .build/deb/), for the test that installs and purges it.
+# The release binary is built too, and the system tests run it (DECIBAR_BINARY): what the package
+# ships is what is tested. Its Debian package goes to .build/deb/, for the test that installs it.
 test: deps
 	swift build --build-tests
 	$(RELEASE_BUILD)
@@ -46,7 +47,7 @@ test: deps
 	Scripts/make-deb.sh .build/release/decibar .build/deb >/dev/null
 	Scripts/install.sh manual-tool >/dev/null
 	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
-	Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests
+	DECIBAR_BINARY=$(CURDIR)/.build/release/decibar Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests
 
 # The application's logic alone, in-process (DecibarAppTests): no display, sound server, session bus
 # or runtime folder, and it says so by running without them.
