@@ -259,11 +259,13 @@ struct ScaleCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["in.wav", "out.m4a"])
     }
 
-    @Test("a scale interrupted by SIGINT leaves nothing at OUT", arguments: [SIGINT, SIGTERM])
-    func interrupted(signal: Int32) throws {
+    @Test("a scale interrupted by SIGINT leaves nothing at OUT (and --keep-pitch, stopped while its pieces are stretched on every core)",
+          arguments: [(SIGINT, false), (SIGTERM, false), (SIGINT, true)])
+    func interrupted(signal: Int32, keepsPitch: Bool) throws {
         let folder = try TestRig.temporaryDirectory()
-        try make(folder + "/long.flac", "0.3*sin(2*PI*440*t)|0.3*sin(2*PI*550*t)", seconds: 600)
-        let running = try RunningCommand(["scale", folder + "/long.flac", "-o", folder + "/out.flac", "--factor", "1.5"], environment: [:])
+        try make(folder + "/long.flac", "0.3*sin(2*PI*440*t)|0.3*sin(2*PI*550*t)", seconds: keepsPitch ? 120 : 600)
+        let running = try RunningCommand(["scale", folder + "/long.flac", "-o", folder + "/out.flac", "--factor", "1.5"] + (keepsPitch ? ["--keep-pitch"] : []),
+                                         environment: [:])
         #expect(TestRig.wait(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: folder).count) == 2 }, "no partial appeared")
         usleep(200_000)
         kill(running.process.processIdentifier, signal)

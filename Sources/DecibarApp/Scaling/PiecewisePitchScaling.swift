@@ -37,7 +37,10 @@ struct PiecewisePitchScaling {
 
         init(pieces: Int, room: Int) {
             done = (0 ..< pieces).map { _ in DispatchSemaphore(value: 0) }
-            self.room = DispatchSemaphore(value: room)
+            // Made at 0 and raised: libdispatch traps when a semaphore goes away below the value it
+            // was made with, which a stopped run leaves it.
+            self.room = DispatchSemaphore(value: 0)
+            for _ in 0 ..< room { self.room.signal() }
         }
     }
 
