@@ -100,15 +100,6 @@ public final class TimeStretcher {
         rubberbandFunctions.rubberband_set_expected_input_duration!(state, UInt32(clamping: frames))
     }
 
-    /// Offline, after the study and before the first `process`: input frames that must come out
-    /// at exactly these output frames (between them the stretch is Rubber Band's to place).
-    public func pin(_ points: [(input: Int, output: Int)]) {
-        guard !points.isEmpty else { return }
-        var inputs = points.map { UInt32(clamping: $0.input) }
-        var outputs = points.map { UInt32(clamping: $0.output) }
-        rubberbandFunctions.rubberband_set_key_frame_map!(state, UInt32(points.count), &inputs, &outputs)
-    }
-
     /// Forgets all input (a seek); the ratios stay.
     public func reset() { rubberbandFunctions.rubberband_reset!(state) }
 

@@ -7,7 +7,7 @@
 #include <CLoader.h>
 
 #define DECIBAR_RUBBERBAND_FUNCTIONS(X) \
-    X(rubberband_new) X(rubberband_delete) X(rubberband_get_engine_version) X(rubberband_set_key_frame_map) \
+    X(rubberband_new) X(rubberband_delete) X(rubberband_get_engine_version) \
     X(rubberband_set_max_process_size) X(rubberband_get_time_ratio) X(rubberband_set_time_ratio) \
     X(rubberband_get_pitch_scale) X(rubberband_set_pitch_scale) X(rubberband_get_preferred_start_pad) \
     X(rubberband_get_start_delay) X(rubberband_get_samples_required) X(rubberband_available) \

@@ -157,14 +157,6 @@ struct PiecewisePitchScaling {
             }
         }
         try read { block, isLast in stretcher.study(block, isFinal: isLast) }
-        // Both sides of a join put its input frame at the same output frame: left to itself, each
-        // stretcher places its stretch by its own piece, and the two drift apart by milliseconds.
-        var pins: [(input: Int, output: Int)] = []
-        if piece.index > 0 { pins.append((piece.start - piece.readStart, plan.joinOutput(piece.index) - piece.outputOrigin)) }
-        if piece.index + 1 < plan.pieces.count {
-            pins.append((piece.end - piece.readStart, plan.joinOutput(piece.index + 1) - piece.outputOrigin))
-        }
-        stretcher.pin(pins)
         let expected = Int((Double(length) * plan.factor).rounded()) + 1024
         var output = [Float]()
         output.reserveCapacity(expected * channels)
