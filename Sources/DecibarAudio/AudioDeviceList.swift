@@ -17,11 +17,23 @@ public struct AudioDeviceList: Sendable, Equatable {
         public var channelCount: Int
     }
 
+    /// A playback stream: an app playing, which `--app` can name by `appName` or `binary`.
+    public struct Playback: Sendable, Equatable {
+        public var index: Int
+        public var appName: String?
+        public var binary: String?
+        public var processID: Int?
+        public var sinkName: String
+        /// Paused by the app (corked): it plays nothing, though the stream is open.
+        public var isPaused: Bool
+    }
+
     public var serverName: String
     public var defaultSinkName: String
     public var defaultSourceName: String
     public var sinks: [Sink]
     public var sources: [Source]
+    public var playbacks: [Playback] = []
 
     /// The source a live tap follows: the default sink's monitor.
     public var defaultMonitorName: String? {

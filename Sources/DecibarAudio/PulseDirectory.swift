@@ -20,6 +20,9 @@ private final class DirectoryQuery: @unchecked Sendable {
     var failure: String?
     var isReady = false
     var pendingReplies = 0
+    /// Playback streams with their sink's index, named once every sink is known.
+    var playbacks: [(AudioDeviceList.Playback, UInt32)] = []
+    var sinkNames: [UInt32: String] = [:]
     var list = AudioDeviceList(serverName: "", defaultSinkName: "", defaultSourceName: "", sinks: [], sources: [])
 
     init?() {
@@ -63,13 +66,18 @@ private final class DirectoryQuery: @unchecked Sendable {
             requestEverything(context)
             while pendingReplies > 0 && failure == nil { mainloop.wait() }
             if let failure { return .failure(TapError("cannot list devices: \(failure)")) }
+            list.playbacks = playbacks.map { playback, sink in
+                var named = playback
+                named.sinkName = sinkNames[sink] ?? String(sink)
+                return named
+            }
             return .success(list)
         }
         return try outcome.get()
     }
 
     private func requestEverything(_ context: OpaquePointer) {
-        pendingReplies = 3
+        pendingReplies = 4
         let server = pulseFunctions.pa_context_get_server_info!(context, { _, info, userData in
             let query = DirectoryQuery.from(userData)
             if let info = info?.pointee {
@@ -82,6 +90,7 @@ private final class DirectoryQuery: @unchecked Sendable {
         let sinks = pulseFunctions.pa_context_get_sink_info_list!(context, { _, info, endOfList, userData in
             let query = DirectoryQuery.from(userData)
             if let info = info?.pointee {
+                query.sinkNames[info.index] = String(cString: info.name)
                 query.list.sinks.append(.init(
                     name: String(cString: info.name),
                     description: info.description.map { String(cString: $0) } ?? "",
@@ -102,7 +111,20 @@ private final class DirectoryQuery: @unchecked Sendable {
             }
             if endOfList != 0 { query.replyFinished() }
         }, userData)
-        for operation in [server, sinks, sources] {
+        let playbacks = pulseFunctions.pa_context_get_sink_input_info_list!(context, { _, info, endOfList, userData in
+            let query = DirectoryQuery.from(userData)
+            if let info = info?.pointee {
+                func property(_ key: String) -> String? {
+                    info.proplist.flatMap { pulseFunctions.pa_proplist_gets!($0, key) }.map { String(cString: $0) }
+                }
+                query.playbacks.append((.init(index: Int(info.index), appName: property(PA_PROP_APPLICATION_NAME),
+                                              binary: property(PA_PROP_APPLICATION_PROCESS_BINARY),
+                                              processID: property(PA_PROP_APPLICATION_PROCESS_ID).flatMap { Int($0) },
+                                              sinkName: "", isPaused: info.corked != 0), info.sink))
+            }
+            if endOfList != 0 { query.replyFinished() }
+        }, userData)
+        for operation in [server, sinks, sources, playbacks] {
             if let operation { pulseFunctions.pa_operation_unref!(operation) } else { replyFinished() }
         }
     }

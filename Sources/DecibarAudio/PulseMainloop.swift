@@ -50,6 +50,14 @@ final class PulseMainloop: @unchecked Sendable {
         return api.pointee.time_new(api, &when, callback, userData)
     }
 
+    /// Sets a timer from `scheduleTimer` (fired or not) to fire again after `delay` seconds; call with the lock held.
+    func restartTimer(_ timer: OpaquePointer, after delay: Double) {
+        var when = timeval()
+        pulseFunctions.pa_gettimeofday!(&when)
+        pulseFunctions.pa_timeval_add!(&when, pa_usec_t(max(0, delay) * 1_000_000))
+        api.pointee.time_restart(timer, &when)
+    }
+
     /// Cancels a timer from `scheduleTimer`; call with the lock held.
     func cancelTimer(_ timer: OpaquePointer) {
         api.pointee.time_free(timer)

@@ -40,21 +40,29 @@ extension PulseMonitorTap {
 
     private func subscribeToChanges() {
         guard let context else { return }
-        pulseFunctions.pa_context_set_subscribe_callback!(context, { context, event, _, userData in
+        pulseFunctions.pa_context_set_subscribe_callback!(context, { context, event, index, userData in
             guard let context, let userData else { return }
-            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().serverChanged(context, event: event)
+            Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().serverChanged(context, event: event, index: index)
         }, userData)
+        let streams = appSelection != nil ? PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue : 0
         let mask = PA_SUBSCRIPTION_MASK_SERVER.rawValue | PA_SUBSCRIPTION_MASK_SINK.rawValue
-            | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+            | PA_SUBSCRIPTION_MASK_SOURCE.rawValue | streams
         if let operation = pulseFunctions.pa_context_subscribe!(context, pa_subscription_mask_t(rawValue: mask), nil, nil) {
             pulseFunctions.pa_operation_unref!(operation)
         }
     }
 
-    private func serverChanged(_ changed: OpaquePointer, event: pa_subscription_event_type_t) {
+    private func serverChanged(_ changed: OpaquePointer, event: pa_subscription_event_type_t, index: UInt32) {
         guard changed == context, !isStopped else { return }
         let facility = event.rawValue & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
         let kind = event.rawValue & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+        if appSelection != nil {
+            // A sink's state changes whenever streams come and go; only new and removed sinks matter.
+            if facility != PA_SUBSCRIPTION_EVENT_SINK.rawValue || kind != PA_SUBSCRIPTION_EVENT_CHANGE.rawValue {
+                appEvent(facility: facility, kind: kind, index: index)
+            }
+            return
+        }
         switch facility {
         case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
             // The default sink may have changed.
@@ -88,6 +96,7 @@ extension PulseMonitorTap {
 
     /// Disconnects and frees the context; its callbacks are cleared first so none arrive later.
     func closeContext() {
+        closeCaptures()
         guard let context else { return }
         releaseContext(context)
         self.context = nil

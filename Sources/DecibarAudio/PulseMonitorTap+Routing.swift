@@ -10,6 +10,9 @@ extension PulseMonitorTap {
         guard let context else { return }
         let operation: OpaquePointer?
         switch target {
+        case .apps:
+            followApps()
+            return
         case .defaultSinkMonitor:
             operation = pulseFunctions.pa_context_get_server_info!(context, { context, info, userData in
                 guard let userData else { return }
@@ -51,7 +54,7 @@ extension PulseMonitorTap {
                 tap.closeStream()
                 switch tap.target {
                 case .named(let name): tap.setStatus(.waitingForDevice(reason: "no source or sink named \(name)"))
-                case .defaultSinkMonitor: tap.setStatus(.waitingForDevice(reason: "default output device not found"))
+                case .defaultSinkMonitor, .apps: tap.setStatus(.waitingForDevice(reason: "default output device not found"))
                 }
             }
         }, userData)
@@ -75,5 +78,6 @@ extension TapDevice {
                   sampleRate: Int(sink.sample_spec.rate),
                   channelCount: Int(sink.sample_spec.channels))
         channelPositions = PulseChannelMap.positions(of: sink.channel_map)
+        sinkName = String(cString: sink.name)
     }
 }

@@ -78,7 +78,7 @@ extension PulseMonitorTap {
     }
 
     /// Fragments of `fragmentDuration` rounded to whole 256-frame buffers, or one buffer for nil.
-    private func bufferAttributes(fragmentDuration: Double?, sampleRate: Int) -> pa_buffer_attr {
+    func bufferAttributes(fragmentDuration: Double?, sampleRate: Int) -> pa_buffer_attr {
         let chunk = AudioBuffer.frameCapacity
         let fragmentFrames = fragmentDuration.map {
             max(chunk, Int(($0 * Double(sampleRate) / Double(chunk)).rounded()) * chunk)

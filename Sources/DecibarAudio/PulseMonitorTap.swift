@@ -46,6 +46,12 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// Frames of digital silence delivered in a row, and whether fragments were enlarged for it.
     var silentFrames = 0
     var isRelaxed = false
+    /// Listening to apps: the streams followed, and the mix of their captures.
+    var apps = AppFollowing()
+    var mixer: StreamMixer?
+    var clockTimer: OpaquePointer?
+    /// Says what a user should know that is not a status (an app left out); called on the mainloop thread.
+    let notice: (@Sendable (String) -> Void)?
 
     static let initialRetryDelay = 0.1
     static let maximumRetryDelay = 0.8
@@ -63,9 +69,10 @@ public final class PulseMonitorTap: @unchecked Sendable {
     ///     The first sound after silence then arrives up to 100 ms late; a window at rest wants this.
     ///   - measuresSinkLatency: have the server keep the sink's latency up to date (`sinkLatency`),
     ///     for a display that shows audio when it is heard.
+    ///   - notice: gets a line for the log when a matching stream is left out (16 are heard).
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024,
                 fragmentDuration: Double? = nil, relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
-                server: String? = nil) throws(TapError) {
+                server: String? = nil, notice: (@Sendable (String) -> Void)? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.target = target
@@ -73,6 +80,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
         self.relaxesInSilence = relaxesInSilence
         self.measuresSinkLatency = measuresSinkLatency
         self.server = server
+        self.notice = notice
         (buffers, handOver) = AudioBufferStream.make(bufferLimit: bufferLimit)
     }
 
@@ -109,6 +117,9 @@ public final class PulseMonitorTap: @unchecked Sendable {
                 mainloop.cancelTimer(timer)
                 retryTimer = nil
             }
+            stopClock()
+            // Frames one app delivered and another not yet are not mixed: the reader is leaving.
+            mixer?.reset()
             closeStream()
             closeContext()
         }

@@ -1,3 +1,5 @@
+import DecibarCore
+
 /// What a tap is listening to, in user terms.
 public struct TapDevice: Sendable, Equatable {
     /// The server's name for the source, e.g. `alsa_output.pci-0000_00_1f.3.analog-stereo.monitor`.
@@ -8,6 +10,8 @@ public struct TapDevice: Sendable, Equatable {
     public var channelCount: Int
     /// The device's own channel map (PulseAudio positions), used to open a stream on it.
     var channelPositions: [Int32] = []
+    /// For a sink's monitor, the sink's name.
+    var sinkName: String?
 
     public init(name: String, description: String, sampleRate: Int, channelCount: Int) {
         self.name = name
@@ -27,6 +31,8 @@ public enum TapStatus: Sendable, Equatable {
     case waitingForServer(reason: String)
     /// The server runs but has nothing to tap (no output device, or the named source is missing).
     case waitingForDevice(reason: String)
+    /// Listening to apps, none of which plays: the level is silence until one does. Not a fault.
+    case waitingForApp(String)
 
     public var summary: String {
         switch self {
@@ -34,6 +40,7 @@ public enum TapStatus: Sendable, Equatable {
         case .capturing(let device): device.description
         case .waitingForServer: "waiting for audio server"
         case .waitingForDevice(let reason): reason
+        case .waitingForApp(let text): text
         }
     }
 }
@@ -44,4 +51,17 @@ public enum TapTarget: Sendable, Equatable {
     case defaultSinkMonitor
     /// A source by name; a sink's name means that sink's monitor.
     case named(String)
+    /// The playback streams of some apps, each through the server's monitor of that one stream,
+    /// summed. `output` (a sink, or its monitor) keeps to the streams playing there; without it,
+    /// apps are followed to every output, and exclusions alone mean the default output.
+    case apps(AppSelection, output: String?)
+
+    /// The target for `--source` and the app options: apps when any is named, else the source, else the default.
+    public init(source: String?, apps: AppSelection) {
+        if !apps.isEmpty {
+            self = .apps(apps, output: source)
+        } else {
+            self = source.map(TapTarget.named) ?? .defaultSinkMonitor
+        }
+    }
 }

@@ -8,6 +8,8 @@ extension Decibar {
             abstract: "Run the service that windows, scripts and status bars share (in the foreground; systemd supervises it).",
             discussion: CommandHelp.daemon)
 
+        @OptionGroup var source: SourceOption
+
         @OptionGroup var display: DisplayOptions
 
         @OptionGroup var config: ConfigFileOption
@@ -42,7 +44,7 @@ extension Decibar {
         /// What the daemon takes: its options (the file is read, and reread, by the daemon).
         func settings() throws -> DaemonSettings {
             var settings = DaemonSettings(socketPath: socket, configPath: config.path)
-            var layer = try display.layer().merging(try scrubber.layer()).merging(try layer())
+            var layer = try display.layer().merging(try source.layer()).merging(try scrubber.layer()).merging(try layer())
             // The log level on the command line is the daemon's own (a reload cannot change it).
             layer.remove(ConfigSchema.Daemon.logLevel.key)
             settings.overrides = layer

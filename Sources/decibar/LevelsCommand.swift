@@ -53,8 +53,11 @@ extension Decibar {
             if standalone && socket != nil {
                 throw ValidationError("--standalone and --socket cannot be used together")
             }
-            if source.source != nil && file != nil {
-                throw ValidationError("--source and --file cannot be used together")
+            if socket != nil && (source.source != nil || !source.apps.isEmpty) {
+                throw ValidationError("--socket reads the daemon's tap; --source, --app and --exclude-app open a tap of their own")
+            }
+            if file != nil && (source.source != nil || !source.apps.isEmpty) {
+                throw ValidationError("--source, --app and --exclude-app listen live: they cannot be used with --file")
             }
             guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
             guard rate.isFinite, rate >= 0.001, rate <= 1000 else {
@@ -79,9 +82,6 @@ extension Decibar {
                 guard (1...256).contains(bars) else { throw ValidationError("--bars must be between 1 and 256") }
                 guard (1...65535).contains(asciiMax) else { throw ValidationError("--ascii-max must be between 1 and 65535") }
             }
-            if let source = source.source, source.isEmpty {
-                throw ValidationError("--source needs a name (see 'decibar devices')")
-            }
         }
 
         func run() throws {
@@ -98,14 +98,14 @@ extension Decibar {
             }
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
-            } else if !standalone, source.source == nil, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
+            } else if !standalone, source.source == nil, source.apps.isEmpty, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
                       let client = try? DaemonClient.connect(socket: socket, timeout: nil) {
                 // A daemon runs: its one tap serves everybody.
                 try SubscribedLevels(client: client, settings: settings, rate: rate, duration: duration).run()
             } else if socket != nil && !standalone {
                 _ = try DaemonClient.connect(socket: socket)
             } else {
-                try LiveLevels(source: source.source, rate: rate, duration: duration, settings: settings).run()
+                try LiveLevels(source: source.source, apps: source.apps, rate: rate, duration: duration, settings: settings).run()
             }
         }
     }

@@ -17,30 +17,27 @@ extension Decibar {
         @Option(name: ConfigSchema.Audio.avOffset.option, parsing: .unconditional, help: ConfigSchema.Audio.avOffset.help) var avOffset: Double?
         /// The options given, over the file's values on reload too.
         private func layer() throws -> Configuration {
-            var layer = try display.layer()
-            try layer.put(ConfigSchema.Audio.source, source.source.map(JSONValue.string))
+            var layer = try display.layer().merging(try source.layer())
             try layer.put(ConfigSchema.Audio.avOffset, avOffset.map(JSONValue.number))
             return layer
         }
 
         func validate() throws {
-            if let source = source.source, source.isEmpty {
-                throw ValidationError("--source needs a name (see 'decibar devices')")
-            }
             _ = try layer()
         }
 
         func run() throws {
             let settings = try settings()
-            try LiveView(source: settings.source, display: settings.display, avOffset: settings.avOffset,
+            try LiveView(source: settings.source, apps: settings.apps, display: settings.display, avOffset: settings.avOffset,
                          reload: ConfigReload(path: config.path, overrides: try display.layer())).run()
         }
 
         /// What the live window takes: the options given, over the config file, over the defaults.
-        func settings() throws -> (source: String?, display: DisplaySettings, avOffset: Double) {
+        func settings() throws -> (source: String?, apps: AppSelection, display: DisplaySettings, avOffset: Double) {
             let file = try config.load()
             let settings = file.merging(try layer())
-            return (settings[ConfigSchema.Audio.source], try display.settings(over: file), settings[ConfigSchema.Audio.avOffset] / 1000)
+            let apps = AppSelection(apps: settings[ConfigSchema.Audio.apps], excludedApps: settings[ConfigSchema.Audio.excludeApps])
+            return (settings[ConfigSchema.Audio.source], apps, try display.settings(over: file), settings[ConfigSchema.Audio.avOffset] / 1000)
         }
     }
 }

@@ -32,9 +32,29 @@ extension Configuration {
     }
 }
 
-/// Options shared by the commands that tap a live source.
+/// Options shared by the commands that tap a live source: where, and which apps.
 struct SourceOption: ParsableArguments {
     @Option(name: ConfigSchema.Audio.source.option, help: ConfigSchema.Audio.source.help) var source: String?
+    @Option(name: ConfigSchema.Audio.apps.option, help: ConfigSchema.Audio.apps.help) var app: [String] = []
+    @Option(name: ConfigSchema.Audio.excludeApps.option, help: ConfigSchema.Audio.excludeApps.help) var excludeApp: [String] = []
+
+    var apps: AppSelection { AppSelection(apps: app, excludedApps: excludeApp) }
+
+    func validate() throws {
+        if let source, source.isEmpty { throw ValidationError("--source needs a name (see 'decibar devices')") }
+        if app.contains(where: \.isEmpty) || excludeApp.contains(where: \.isEmpty) {
+            throw ValidationError("--app and --exclude-app need an app's name (see 'decibar devices')")
+        }
+    }
+
+    /// The options given, as a layer over the config file.
+    func layer() throws -> Configuration {
+        var layer = Configuration()
+        try layer.put(ConfigSchema.Audio.source, source.map(JSONValue.string))
+        try layer.put(ConfigSchema.Audio.apps, app.isEmpty ? nil : .array(app.map(JSONValue.string)))
+        try layer.put(ConfigSchema.Audio.excludeApps, excludeApp.isEmpty ? nil : .array(excludeApp.map(JSONValue.string)))
+        return layer
+    }
 }
 
 /// An output path checked as the command line is read: a bad one is a usage error (status 2).

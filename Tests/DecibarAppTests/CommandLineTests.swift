@@ -19,6 +19,8 @@ struct CommandLineTests {
         ["render", "x.wav", "-o", "out.mp4", "--size", "641x360"], ["render", "x.wav", "-o", "out.mp4", "--fullscreen"],
         ["render", "x.wav"], ["live", "--record", "out.avi"], ["live", "--record-fps", "0"],
         ["live", "--sensitivity", "41"], ["live", "--sensitivity", "nan"], ["play", "x.wav", "--sensitivity", "6", "--no-autosens"],
+        ["levels", "--app", ""], ["live", "--exclude-app", ""], ["daemon", "--app", ""], ["levels", "--file", "a.wav", "--app", "mpv"],
+        ["levels", "--socket", "/tmp/x.sock", "--app", "mpv"],
     ])
     func badValues(arguments: [String]) throws {
         // Parsed in this process: checking values needs no program to start.
@@ -38,7 +40,8 @@ struct CommandLineTests {
                   "--fall", "--ballistics", "--shader-dir", "--av-offset", "--lows-at-edges", "--spectrum-floor",
                   "--record", "--record-fps", "--sensitivity", "--no-autosens"]),
         ("play", ["--mode", "--theme", "--caps", "--loop", "--fill-indicator", "--decibels", "--noise-floor", "--scrubber-filter"]),
-        ("levels", ["--source", "--file", "--rate", "--duration", "--mode", "--bands"]),
+        ("levels", ["--source", "--app", "--exclude-app", "--file", "--rate", "--duration", "--mode", "--bands"]),
+        ("daemon", ["--source", "--app", "--exclude-app"]),
         ("render", ["--output", "--fps", "--duration", "--size", "--mode", "--theme", "--background", "--scrubber-filter",
                     "--sensitivity", "--no-autosens"]),
         ("devices", ["--json"]),

@@ -24,10 +24,15 @@ struct ConfigFileTests {
             size = "800x600"
             loudness_targets = [-23, -14]
             sensitivity = -6
+            [audio]
+            apps = ["Spotify", "mpv"]
+            exclude_apps = "Discord"
             [player]
             stream_cache_size = "2048M"
             loop = true
             """, path: "c.toml")
+        #expect(configuration[ConfigSchema.Audio.apps] == ["Spotify", "mpv"])
+        #expect(configuration[ConfigSchema.Audio.excludeApps] == ["Discord"])
         #expect(configuration[ConfigSchema.Display.theme] == "fire")
         #expect(configuration[ConfigSchema.Display.size] == PixelSize(width: 800, height: 600))
         #expect(configuration[ConfigSchema.Display.loudnessTargets] == [-23, -14])

@@ -27,6 +27,25 @@ struct ConfigurationTests {
         #expect(configuration[ConfigSchema.Display.theme.key] == .string("fire"))
     }
 
+    @Test("app names: a JSON list (ctl set audio.apps '[\"spotify\"]'), names between commas, or one name; [] clears")
+    func appNames() throws {
+        var configuration = Configuration()
+        try configuration.set("audio.apps", to: .string(#"["spotify", "Firefox"]"#))
+        #expect(configuration[ConfigSchema.Audio.apps] == ["spotify", "Firefox"])
+        try configuration.set("apps", to: .string("mpv, vlc"))
+        #expect(configuration[ConfigSchema.Audio.apps] == ["mpv", "vlc"])
+        try configuration.set("exclude_apps", to: .string("Discord"))
+        #expect(configuration[ConfigSchema.Audio.excludeApps] == ["Discord"])
+        try configuration.set("apps", to: .array([]))
+        #expect(configuration[ConfigSchema.Audio.apps] == [])
+        #expect(throws: ConfigFailure(#"audio.apps must be a list of names such as ["spotify"], not [1]"#)) {
+            try configuration.set("apps", to: .array([.number(1)]))
+        }
+        #expect(throws: ConfigFailure(#"audio.apps must be a list of names such as ["spotify"], not "[spotify""#)) {
+            try configuration.set("apps", to: .string("[spotify"))
+        }
+    }
+
     @Test("byte sizes: K, M and G are powers of 1024, stored in the largest unit that divides them")
     func byteSizes() throws {
         #expect(ConfigKey.byteSize("1G") == 1 << 30)

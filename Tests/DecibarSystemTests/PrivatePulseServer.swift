@@ -165,13 +165,17 @@ final class PrivatePulseServer {
     }
 
     /// Starts playing `file` into `sink` with paplay; the returned process ends when the file does.
-    func play(_ file: String, sink: String = "viz") throws -> Process {
+    /// `app` names the stream's application (`application.name`), as a music player's would.
+    /// On PipeWire, `pinned: false` lets the stream be moved (`pactl move-sink-input`), and the
+    /// default output's changes move it too.
+    func play(_ file: String, sink: String = "viz", app: String? = nil, pinned: Bool = true) throws -> Process {
         // WirePlumber links a stream to the sink it names (target.object), but once that sink is
         // the default it makes the stream follow the default, moving it some time after each
         // switch (policy-node.lua's checkFollowDefault), unless the stream says it must not be
         // re-linked. PulseAudio moves such streams at once, with the switch (see `keepPlayback`).
-        let pinned = kind == .pipewire ? ["--property=target.object=\(sink)", "--property=node.dont-reconnect=true"] : []
-        let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + [file], environment: environment,
+        let pinned = kind == .pipewire && pinned ? ["--property=target.object=\(sink)", "--property=node.dont-reconnect=true"] : []
+        let named = app.map { ["--property=application.name=\($0)"] } ?? []
+        let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + named + [file], environment: environment,
                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try process.startAlone()
         return process

@@ -16,7 +16,8 @@ public enum CommandHelp {
         """
 
     public static let daemon = """
-        Owns one tap on what the computer plays (following the default output), a player and \
+        Owns one tap on what the computer plays (following the default output, or only the apps \
+        of --app and audio.apps), a player and \
         the window, and listens on a control socket ($XDG_RUNTIME_DIR/decibar/control.sock) for \
         'decibar ctl' and 'decibar levels'. The window starts hidden (--window shown to show it); \
         closing it, q or Esc hide it, and only 'decibar ctl quit' or a signal stops the daemon. \
@@ -28,7 +29,9 @@ public enum CommandHelp {
 
     public static let devices = """
         Marks the default sink and its monitor: the source 'decibar live' listens to when no \
-        --source is given. Any name listed here can be passed to --source.
+        --source is given. Any name listed here can be passed to --source. Last come the apps \
+        playing (application.name, binary, PID, output, playing or paused): --app and \
+        --exclude-app take the name or the binary.
         """
 
     public static let levels = """
@@ -38,7 +41,8 @@ public enum CommandHelp {
         arrived; status changes (device switched, server gone) are reported on stderr.
         With --file, the file is analyzed as fast as possible and t is the time in the file.
         Live, when a decibar daemon runs, the lines come from its tap (the same lines, no second \
-        tap); --standalone opens a tap of its own.
+        tap); --standalone opens a tap of its own, as do --source, --app and --exclude-app (the \
+        daemon's tap hears what its own config says).
         With --mode spectrum, a first line {"band_edges_hz": [..], "bands": N, "sample_rate": .., \
         "channels": ..} names the bands, then each line is {"t": .., "bands_db": [..]}: band \
         levels (dB, flat for pink noise) as the window's spectrum draws them (band powers \
@@ -61,7 +65,9 @@ public enum CommandHelp {
 
     public static let live = """
         Listens to the monitor of the default output (or --source) and follows it when the \
-        default output changes. If the audio server goes away, the window stays open, says \
+        default output changes. With --app, only those apps are heard: each of their playback \
+        streams through the server's monitor of that stream, summed, followed to any output, and \
+        silence while none plays (the window says "waiting for NAME"); --exclude-app leaves apps out. If the audio server goes away, the window stays open, says \
         "waiting for audio server" and reconnects when it returns.
         Bars are shown when the audio is heard: the output's latency is measured from the \
         server and applied; --av-offset adds to it.

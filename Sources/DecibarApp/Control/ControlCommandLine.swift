@@ -87,7 +87,7 @@ public enum ControlCommandLine {
         parts.append(status["mode"]?.string ?? "?")
         if case .object(let tap)? = status["tap"] {
             let state = tap["state"]?.string ?? "?"
-            parts.append("tap \(state)" + (tap["device"]?.string.map { " (\($0))" } ?? ""))
+            parts.append("tap \(state)" + ((tap["device"] ?? tap["heard"])?.string.map { " (\($0))" } ?? ""))
         }
         if case .object(let player)? = status["player"] {
             var line = "player \(player["state"]?.string ?? "idle")"

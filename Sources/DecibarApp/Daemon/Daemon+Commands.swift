@@ -137,7 +137,7 @@ extension Daemon {
             rebuildVisualizer()
         } else if key.section == ConfigSection.player.rawValue, let session, let window {
             playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
-        } else if key == ConfigSchema.Audio.source.key {
+        } else if key == ConfigSchema.Audio.source.key || key == ConfigSchema.Audio.apps.key || key == ConfigSchema.Audio.excludeApps.key {
             closeTap()
             updateTap()
         }
@@ -191,7 +191,9 @@ extension Daemon {
                 tapMembers["device"] = .string(device.description)
             case .waitingForServer(let reason): tapMembers = ["state": .string("waiting for server"), "reason": .string(reason)]
             case .waitingForDevice(let reason): tapMembers = ["state": .string("waiting for device"), "reason": .string(reason)]
+            case .waitingForApp(let text): tapMembers = ["state": .string("waiting for app"), "reason": .string(text)]
             }
+            if case .apps(let selection, _) = tap.target { tapMembers["heard"] = .string(selection.summary) }
         }
         members["tap"] = .object(tapMembers)
         members["mpris"] = .string(media?.busName ?? mediaProblem ?? "off")

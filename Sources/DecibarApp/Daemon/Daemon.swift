@@ -314,11 +314,14 @@ public final class Daemon {
         }
         if tap != nil && tapIsLowLatency == isShown { return }
         closeTap()
-        let target = configuration[ConfigSchema.Audio.source].map(TapTarget.named) ?? .defaultSinkMonitor
+        let target = TapTarget(source: configuration[ConfigSchema.Audio.source],
+                               apps: AppSelection(apps: configuration[ConfigSchema.Audio.apps],
+                                                  excludedApps: configuration[ConfigSchema.Audio.excludeApps]))
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
             let opened = try PulseMonitorTap(target: target, fragmentDuration: isShown ? nil : LiveLevels.fragmentDuration,
-                                             relaxesInSilence: isShown, measuresSinkLatency: isShown)
+                                             relaxesInSilence: isShown, measuresSinkLatency: isShown,
+                                             notice: { [log] in log.notice("\($0)") })
             let hub = self.hub
             let pump = FeedPump(opened.buffers, into: feed) { buffer in hub.process(buffer, now: MonotonicClock.now()) }
             opened.start()

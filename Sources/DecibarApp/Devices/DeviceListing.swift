@@ -33,6 +33,16 @@ public enum DeviceListing {
                         rate: source.sampleRate, channels: source.channelCount, note: note)
         }
         if list.sources.isEmpty { text += "  (none)\n" }
+        text += "\nApps playing (--app takes the name or the binary)\n"
+        for playback in list.playbacks {
+            let name = playback.appName ?? "?"
+            let padded = name.padding(toLength: max(name.count, 20), withPad: " ", startingAt: 0)
+            let binary = (playback.binary ?? "?").padding(toLength: max((playback.binary ?? "?").count, 16), withPad: " ", startingAt: 0)
+            let process = playback.processID.map { "pid \($0)" } ?? "pid ?"
+            text += "  \(padded)  \(binary)  \(process.padding(toLength: max(process.count, 10), withPad: " ", startingAt: 0))"
+                + "  on \(playback.sinkName)  \(playback.isPaused ? "paused" : "playing")\n"
+        }
+        if list.playbacks.isEmpty { text += "  (none)\n" }
         return text
     }
 
@@ -64,12 +74,20 @@ public enum DeviceListing {
             }
         }
 
+        struct App: Encodable {
+            var stream: Int
+            var name, binary: String?
+            var pid: Int?
+            var sink, state: String
+        }
+
         var server, defaultSink, defaultSource: String
         var defaultMonitor: String?
         var sinks: [Sink]
         var sources: [Source]
+        var apps: [App]
         enum CodingKeys: String, CodingKey {
-            case server, sinks, sources, defaultSink = "default_sink", defaultSource = "default_source"
+            case server, sinks, sources, apps, defaultSink = "default_sink", defaultSource = "default_source"
             case defaultMonitor = "default_monitor"
         }
     }
@@ -87,6 +105,10 @@ public enum DeviceListing {
                       rate: $0.sampleRate, channels: $0.channelCount,
                       isDefault: $0.name == list.defaultSourceName,
                       isDefaultMonitor: $0.name == list.defaultMonitorName)
+            },
+            apps: list.playbacks.map {
+                .init(stream: $0.index, name: $0.appName, binary: $0.binary, pid: $0.processID, sink: $0.sinkName,
+                      state: $0.isPaused ? "paused" : "playing")
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

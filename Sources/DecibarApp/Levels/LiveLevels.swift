@@ -19,8 +19,9 @@ public struct LiveLevels {
     let settings: LevelsSettings
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
-    public init(source: String?, rate: Double, duration: Double?, settings: LevelsSettings) {
-        target = source.map(TapTarget.named) ?? .defaultSinkMonitor
+    /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
+    public init(source: String?, apps: AppSelection = AppSelection(), rate: Double, duration: Double?, settings: LevelsSettings) {
+        target = TapTarget(source: source, apps: apps)
         self.rate = rate
         self.duration = duration
         self.settings = settings
@@ -33,7 +34,8 @@ public struct LiveLevels {
             // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
             // of what a headless reader costs). Every line still covers every sample, and its t is
             // when its last sample was captured, so lines that arrive together keep their times.
-            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate))
+            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate),
+                                      notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -72,7 +74,8 @@ public struct LiveLevels {
         var status = tap.status
         while true {
             switch status {
-            case .capturing:
+            case .capturing, .waitingForApp:
+                // An app that does not play yet is waited for quietly: its level is silence.
                 return
             case .waitingForServer(let reason):
                 throw CommandFailure(message: "no audio server: \(reason)")

@@ -26,6 +26,8 @@ struct StatusReporter {
             writeError("waiting for audio server (\(reason))")
         case .waitingForDevice(let reason):
             writeError("waiting for a device: \(reason)")
+        case .waitingForApp(let text):
+            writeError(text)
         }
     }
 }

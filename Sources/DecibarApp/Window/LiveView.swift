@@ -15,8 +15,10 @@ public struct LiveView {
     let reload: ConfigReload?
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
-    public init(source: String?, display: DisplaySettings, avOffset: Double, reload: ConfigReload? = nil) {
-        target = source.map(TapTarget.named) ?? .defaultSinkMonitor
+    /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
+    public init(source: String?, apps: AppSelection = AppSelection(), display: DisplaySettings, avOffset: Double,
+                reload: ConfigReload? = nil) {
+        target = TapTarget(source: source, apps: apps)
         self.display = display
         self.avOffset = avOffset
         self.reload = reload
@@ -45,7 +47,8 @@ public struct LiveView {
         let tap: PulseMonitorTap
         do {
             // A recording keeps 256-frame deliveries throughout: a sound after silence must not arrive late.
-            tap = try PulseMonitorTap(target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true)
+            tap = try PulseMonitorTap(target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true,
+                                      notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -42,6 +42,9 @@ struct StatusOverlay {
             return Message(text: device.description, opacity: 1 - fade, isProminent: false)
         case .connecting, .waitingForServer, .waitingForDevice:
             return Message(text: status.summary, opacity: 1, isProminent: true)
+        case .waitingForApp:
+            // Not a fault: said quietly, and it stays until the app plays.
+            return Message(text: status.summary, opacity: 1, isProminent: false)
         }
     }
 }

@@ -21,6 +21,8 @@ public struct ConfigKey: Sendable, Equatable {
         case byteSize(ClosedRange<Int64>)
         /// Free text (a device name, a folder).
         case text
+        /// A list of names (apps); a single name is a list of one.
+        case names
     }
 
     /// The section of the file (`display`, `audio`, `player`, `daemon`).
@@ -65,6 +67,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .size: "WxH"
         case .byteSize: "size"
         case .text: "text"
+        case .names: "name"
         case .sensitivity: "dB"
         case .integer, .number, .numberChoice, .numbers:
             switch unit {
@@ -154,6 +157,23 @@ public struct ConfigKey: Sendable, Equatable {
         case .text:
             guard let text = value.string, !text.isEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
             return value
+        case .names:
+            // From the command line or `ctl set`: a JSON list (`["spotify"]`) or names between commas.
+            let items: [JSONValue]
+            switch value {
+            case .array(let values): items = values
+            case .string(let text) where text.hasPrefix("["):
+                guard case .array(let values)? = JSONValue(parsing: Array(text.utf8)) else { throw fail("a list of names such as [\"spotify\"]") }
+                items = values
+            case .string(let text): items = text.split(separator: ",").map { .string(String(String($0).trimmingSpaces)) }
+            default: items = [value]
+            }
+            var names: [JSONValue] = []
+            for item in items {
+                guard let text = item.string, !text.isEmpty, !text.contains("\0") else { throw fail("a list of names such as [\"spotify\"]") }
+                names.append(.string(text))
+            }
+            return .array(names)
         }
     }
 
@@ -180,7 +200,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .numberChoice(let numbers):
             let texts = numbers.map(\.plainText)
             return "must be " + texts.dropLast().joined(separator: ", ") + " or " + (texts.last ?? "")
-        case .boolean, .size, .byteSize, .text: return nil
+        case .boolean, .size, .byteSize, .text, .names: return nil
         }
     }
 

@@ -52,6 +52,7 @@ extension ConfigKey {
         case .sensitivity: return "`auto`, `off` or -40 to 40 dB"
         case .byteSize(let range): return "\(Self.byteText(range.lowerBound)) to \(Self.byteText(range.upperBound)) (K, M, G)"
         case .text: return valueName
+        case .names: return "list of names"
         }
     }
 }

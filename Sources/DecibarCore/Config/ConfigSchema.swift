@@ -76,6 +76,10 @@ public enum ConfigSchema {
     public enum Audio {
         public static let source: Setting<String?> = .text(.audio, "source", valueName: "name", appliesLive: false,
             "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor. Unset: follow the monitor of the default output.")
+        public static let apps: Setting<[String]> = .names(.audio, "apps", option: "app",
+            "Listen only to these apps, by the application.name or application.process.binary of their playback streams, in any case ('decibar devices' lists the apps playing). Their streams are followed from output to output and summed; while none plays the level is silence (-160 dBFS), never another app or the microphone. Repeat --app for more. Empty: the whole output.")
+        public static let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app",
+            "Leave these apps out (named as for apps): with apps empty, every other app playing to the output is heard (the default output, or the sink source names). Repeat --exclude-app for more.")
         public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, unit: "ms",
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
     }
@@ -132,7 +136,7 @@ public enum ConfigSchema {
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
-        Audio.source.key, Audio.avOffset.key,
+        Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
         Player.loop.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
         Player.fillIndicator.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,

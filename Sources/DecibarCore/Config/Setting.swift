@@ -116,6 +116,13 @@ extension Setting {
         }
     }
 
+    /// Names; none set is the empty list (said in `help`).
+    static func names(_ section: ConfigSection, _ name: String, option: String? = nil, _ help: String) -> Setting<[String]> {
+        Setting<[String]>(ConfigKey(section, name, .names, .array([]), option: option, help)) {
+            if case .array(let items)? = $0 { items.compactMap(\.string) } else { [] }
+        }
+    }
+
     /// Free text whose absence means something computed (said in `help`).
     static func text(_ section: ConfigSection, _ name: String, valueName: String, appliesLive: Bool = true,
                      _ help: String) -> Setting<String?> {

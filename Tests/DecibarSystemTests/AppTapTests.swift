@@ -1,0 +1,269 @@
+import DecibarAudio
+import DecibarCore
+import Foundation
+import Synchronization
+import Testing
+
+/// Listening to one app on a real PulseAudio and PipeWire: two apps play into the same sink,
+/// "alpha" (a 440 Hz sine at -12 dBFS: RMS -15.01) and "beta" (2 kHz at -6 dBFS: RMS -9.01);
+/// together the sink reads -8.04.
+@Suite("Listening to one app (PulseAudio and PipeWire)", .serialized)
+struct AppTapTests {
+    static let alphaAmplitude = 0.251188643  // -12 dBFS
+    static let betaAmplitude = 0.501187234   // -6 dBFS
+    static let reader = DedicatedThreadExecutor(name: "app-tap-reader")
+    static let driver = DedicatedThreadExecutor(name: "app-tap-driver")
+
+    /// Tones for both apps in the server's folder: alpha's and beta's, `seconds` long.
+    func makeTones(in server: PrivatePulseServer, seconds: Double) throws -> (alpha: String, beta: String) {
+        let alpha = server.directory + "/alpha.wav", beta = server.directory + "/beta.wav"
+        try TestRig.makeTone(at: alpha, amplitude: Self.alphaAmplitude, frequency: 440, seconds: seconds)
+        try TestRig.makeTone(at: beta, amplitude: Self.betaAmplitude, frequency: 2000, seconds: seconds)
+        return (alpha, beta)
+    }
+
+    func steadyLines(_ command: RunningCommand) -> [LevelsLine] {
+        command.output.compactMap { LevelsLine($0.text) }.filter { $0.time > 0.5 }
+    }
+
+    @Test("--app reads one app alone, --exclude-app everything else, two --app their sum; the spectrum has the app's tone only; devices lists both; an unknown app reads silence",
+          arguments: SoundServerKind.allCases)
+    func oneApp(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
+        let tones = try makeTones(in: server, seconds: 20)
+        let players = [try server.play(tones.alpha, app: "alpha"), try server.play(tones.beta, app: "beta")]
+        defer { players.forEach { $0.kill() } }
+        #expect(TestRig.wait(timeout: 5) { ((try? server.pactl("list", "sink-inputs", "short")) ?? "").split(separator: "\n").count == 2 })
+
+        let timing = ["--rate", "10", "--duration", "2"]
+        let commands = [
+            "alpha": ["levels", "--app", "alpha"] + timing,
+            "everything but beta": ["levels", "--exclude-app", "beta"] + timing,
+            "both": ["levels", "--app", "ALPHA", "--app", "beta"] + timing,
+            "the sink": ["levels", "--standalone"] + timing,
+            "spectrum": ["levels", "--app", "alpha", "--mode", "spectrum", "--raw"] + timing,
+            "nobody": ["levels", "--app", "nosuch"] + timing,
+        ].mapValues { arguments in try? RunningCommand(arguments, environment: server.environment) }
+        let devices = try TestRig.run(TestRig.decibar, ["devices"], environment: server.environment)
+        for (name, command) in commands {
+            #expect(command?.waitForExit(timeout: 15) == 0, "\(name): \(command?.standardError ?? "did not start")")
+        }
+
+        for (name, rms, peak) in [("alpha", -15.01, -12.0), ("everything but beta", -15.01, -12.0)] {
+            let lines = commands[name].flatMap { $0.map(steadyLines) } ?? []
+            #expect(lines.count >= 12, "\(name): \(lines.count) lines")
+            for line in lines { #expect(line.reads(rms: rms, peak: peak, tolerance: 0.1), "\(name): \(line.rmsDB) \(line.peakDB)") }
+        }
+        for name in ["both", "the sink"] {
+            let lines = commands[name].flatMap { $0.map(steadyLines) } ?? []
+            #expect(lines.count >= 12, "\(name): \(lines.count) lines")
+            for line in lines { #expect(line.rmsDB.allSatisfy { abs($0 - -8.04) <= 0.1 }, "\(name): \(line.rmsDB)") }
+        }
+        let nobody = try #require(commands["nobody"] ?? nil)
+        #expect(nobody.standardError.contains("waiting for nosuch"), "\(nobody.standardError)")
+        #expect(!nobody.standardError.contains("error"))
+        let silent = steadyLines(nobody)
+        #expect(silent.count >= 12 && silent.allSatisfy { $0.reads(rms: -160, peak: -160, tolerance: 0) })
+
+        // The spectrum of alpha alone: 440 Hz loudest, 2 kHz at least 40 dB under it.
+        let spectrum = try #require(commands["spectrum"] ?? nil).output.map(\.text)
+        let header = try #require(spectrum.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let edges = try #require((header["band_edges_hz"] as? [NSNumber])?.map(\.doubleValue))
+        let band = { (frequency: Double) in try #require(edges.indices.dropLast().first { edges[$0] <= frequency && frequency < edges[$0 + 1] }) }
+        let (low, high) = (try band(440), try band(2000))
+        var analyzed = 0
+        for text in spectrum.dropFirst() {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  let time = (object["t"] as? NSNumber)?.doubleValue, time > 0.5,
+                  let bands = (object["bands_db"] as? [NSNumber])?.map(\.doubleValue) else { continue }
+            analyzed += 1
+            let left = Array(bands.prefix(edges.count - 1))
+            #expect(left.firstIndex(of: left.max()!) == low, "loudest band \(left.firstIndex(of: left.max()!)!), not 440 Hz's \(low)")
+            #expect(left[high] <= left[low] - 40, "2 kHz at \(left[high]) dB, 440 Hz at \(left[low]) dB")
+        }
+        #expect(analyzed >= 12)
+
+        let listing = String(decoding: devices.output, as: UTF8.self)
+        #expect(devices.status == 0)
+        for app in ["alpha", "beta"] {
+            #expect(listing.split(separator: "\n").contains { $0.contains(app) && $0.contains("pacat") && $0.contains("on viz") && $0.contains("playing") },
+                    "\(listing)")
+        }
+    }
+
+    @Test("an app killed reads -160 within 1 s and stays silent (no other app); started again, it is back within 1 s; moved to another output, it is followed within 1 s",
+          arguments: SoundServerKind.allCases)
+    func followsTheApp(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
+        try server.addNullSink(named: "other")
+        let tones = try makeTones(in: server, seconds: 20)
+        let beta = try server.play(tones.beta, app: "beta")
+        defer { beta.kill() }
+        let levels = try RunningCommand(["levels", "--app", "alpha", "--rate", "20"], environment: server.environment)
+        defer { levels.stop() }
+        let isAlpha = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -15.01, peak: -12.0, tolerance: 0.1) == true }
+        let isSilent = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -160, peak: -160, tolerance: 0) == true }
+
+        let first = try server.play(tones.alpha, app: "alpha")
+        #expect(levels.firstLine(timeout: 5, where: isAlpha) != nil, "alpha never heard: \(levels.standardError)")
+        first.kill()
+        let killed = TestRig.now()
+        let silence = levels.firstLine(after: killed, timeout: 3, where: isSilent)
+        let silentAt = silence.map { $0.receivedAt - killed }
+        #expect(silentAt != nil && silentAt! < 1, "silence after \(silentAt.map { "\($0) s" } ?? "over 3 s")")
+        usleep(1_000_000)
+
+        // A stream that can move on PipeWire too (see `play`).
+        let second = try server.play(tones.alpha, app: "alpha", pinned: false)
+        defer { second.kill() }
+        let restarted = TestRig.now()
+        let backAt = levels.firstLine(after: restarted, timeout: 3, where: isAlpha).map { $0.receivedAt - restarted }
+        #expect(backAt != nil && backAt! < 1, "alpha back after \(backAt.map { "\($0) s" } ?? "over 3 s")")
+        // Between the kill and the restart: silence line after line (20 a second), not beta nor anything else.
+        let between = levels.output.filter { $0.receivedAt >= (silence?.receivedAt ?? restarted) && $0.receivedAt < restarted }
+        #expect(between.count >= 15 && between.allSatisfy(isSilent), "\(between.map(\.text))")
+
+        usleep(300_000)
+        try server.pactl("move-sink-input", try server.playback(of: tones.alpha).index, "other")
+        let moved = TestRig.now()
+        // PipeWire moves it a moment later (WirePlumber relinks it).
+        #expect(TestRig.wait(timeout: 1) { (try? server.playback(of: tones.alpha).sink) == "other" })
+        usleep(1_500_000)
+        // From 1 s after the move, alpha is heard on its new output, line after line.
+        let after = levels.output.filter { $0.receivedAt > moved + 1 }
+        #expect(after.count >= 8 && after.allSatisfy(isAlpha), "\(after.map(\.text)); \(levels.standardError)")
+        // Never beta, never the sum: nothing louder than alpha.
+        let loudest = levels.output.compactMap { LevelsLine($0.text)?.rmsDB.max() }.max() ?? 0
+        #expect(loudest <= -14.9)
+        #expect(levels.isRunning)
+    }
+
+    @Test("a player that opens a stream per track: every sample of each track, nothing of the other app, silence between",
+          arguments: SoundServerKind.allCases)
+    func streamPerTrack(on kind: SoundServerKind) async throws {
+        try await withTaskExecutorPreference(Self.driver) {
+            let server = try PrivatePulseServer(kind: kind)
+            let track = server.directory + "/track.wav"
+            try TestRig.makeTone(at: track, amplitude: Self.alphaAmplitude, frequency: 440, seconds: 1)
+            let tones = try makeTones(in: server, seconds: 10)
+            let beta = try server.play(tones.beta, app: "beta")
+            defer { beta.kill() }
+
+            let tap = try PulseMonitorTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), bufferLimit: 16384,
+                                          server: server.serverAddress)
+            tap.start()
+            let buffers = tap.buffers
+            let reader = Task(executorPreference: Self.reader) {
+                var left: [Float] = []
+                for await buffer in buffers {
+                    for frame in 0..<buffer.frameCount { left.append(buffer[frame, 0]) }
+                }
+                return left
+            }
+            #expect(tap.waitForStatus(otherThan: .connecting, until: HostClock.now() + 5) == .waitingForApp("waiting for alpha"))
+            for _ in 0..<3 {
+                let player = try server.play(track, app: "alpha")
+                player.waitUntilExit()
+            }
+            usleep(300_000)
+            tap.stop()
+            let left = await reader.value
+            // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
+            let heard = left.count { abs($0) > 1e-6 }
+            #expect(heard <= 3 * 47920, "\(heard - 3 * 47920) samples more than the three tracks hold: stale audio")
+            #expect(heard >= 3 * 47920 - 3 * 48, "\(3 * 47920 - heard) samples of the tracks lost (more than 1 ms a track)")
+            let loudest = left.map(abs).max() ?? 0
+            #expect(loudest <= Float(Self.alphaAmplitude) + 1e-4, "peak \(loudest): another app's audio")
+            #expect(tap.droppedBufferCount == 0)
+        }
+    }
+
+    @Test("the sum is shown when it is heard: the latency of the output the app plays to, as the whole-output tap measures it")
+    func latency() async throws {
+        try await withTaskExecutorPreference(Self.driver) {
+            let server = try PrivatePulseServer()
+            let tones = try makeTones(in: server, seconds: 10)
+            let alpha = try server.play(tones.alpha, app: "alpha")
+            defer { alpha.kill() }
+            let whole = try PulseMonitorTap(measuresSinkLatency: true, server: server.serverAddress)
+            let app = try PulseMonitorTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), measuresSinkLatency: true,
+                                          server: server.serverAddress)
+            let drains = [whole, app].map { tap in Task(executorPreference: Self.reader) { for await _ in tap.buffers {} } }
+            defer { drains.forEach { $0.cancel() } }
+            whole.start()
+            app.start()
+            defer { whole.stop(); app.stop() }
+            #expect(TestRig.wait(timeout: 5) { whole.sinkLatency > 0 && app.sinkLatency > 0 })
+            usleep(500_000)
+            #expect(abs(app.sinkLatency - whole.sinkLatency) < 0.01, "app \(app.sinkLatency) s, whole output \(whole.sinkLatency) s")
+        }
+    }
+
+    @Test("the 17th matching stream is left out with one notice, and taken when a place frees")
+    func seventeenStreams() async throws {
+        try await withTaskExecutorPreference(Self.driver) {
+            let server = try PrivatePulseServer()
+            let tone = server.directory + "/quiet.wav"
+            try TestRig.makeTone(at: tone, amplitude: 0.01, frequency: 440, seconds: 20)
+            let notices = Mutex<[String]>([])
+            let tap = try PulseMonitorTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), server: server.serverAddress,
+                                          notice: { line in notices.withLock { $0.append(line) } })
+            tap.start()
+            defer { tap.stop() }
+            let drain = Task(executorPreference: Self.reader) { for await _ in tap.buffers {} }
+            defer { drain.cancel() }
+            var players = try (0..<17).map { _ in try server.play(tone, app: "alpha") }
+            defer { players.forEach { $0.kill() } }
+            let captures = { ((try? server.pactl("list", "source-outputs", "short")) ?? "").split(separator: "\n").count }
+            #expect(TestRig.wait(timeout: 5) { captures() == 16 && notices.withLock { $0.count } == 1 })
+            usleep(500_000)
+            #expect(captures() == 16)
+            let said = notices.withLock { $0 }
+            #expect(said.count == 1 && said[0].contains("16 streams are already heard"), "\(said)")
+            // End a stream that is heard (not the one left out): the one left out takes its place.
+            let leftOut = try #require(said.first?.split(separator: "stream ").last?.split(separator: ")").first.map(String.init))
+            let listing = try server.pactl("list", "sink-inputs")
+            let block = try #require(listing.components(separatedBy: "\n\n").first { $0.hasPrefix("Sink Input #\(leftOut)\n") })
+            let leftOutProcess = try #require(block.split(separator: "\n").first { $0.contains("application.process.id") }?
+                .split(separator: "\"").dropFirst().first.flatMap { Int32($0) })
+            let heard = try #require(players.firstIndex { $0.processIdentifier != leftOutProcess })
+            players.remove(at: heard).kill()
+            let streams = { ((try? server.pactl("list", "sink-inputs", "short")) ?? "").split(separator: "\n").count }
+            #expect(TestRig.wait(timeout: 1) { streams() == 16 && captures() == 16 }, "\(streams()) streams, \(captures()) heard")
+        }
+    }
+
+    @Test("the daemon: ctl set audio.apps switches the tap live, a subscriber follows, and status names what is heard")
+    func daemonSwitchesLive() async throws {
+        try await withTaskExecutorPreference(Self.driver) {
+            let rig = try DaemonRig()
+            let tones = try makeTones(in: rig.server, seconds: 20)
+            let players = [try rig.server.play(tones.alpha, app: "alpha"), try rig.server.play(tones.beta, app: "beta")]
+            defer { players.forEach { $0.kill() } }
+            let levels = try RunningCommand(["levels", "--rate", "20"], environment: rig.environment)
+            defer { levels.stop() }
+            let isSum = { (line: RunningCommand.Line) in LevelsLine(line.text)?.rmsDB.allSatisfy { abs($0 - -8.04) <= 0.1 } == true }
+            let isAlpha = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -15.01, peak: -12.0, tolerance: 0.1) == true }
+            #expect(levels.firstLine(timeout: 5, where: isSum) != nil, "\(levels.standardError)")
+            // With the daemon hearing everything, `levels --app` still reads alpha alone (a tap of its own).
+            let own = try RunningCommand(["levels", "--app", "alpha", "--rate", "10", "--duration", "1.5"], environment: rig.environment)
+            #expect(own.waitForExit(timeout: 10) == 0)
+            let ownLines = steadyLines(own)
+            #expect(ownLines.count >= 7 && ownLines.allSatisfy { $0.reads(rms: -15.01, peak: -12.0, tolerance: 0.1) }, "\(own.output.map(\.text))")
+            #expect(own.standardError.contains("listening to alpha"), "\(own.standardError)")
+
+            #expect(try rig.ctl("set", "audio.apps", #"["alpha"]"#).status == 0)
+            let switched = TestRig.now()
+            let heard = levels.firstLine(after: switched, timeout: 3, where: isAlpha).map { $0.receivedAt - switched }
+            #expect(heard != nil && heard! < 1, "alpha alone after \(heard.map { "\($0) s" } ?? "over 3 s")")
+            guard case .object(let tap)? = try rig.status()["tap"] else { Issue.record("no tap in the status"); return }
+            #expect(tap["heard"] == .string("alpha") && tap["device"] == .string("alpha"), "\(tap)")
+            #expect(try rig.ctl("status").output.contains("alpha"))
+
+            #expect(try rig.ctl("set", "audio.apps", "[]").status == 0)
+            let back = TestRig.now()
+            #expect(levels.firstLine(after: back, timeout: 3, where: isSum).map { $0.receivedAt - back } ?? 9 < 1)
+            #expect(levels.isRunning && rig.daemon?.isRunning == true)
+        }
+    }
+}
