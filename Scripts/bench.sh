@@ -37,6 +37,9 @@ FPS=144 "$here/bench-latency.sh" "$root/.build-release/release/decibar"
 section "CPU: decibar levels, spectrum and the daemon against cava, loudness against ffmpeg (30 s each)"
 "$here/bench-cpu.sh" "$root/.build-release/release/decibar" 30 all
 
+section "One app: CPU of levels --app against the whole-output tap (1 and 8 streams, 30 s each)"
+"$here/bench-apps.sh" "$root/.build-release/release/decibar" 30
+
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
 
