@@ -82,7 +82,7 @@ def seek_latency(path, drags=10):
     window = ""
     deadline = time.monotonic() + 20
     while not window and time.monotonic() < deadline:
-        window = subprocess.run(["xdotool", "search", "--pid", str(process.pid), "--name", "^Decibar"],
+        window = subprocess.run(["xdotool", "search", "--pid", str(process.pid), "--classname", "^decibar$"],
                                 capture_output=True, text=True).stdout.split("\n")[0]
         time.sleep(0.05)
     if not window:

@@ -32,6 +32,10 @@ public final class Window {
         if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
+        // Titles are UTF-8, and SDL hands them to Xlib converted from the C character locale, the
+        // one a Swift process keeps: "Decibar — alpha" came out garbled in WM_NAME and not at all in
+        // _NET_WM_NAME. Only the character type changes; numbers and messages stay in "C".
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
         // Held until SDL has its own connection (see `connectToX`).
         var heldDisplay: OpaquePointer?
         defer { if let heldDisplay { x11Functions.XCloseDisplay!(heldDisplay) } }

@@ -199,6 +199,30 @@ struct AppTapTests {
         }
     }
 
+    @Test("the window: its title says it waits for the app, then names the app once it plays")
+    func windowTitle() throws {
+        let server = try PrivatePulseServer()
+        let screen = try PrivateDisplay()
+        let tones = try makeTones(in: server, seconds: 10)
+        let live = try RunningCommand(["live", "--app", "alpha", "--size", "320x200"],
+                                      environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
+        defer { live.stop() }
+        let titled = { (title: String) in
+            TestRig.wait(timeout: 10) {
+                // By class: xdotool cannot match a title that is not Latin-1 by name.
+                let found = try? TestRig.run("xdotool", ["search", "--classname", "^decibar$", "getwindowname"],
+                                             environment: ["DISPLAY": screen.display])
+                return found.map { String(decoding: $0.output, as: UTF8.self) == title + "\n" } ?? false
+            }
+        }
+        #expect(titled("Decibar — waiting for alpha"), "\(live.standardError)")
+        #expect(live.standardError.contains("waiting for alpha") && !live.standardError.contains("error"), "\(live.standardError)")
+        let alpha = try server.play(tones.alpha, app: "alpha")
+        defer { alpha.kill() }
+        #expect(titled("Decibar — alpha"), "\(live.standardError)")
+        #expect(live.isRunning)
+    }
+
     @Test("the 17th matching stream is left out with one notice, and taken when a place frees")
     func seventeenStreams() async throws {
         try await withTaskExecutorPreference(Self.driver) {

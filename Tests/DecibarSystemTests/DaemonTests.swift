@@ -147,7 +147,7 @@ struct DaemonTests {
             }
             var id = ""
             #expect(TestRig.wait(timeout: 10) {
-                id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--name", "^Decibar"]))?
+                id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--classname", "^decibar$"]))?
                     .split(separator: "\n").first.map(String.init) ?? ""
                 return !id.isEmpty
             })

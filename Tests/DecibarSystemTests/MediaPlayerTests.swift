@@ -42,8 +42,8 @@ struct MediaPlayerTests {
         func window(of pid: Int32) throws -> String {
             var id = ""
             guard TestRig.wait(timeout: 20, until: {
-                // The display is this test's own: the player's is the only window named so.
-                let found = try? TestRig.run("xdotool", ["search", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
+                // The display is this test's own: the player's is the only window of its class.
+                let found = try? TestRig.run("xdotool", ["search", "--classname", "^decibar$"], environment: ["DISPLAY": screen.display])
                 id = found.map { String(decoding: $0.output, as: UTF8.self) }?.split(separator: "\n").first.map(String.init) ?? ""
                 return !id.isEmpty
             }) else { throw RigError("the player window (pid \(pid)) did not appear on \(screen.display)") }
@@ -107,12 +107,12 @@ struct MediaPlayerTests {
             let player = try RunningCommand(["play", tone, "--size", "160x90"], environment: desk.environment)
             defer { player.stop() }
             let shown = TestRig.wait(timeout: 10) {
-                !player.isRunning || (try? TestRig.run("xdotool", ["search", "--name", "^Decibar"],
+                !player.isRunning || (try? TestRig.run("xdotool", ["search", "--classname", "^decibar$"],
                                                      environment: ["DISPLAY": desk.screen.display]))?.status == 0
             }
             if !shown || !player.isRunning { failures.append(player.standardError.split(separator: "\n").last.map(String.init) ?? "no window") }
             player.stop()
-            _ = TestRig.wait(timeout: 5) { (try? TestRig.run("xdotool", ["search", "--name", "^Decibar"],
+            _ = TestRig.wait(timeout: 5) { (try? TestRig.run("xdotool", ["search", "--classname", "^decibar$"],
                                                            environment: ["DISPLAY": desk.screen.display]))?.status != 0 }
         }
         #expect(failures.isEmpty, "\(failures.count) of 20 windows did not open: \(failures)")
@@ -361,7 +361,7 @@ struct MediaPlayerTests {
             _ = playerctl("play")
             #expect(TestRig.wait(timeout: 15) { playerctl("status") == "Playing" })
             // The window's keys: } and { step the pitch by 100 cents, ] the rate by 0.25, \\ resets both.
-            let found = try TestRig.run("xdotool", ["search", "--sync", "--name", "^Decibar"], environment: ["DISPLAY": screen.display])
+            let found = try TestRig.run("xdotool", ["search", "--sync", "--classname", "^decibar$"], environment: ["DISPLAY": screen.display])
             let id = String(decoding: found.output, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
             func key(_ name: String) throws {
                 _ = try TestRig.run("xdotool", ["windowfocus", "--sync", id, "key", name], environment: ["DISPLAY": screen.display])

@@ -21,7 +21,7 @@ struct ScrubberDragTests {
     func window(of pid: Int32, display: String, timeout: Double = 20) throws -> String {
         let deadline = TestRig.now() + timeout
         while TestRig.now() < deadline {
-            if let id = try xdotool(["search", "--pid", "\(pid)", "--name", "^Decibar"], display: display).split(separator: "\n").first {
+            if let id = try xdotool(["search", "--pid", "\(pid)", "--classname", "^decibar$"], display: display).split(separator: "\n").first {
                 return String(id)
             }
             usleep(50_000)

@@ -147,7 +147,7 @@ struct VideoTests {
         let pid = rig.daemon!.process.processIdentifier
         var id = ""
         #expect(TestRig.wait(timeout: 10) {
-            id = (try? xdotool(["search", "--pid", "\(pid)", "--name", "^Decibar"]))?.split(separator: "\n").first.map(String.init) ?? ""
+            id = (try? xdotool(["search", "--pid", "\(pid)", "--classname", "^decibar$"]))?.split(separator: "\n").first.map(String.init) ?? ""
             return !id.isEmpty
         }, "the window did not appear")
         let layout = PlayLayout(width: width, height: height)
