@@ -111,7 +111,7 @@ struct AppTapTests {
         let silence = levels.firstLine(after: killed, timeout: 3, where: isSilent)
         let silentAt = silence.map { $0.receivedAt - killed }
         #expect(silentAt != nil && silentAt! < 1, "silence after \(silentAt.map { "\($0) s" } ?? "over 3 s")")
-        usleep(1_000_000)
+        usleep(1_500_000)
 
         // A stream that can move on PipeWire too (see `play`).
         let second = try server.play(tones.alpha, app: "alpha", pinned: false)
@@ -119,9 +119,10 @@ struct AppTapTests {
         let restarted = TestRig.now()
         let backAt = levels.firstLine(after: restarted, timeout: 3, where: isAlpha).map { $0.receivedAt - restarted }
         #expect(backAt != nil && backAt! < 1, "alpha back after \(backAt.map { "\($0) s" } ?? "over 3 s")")
-        // Between the kill and the restart: silence line after line (20 a second), not beta nor anything else.
-        let between = levels.output.filter { $0.receivedAt >= (silence?.receivedAt ?? restarted) && $0.receivedAt < restarted }
-        #expect(between.count >= 15 && between.allSatisfy(isSilent), "\(between.map(\.text))")
+        // From 1 s after the kill to the restart: silence line after line (20 a second), not beta
+        // nor anything else. (By arrival: lines can come in a batch, alpha's last ones with them.)
+        let between = levels.output.filter { $0.receivedAt >= killed + 1 && $0.receivedAt < restarted }
+        #expect(between.count >= 10 && between.allSatisfy(isSilent), "\(between.map(\.text))")
 
         usleep(300_000)
         try server.pactl("move-sink-input", try server.playback(of: tones.alpha).index, "other")
