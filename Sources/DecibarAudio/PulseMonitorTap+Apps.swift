@@ -234,15 +234,7 @@ extension PulseMonitorTap {
     private func readCapture(_ capture: AppCapture, from stream: OpaquePointer) {
         guard stream == capture.stream, let mixer else { return }
         let now = HostClock.now()
-        while pulseFunctions.pa_stream_readable_size!(stream) > 0 {
-            var data: UnsafeRawPointer?
-            var byteCount = 0
-            guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { break }
-            let frames = byteCount / frameBytes
-            let samples = data.map { UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: frames * mixer.channelCount) }
-            mixer.append(samples, frames: frames, to: capture.lane, now: now) { emitMixed($0, frames: $1, at: now) }
-            pulseFunctions.pa_stream_drop!(stream)
-        }
+        drain(stream, into: capture.lane, of: mixer, now: now)
         handOver.send()
         // While streams deliver, the mix moves with them: the clock need not wake until they all
         // could have stalled (a watchdog pushed on by each delivery; no wake-up of its own).
@@ -256,6 +248,19 @@ extension PulseMonitorTap {
         }
     }
 
+    /// Queues everything the stream holds on its lane, mixing what every playing lane has.
+    private func drain(_ stream: OpaquePointer, into lane: Int, of mixer: StreamMixer, now: Double) {
+        while pulseFunctions.pa_stream_readable_size!(stream) > 0 {
+            var data: UnsafeRawPointer?
+            var byteCount = 0
+            guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { break }
+            let frames = byteCount / frameBytes
+            let samples = data.map { UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: frames * mixer.channelCount) }
+            mixer.append(samples, frames: frames, to: lane, now: now) { emitMixed($0, frames: $1, at: now) }
+            pulseFunctions.pa_stream_drop!(stream)
+        }
+    }
+
     private func emitMixed(_ samples: UnsafeBufferPointer<Float>?, frames: Int, at now: Double) {
         if let samples {
             rechunker.append(samples, deliveredAt: now) { handOver.add($0) }
@@ -264,9 +269,13 @@ extension PulseMonitorTap {
         }
     }
 
-    /// Ends a capture; its lane's frames are still mixed.
+    /// Ends a capture; its lane's frames are still mixed, with what its stream still held (the
+    /// last delivery can wait there when the playback stream's end is told first).
     func closeCapture(_ capture: AppCapture) {
         if let stream = capture.stream {
+            if let mixer, pulseFunctions.pa_stream_get_state!(stream) == PA_STREAM_READY {
+                drain(stream, into: capture.lane, of: mixer, now: HostClock.now())
+            }
             pulseFunctions.pa_stream_set_read_callback!(stream, nil, nil)
             pulseFunctions.pa_stream_set_state_callback!(stream, nil, nil)
             pulseFunctions.pa_stream_disconnect!(stream)
