@@ -40,6 +40,9 @@ section "CPU: decibar levels, spectrum and the daemon against cava, loudness aga
 section "One app: CPU of levels --app against the whole-output tap (1 and 8 streams, 30 s each)"
 "$here/bench-apps.sh" "$root/.build-release/release/decibar" 30
 
+section "Beats: cost beside levels and aubio, F-measure beside aubio, live latency"
+"$here/bench-beats.sh" "$root/.build-release/release/decibar" 30
+
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
 

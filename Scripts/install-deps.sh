@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Decibar needs to build, run and test. Safe to run again.
 # Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks, and
-# heaptrack, which attributes a frame's allocations, and bc and GNU time for the scaling figures)
+# heaptrack, which attributes a frame's allocations, bc and GNU time for the scaling figures, and
+# Frozen Bubble's music, freely licensed real music for the beats' comparison with aubio)
 set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
@@ -24,8 +25,10 @@ packages=(
   pipewire pipewire-pulse wireplumber dbus
   # test: the soak's plot of memory, fds, threads and subscriber lines (Scripts/soak-plot.py)
   python3-matplotlib
+  # test: material with known beats (Scripts/make-beats.py), and aubio's beat tracker beside ours
+  python3-numpy aubio-tools
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data); fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -5,7 +5,8 @@ import DecibarCore
 ///
 /// Uniforms a shader can use (see the README): `sampler2D bars` (one texel per bar, red = value
 /// 0...1, left to right), `int barCount`, `vec2 resolution` (pixels), `float time` (seconds,
-/// wrapped every hour so it keeps its precision), and the theme's `vec4 background`,
+/// wrapped every hour so it keeps its precision), `float u_beat`, `u_beat_phase` and `u_bpm`
+/// (the beat heard: see `draw`), and the theme's `vec4 background`,
 /// `centerColor` and `tipColor` (also set under their earlier names `centreColour` and `tipColour`,
 /// so shaders written for those keep working); `in vec2 uv` runs from (0,0) bottom left to (1,1)
 /// top right. A shader that fails to compile leaves the previous one in place.
@@ -18,6 +19,7 @@ public final class ShaderPassRenderer {
 
     private struct Locations {
         var bars: GLint = -1, barCount: GLint = -1, resolution: GLint = -1, time: GLint = -1
+        var beat: GLint = -1, beatPhase: GLint = -1, bpm: GLint = -1
         /// The theme's colors: background, center, tip, then the center and tip under their earlier names.
         var colors: (GLint, GLint, GLint, GLint, GLint) = (-1, -1, -1, -1, -1)
 
@@ -28,6 +30,9 @@ public final class ShaderPassRenderer {
             barCount = program.uniformLocation("barCount")
             resolution = program.uniformLocation("resolution")
             time = program.uniformLocation("time")
+            beat = program.uniformLocation("u_beat")
+            beatPhase = program.uniformLocation("u_beat_phase")
+            bpm = program.uniformLocation("u_bpm")
             colors = (program.uniformLocation("background"), program.uniformLocation("centerColor"), program.uniformLocation("tipColor"),
                       program.uniformLocation("centreColour"), program.uniformLocation("tipColour"))
         }
@@ -68,7 +73,10 @@ public final class ShaderPassRenderer {
     }
 
     /// Draws over the top `height` pixels of a `width`×`windowHeight` window.
-    public func draw(values: [Float], width: Int, height: Int, windowHeight: Int, time: Double, theme: BarTheme) {
+    /// `beat` is the shaders' `u_beat` (1 at a beat, decaying), `u_beat_phase` (0...1 across the
+    /// beat) and `u_bpm` (0 while no tempo is known).
+    public func draw(values: [Float], width: Int, height: Int, windowHeight: Int, time: Double,
+                     beat: (level: Float, phase: Float, bpm: Float) = (0, 0, 0), theme: BarTheme) {
         guard let program, !values.isEmpty else { return }
         glFunctions.glViewport!(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
         glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0))
@@ -86,6 +94,9 @@ public final class ShaderPassRenderer {
         glFunctions.glUniform1i!(locations.barCount, GLint(values.count))
         glFunctions.glUniform2f!(locations.resolution, Float(width), Float(height))
         glFunctions.glUniform1f!(locations.time, Float(time.truncatingRemainder(dividingBy: Self.timeWrap)))
+        glFunctions.glUniform1f!(locations.beat, beat.level)
+        glFunctions.glUniform1f!(locations.beatPhase, beat.phase)
+        glFunctions.glUniform1f!(locations.bpm, beat.bpm)
         func set(_ location: GLint, _ color: Color) { glFunctions.glUniform4f!(location, color.red, color.green, color.blue, color.alpha) }
         set(locations.colors.0, theme.background)
         set(locations.colors.1, theme.center)

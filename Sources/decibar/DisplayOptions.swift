@@ -16,6 +16,7 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: Key.background.option, help: Key.background.help) var background: BackgroundStyle?
     @Flag(name: Key.borderless.option, inversion: .prefixedNo, help: Key.borderless.help) var borderless: Bool?
     @Flag(name: Key.caps.option, inversion: .prefixedNo, help: Key.caps.help) var caps: Bool?
+    @Flag(name: Key.beatAccent.option, inversion: .prefixedNo, help: Key.beatAccent.help) var beatAccent: Bool?
     @Option(name: Key.hold.option, help: Key.hold.help) var hold: Double?
     @Option(name: Key.fall.option, help: Key.fall.help) var fall: Double?
     @Option(name: Key.ballistics.option, help: Key.ballistics.help) var ballistics: MeterBallistics?
@@ -96,6 +97,7 @@ struct DisplayOptions: ParsableArguments {
         try layer.put(Key.background, background.map { .string($0.rawValue) })
         try layer.put(Key.borderless, borderless.map { .bool($0) })
         try layer.put(Key.caps, caps.map { .bool($0) })
+        try layer.put(Key.beatAccent, beatAccent.map { .bool($0) })
         try layer.put(Key.hold, hold.map { .number($0) })
         try layer.put(Key.fall, fall.map { .number($0) })
         try layer.put(Key.ballistics, ballistics.map { .string($0.rawValue) })

@@ -5,7 +5,7 @@ import DecibarCore
 extension Decibar {
     struct Levels: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print levels, spectrum bands or loudness as JSON lines, without a window.",
+            abstract: "Print levels, spectrum bands, loudness or beats as JSON lines, without a window.",
             discussion: CommandHelp.levels)
 
         @OptionGroup var source: SourceOption
@@ -13,7 +13,7 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
 
-        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel), spectrum (band levels) or loudness (EBU R128).", valueName: "levels|spectrum|loudness"))
+        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel), spectrum (band levels), loudness (EBU R128) or beats (beat times and tempo).", valueName: "levels|spectrum|loudness|beats"))
         var mode: LevelsMode = .levels
 
         @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))

@@ -15,6 +15,7 @@ extension DisplaySettings {
         background = c[Key.background]
         borderless = c[Key.borderless]
         caps = c[Key.caps]
+        beatAccent = c[Key.beatAccent]
         hold = c[Key.hold]
         fall = Float(c[Key.fall])
         ballistics = c[Key.ballistics]

@@ -102,6 +102,9 @@ public enum ControlCommandLine {
             if !speed.isNormal { line += " " + speed.label }
             parts.append(line)
         }
+        if case .object(let tempo)? = status["tempo"], let bpm = tempo["bpm"]?.number {
+            parts.append(String(format: "%.1f BPM (confidence %.2f)", bpm, tempo["confidence"]?.number ?? 0))
+        }
         if let subscribers = status["subscribers"]?.number { parts.append("\(Int(subscribers)) subscriber\(subscribers == 1 ? "" : "s")") }
         if let problem = status["config_error"]?.string { parts.append("config error: \(problem)") }
         return parts.joined(separator: "  ·  ")

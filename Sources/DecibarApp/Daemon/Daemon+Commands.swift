@@ -155,6 +155,8 @@ extension Daemon {
             let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch)
             session.streamSettings = StreamSettings(configuration: configuration)
             session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
+            let announcer = self.announcer
+            session.beatListener = { announcer.announce($0, from: .player) }
             self.session = session
             session.open(from: 0)
             if let window {
@@ -196,6 +198,9 @@ extension Daemon {
             if case .apps(let selection, _) = tap.target { tapMembers["heard"] = .string(selection.summary) }
         }
         members["tap"] = .object(tapMembers)
+        let tempo = announcer.tempo
+        members["tempo"] = .object(["bpm": tempo.bpm.map { .number(($0 * 100).rounded() / 100) } ?? .null,
+                                    "confidence": .number((tempo.confidence * 100).rounded() / 100)])
         members["mpris"] = .string(media?.busName ?? mediaProblem ?? "off")
         var player: [String: JSONValue] = ["state": .string(playerState)]
         if let session {

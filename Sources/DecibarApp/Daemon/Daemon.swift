@@ -17,6 +17,8 @@ public final class Daemon {
     var log: Logger
     let inbox = DaemonInbox()
     let hub = SubscriberHub()
+    /// Tells beat subscribers of beats when they are heard, the player's or the tap's.
+    lazy var announcer = BeatAnnouncer(hub: hub)
     var server: ControlServer?
     let socketPath: String
 
@@ -39,7 +41,8 @@ public final class Daemon {
     var playerScreen: PlayerScreen?
 
     var tap: PulseMonitorTap?
-    var tapIsLowLatency = false
+    /// The tap's delivery size (nil: 256 frames, for the window).
+    var tapFragment: Double?
     var pump: FeedPump?
     let feed = AudioFeed()
 
@@ -312,22 +315,25 @@ public final class Daemon {
             if tap != nil { closeTap(); log.info("tap closed: nothing is looking") }
             return
         }
-        if tap != nil && tapIsLowLatency == isShown { return }
+        // Beat subscribers want beats soon after they sound: 10 ms deliveries, unless the window's 256 frames.
+        let fragment = isShown ? nil : hub.hasBeatSubscribers ? LiveLevels.beatFragmentDuration : LiveLevels.fragmentDuration
+        if tap != nil && tapFragment == fragment { return }
         closeTap()
         let target = TapTarget(source: configuration[ConfigSchema.Audio.source],
                                apps: AppSelection(apps: configuration[ConfigSchema.Audio.apps],
                                                   excludedApps: configuration[ConfigSchema.Audio.excludeApps]))
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
-            let opened = try PulseMonitorTap(target: target, fragmentDuration: isShown ? nil : LiveLevels.fragmentDuration,
+            let opened = try PulseMonitorTap(target: target, fragmentDuration: fragment,
                                              relaxesInSilence: isShown, measuresSinkLatency: isShown,
                                              notice: { [log] in log.notice("\($0)") })
-            let hub = self.hub
-            let pump = FeedPump(opened.buffers, into: feed) { buffer in hub.process(buffer, now: MonotonicClock.now()) }
+            let (hub, announcer) = (self.hub, self.announcer)
+            let pump = FeedPump(opened.buffers, into: feed, also: { buffer in hub.process(buffer, now: MonotonicClock.now()) },
+                                told: { announcer.announce($0, from: .tap) })
             opened.start()
             pump.feedsWindow = isShown
             tap = opened
-            tapIsLowLatency = isShown
+            tapFragment = fragment
             self.pump = pump
             liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: configuration[ConfigSchema.Audio.avOffset] / 1000,
                                     text: liveText)

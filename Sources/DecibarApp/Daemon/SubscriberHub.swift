@@ -4,11 +4,14 @@ import Synchronization
 
 /// The daemon's subscribers and what they are sent. Audio subscribers (levels, spectrum, loudness)
 /// each get the lines `decibar levels` would print, made from the daemon's one tap by the task
-/// that drains it; status subscribers get the status whenever it changes.
+/// that drains it; beat subscribers get beats when they are heard (`BeatAnnouncer`); status
+/// subscribers get the status whenever it changes.
 final class SubscriberHub: Sendable {
     private struct Subscriber {
         let client: ControlClientHandle
         let subscription: Subscription
+        /// When it subscribed: the origin of its beat lines' `t`.
+        let since = MonotonicClock.now()
         /// Made by the draining task on its first buffer: spectrum analyzers belong to that task.
         var lines: LiveLines?
     }
@@ -59,10 +62,26 @@ final class SubscriberHub: Sendable {
         }
     }
 
+    /// Whether some subscriber wants beats (the tap then delivers 10 ms at a time).
+    var hasBeatSubscribers: Bool { subscribers.withLock { $0.contains { $0.subscription.kind == .beats } } }
+
+    /// Sends a beat (or the tempo) to the beat subscribers, `t` counted from each one's subscription.
+    func publishBeat(_ event: BeatEvent) {
+        var line: [UInt8] = []
+        subscribers.withLock { list in
+            for subscriber in list where subscriber.subscription.kind == .beats {
+                line.removeAll(keepingCapacity: true)
+                event.appendLine(origin: subscriber.since, to: &line)
+                subscriber.client.send(ControlMessage.event(Subscription.Kind.beats.rawValue, line: line), droppable: true)
+            }
+        }
+    }
+
     /// One tap buffer: each audio subscriber's lines move on, and lines that close are sent.
+    /// (Beat subscribers hear from `publishBeat`.)
     func process(_ buffer: AudioBuffer, now: Double) {
         subscribers.withLock { list in
-            for index in list.indices where list[index].subscription.kind != .status {
+            for index in list.indices where list[index].subscription.kind != .status && list[index].subscription.kind != .beats {
                 if list[index].lines == nil {
                     let subscriber = list[index]
                     let name = subscriber.subscription.kind.rawValue
@@ -84,6 +103,7 @@ extension Subscription {
         switch kind {
         case .spectrum: settings.mode = .spectrum
         case .loudness: settings.mode = .loudness
+        case .beats: settings.mode = .beats
         case .levels, .status: settings.mode = .levels
         }
         settings.bands = bands

@@ -4,7 +4,8 @@ import DecibarRender
 import Synchronization
 
 /// Drains buffers (a tap's, a player's) into an audio feed on the concurrency pool, off the frame
-/// loop. While the window rests (`isResting`), the first buffer that is not silent wakes it.
+/// loop, finding their beats on the way. While the window rests (`isResting`), the first buffer
+/// that is not silent wakes it.
 struct FeedPump {
     /// Shared between the frame loop, which sets it, and the pump, which clears it on sound.
     final class RestFlag: Sendable {
@@ -17,14 +18,28 @@ struct FeedPump {
     /// `also`, instead of filling the feed to its capacity and shifting it on every buffer.
     let feeding = RestFlag()
 
-    /// - Parameter also: sees every buffer after the feed (a daemon's subscribers).
-    init(_ buffers: AudioBufferStream, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - also: sees every buffer after the feed (a daemon's subscribers).
+    ///   - told: hears of each beat found, and of the tempo each second without one, with times
+    ///     on the buffers' clock (a daemon's beat subscribers).
+    init(_ buffers: AudioBufferStream, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil,
+         told: (@Sendable (BeatEvent) -> Void)? = nil) {
         let rest = self.rest
         let feeding = self.feeding
         feeding.value.store(true, ordering: .releasing)
         task = Task.detached(priority: .high) {
+            // Beats are found here, as buffers arrive: a player's before they are heard, a tap's
+            // as soon as its audio allows; the feed says each when heard.
+            var beats = BeatFinder()
             await buffers.forEach { buffer in
-                if feeding.value.load(ordering: .acquiring) { feed.add(buffer) }
+                let feeds = feeding.value.load(ordering: .acquiring)
+                if feeds { feed.add(buffer) }
+                if feeds || told != nil {
+                    beats.add(buffer) { event in
+                        if feeds && event.isBeat { feed.addBeat(at: event.time, bpm: event.bpm ?? 0, confidence: event.confidence) }
+                        told?(event)
+                    }
+                }
                 also?(buffer)
                 if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {
                     rest.value.store(false, ordering: .releasing)

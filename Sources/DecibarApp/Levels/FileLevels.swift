@@ -10,12 +10,14 @@ public struct FileLevels {
     let settings: LevelsSettings
     var lines: LineMaker
 
-    public init(path: String, rate: Double, duration: Double?, settings: LevelsSettings) {
+    /// - Parameter output: takes each line's bytes (standard output unless told otherwise).
+    public init(path: String, rate: Double, duration: Double?, settings: LevelsSettings,
+                output: @escaping ([UInt8]) -> Void = { writeBytes($0) }) {
         self.path = path
         self.rate = rate
         self.duration = duration
         self.settings = settings
-        lines = LineMaker(settings)
+        lines = LineMaker(settings, output: output)
     }
 
     public func run() throws {
@@ -37,7 +39,7 @@ public struct FileLevels {
         func consume(_ buffer: AudioBuffer) {
             guard framesDone < lastFrame else { return }
             if lines.needsLevels { processor.process(buffer) }
-            lines.add(buffer)
+            lines.add(buffer) { $0 }
             framesDone += Int64(buffer.frameCount)
             // The last line ends where --duration does, whatever the rate.
             if clock.add(frames: buffer.frameCount, sampleRate: buffer.sampleRate) || framesDone >= lastFrame {

@@ -24,6 +24,8 @@ struct LineMaker {
     private var peakDB: [Float] = []
     /// Where lines go: standard output, or a daemon's subscriber.
     private let output: ([UInt8]) -> Void
+    /// Beat lines: the beats found.
+    private var beats = BeatFinder()
 
     init(_ settings: LevelsSettings, output: @escaping ([UInt8]) -> Void = { writeBytes($0) }) {
         self.output = output
@@ -38,6 +40,20 @@ struct LineMaker {
     /// Whether lines need RMS and peak levels (spectrum lines do not).
     var needsLevels: Bool { mode == .levels || feed != nil }
     private var analyzesSpectrum: Bool { mode == .spectrum || feed != nil }
+
+    /// Beat lines are written as beats are found, not at the line rate; `time` maps the buffers'
+    /// clock (see `BeatFinder`) to the lines' (file time, or capture time since the start).
+    mutating func add(_ buffer: AudioBuffer, time: (Double) -> Double) {
+        guard mode == .beats else {
+            add(buffer)
+            return
+        }
+        beats.add(buffer) { event in
+            line.removeAll(keepingCapacity: true)
+            BeatLine.append(time: time(event.time), isBeat: event.isBeat, bpm: event.bpm, confidence: event.confidence, to: &line)
+            output(line)
+        }
+    }
 
     mutating func add(_ buffer: AudioBuffer) {
         loudness?.add(buffer)
@@ -61,6 +77,7 @@ struct LineMaker {
     /// Writes the line for the audio since the last one to the output. `reading` is taken
     /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
     mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
+        guard mode != .beats else { return }
         if let loudness {
             line.removeAll(keepingCapacity: true)
             LoudnessLine.append(time: time, reading: loudness.reading, to: &line)

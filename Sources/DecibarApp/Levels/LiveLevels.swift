@@ -9,9 +9,11 @@ public struct LiveLevels {
 
     /// Audio per delivery for lines at `rate`: 50 ms, or one line's worth for slower lines (up to
     /// 100 ms: loudness at 10 lines a second wakes half as often, and no line waits longer).
-    static func fragmentDuration(rate: Double) -> Double {
-        min(0.1, max(fragmentDuration, 1 / rate))
+    /// Beats are told as soon as they are found, whatever the line rate: 10 ms.
+    static func fragmentDuration(rate: Double, mode: LevelsMode = .levels) -> Double {
+        mode == .beats ? beatFragmentDuration : min(0.1, max(fragmentDuration, 1 / rate))
     }
+    static let beatFragmentDuration = 0.01
 
     let target: TapTarget
     let rate: Double
@@ -34,7 +36,7 @@ public struct LiveLevels {
             // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
             // of what a headless reader costs). Every line still covers every sample, and its t is
             // when its last sample was captured, so lines that arrive together keep their times.
-            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate),
+            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate, mode: settings.mode),
                                       notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)

@@ -19,7 +19,8 @@ struct LiveLines {
 
     mutating func add(_ buffer: AudioBuffer) {
         if lines.needsLevels { processor.process(buffer) }
-        lines.add(buffer)
+        let start = self.start
+        lines.add(buffer) { $0 - start }
         if clock.add(frames: buffer.frameCount, sampleRate: buffer.sampleRate) {
             let captured = buffer.captureTime > 0 ? buffer.captureTime : MonotonicClock.now()
             lines.write(time: clock.lineTime(captured - start), reading: processor.takeReading())

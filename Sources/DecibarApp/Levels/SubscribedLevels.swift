@@ -16,6 +16,7 @@ public struct SubscribedLevels {
         case .levels: kind = .levels
         case .spectrum: kind = .spectrum
         case .loudness: kind = .loudness
+        case .beats: kind = .beats
         }
         self.rate = rate
         bands = settings.bands

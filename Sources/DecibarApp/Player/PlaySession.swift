@@ -59,6 +59,8 @@ final class PlaySession {
     private(set) var track: MediaTrack?
     private var tags = TrackTags()
     private var pump: FeedPump?
+    /// Hears of the beats found in what plays, before they are heard (a daemon's beat subscribers).
+    var beatListener: (@Sendable (BeatEvent) -> Void)?
     /// Grows at every jump of the playhead (a seek, a drag, a track played again, a stop), so that
     /// MPRIS can signal Seeked.
     private(set) var seekCount = 0
@@ -152,7 +154,7 @@ final class PlaySession {
                 bufferingCount = 0
                 showOverview(of: source, at: index, following: download)
             }
-            pump = FeedPump(player.buffers, into: heard)
+            pump = FeedPump(player.buffers, into: heard, told: beatListener)
             if keepsOverview, let video, video.path == path {
                 video.seek(to: 0, exact: true)
             } else {

@@ -17,6 +17,8 @@ public struct OfflineRender {
     let duration: Double?
     let display: DisplaySettings
     let scrubber: ScrubberSettings
+    /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
+    static let lookahead = 0.05
 
     public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings) {
         self.file = file
@@ -102,11 +104,15 @@ public struct OfflineRender {
         var decodedFrames: Int64 = 0
         var decoderDone = false
         // Each buffer is stamped with the file time of its last sample: it counts as heard once
-        // the whole of it has played.
+        // the whole of it has played. Its beats go into the feed at their file time.
+        var beats = BeatFinder()
         func add(_ buffer: AudioBuffer) {
             var stamped = buffer
             stamped.captureTime = Double(buffer.startFrame + Int64(buffer.frameCount)) / Double(sampleRate)
             feed.add(stamped)
+            beats.add(stamped) { event in
+                if event.isBeat { feed.addBeat(at: event.time, bpm: event.bpm ?? 0, confidence: event.confidence) }
+            }
             decodedFrames = buffer.startFrame + Int64(buffer.frameCount)
         }
         let title = OutputPath.name(of: file)
@@ -118,8 +124,9 @@ public struct OfflineRender {
             for index in 0 ..< frameCount {
                 if isInterrupted() { throw interruption }
                 let time = Double(index) / Double(fps)
-                // Decode until every sample heard by `time` is in the feed.
-                while !decoderDone && Double(decodedFrames) / Double(sampleRate) < time + Double(AudioBuffer.frameCapacity) / Double(sampleRate) {
+                // Decode until every sample heard by `time` is in the feed, and far enough past it
+                // that a beat heard by then has been found: beats land on their frame.
+                while !decoderDone && Double(decodedFrames) / Double(sampleRate) < time + Self.lookahead {
                     let more = try decoder.read { samples in rechunker.append(samples, emit: add) }
                     if !more {
                         rechunker.flush(emit: add)

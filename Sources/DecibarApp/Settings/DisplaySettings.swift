@@ -16,6 +16,8 @@ public struct DisplaySettings: Sendable {
     public var background = Key.background.defaultValue
     public var borderless = Key.borderless.defaultValue
     public var caps = Key.caps.defaultValue
+    /// Bars lift on each beat.
+    public var beatAccent = Key.beatAccent.defaultValue
     /// How long caps (and the meter's hold line) hold, in ms.
     public var hold = Key.hold.defaultValue
     /// How fast they fall after holding, in dB/s.

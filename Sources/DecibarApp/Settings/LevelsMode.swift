@@ -3,4 +3,5 @@ public enum LevelsMode: String, CaseIterable, Sendable {
     case levels
     case spectrum
     case loudness
+    case beats
 }

@@ -15,7 +15,7 @@ extension Visualizer {
                     drawn = shaderValues
                 }
                 shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight,
-                                 time: now - startTime, theme: theme)
+                                 time: now - startTime, beat: (state.beatLevel, state.beatPhase, Float(state.beat.bpm)), theme: theme)
             } else {
                 layout.rects(for: values, width: width, height: height, into: &barRects)
                 barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,

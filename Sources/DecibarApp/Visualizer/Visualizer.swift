@@ -61,6 +61,7 @@ public final class Visualizer {
         settings.smoothing = options.smoothing
         settings.levelScale = options.levelScale
         settings.caps = options.caps
+        settings.beatAccent = options.beatAccent
         settings.holdTime = options.hold / 1000
         settings.fallRate = options.fall
         settings.ballistics = options.ballistics

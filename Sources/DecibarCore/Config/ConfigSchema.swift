@@ -40,6 +40,8 @@ public enum ConfigSchema {
             "A window without a title bar or frame.")
         public static let caps: Setting<Bool> = .boolean(.display, "caps",
             "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
+        public static let beatAccent: Setting<Bool> = .boolean(.display, "beat_accent",
+            "Bars and spectrum lift a little on each beat, when it is heard (off: the bars follow the level alone).")
         public static let hold: Setting<Double> = .number(.display, "hold", 0...60_000, default: 1000, unit: "ms",
             "How long peak caps (and the meter's hold line) hold, in ms.")
         public static let fall: Setting<Double> = .number(.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
@@ -132,7 +134,7 @@ public enum ConfigSchema {
     /// Every key, in the order `config init` writes them.
     public static let keys: [ConfigKey] = [
         Display.mode.key, Display.bars.key, Display.theme.key, Display.barWidth.key, Display.barSpacing.key,
-        Display.orientation.key, Display.background.key, Display.borderless.key, Display.caps.key, Display.hold.key,
+        Display.orientation.key, Display.background.key, Display.borderless.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,

@@ -7,6 +7,9 @@ public struct Subscription: Sendable, Equatable {
         case spectrum
         /// EBU R128 loudness, as `levels --mode loudness` prints it.
         case loudness
+        /// Beats as they are found, and the tempo at least once a second, as `levels --mode beats`
+        /// prints them (the rate is ignored).
+        case beats
         /// The daemon's status, whenever it changes (the rate is ignored).
         case status
     }

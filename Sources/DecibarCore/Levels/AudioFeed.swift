@@ -19,7 +19,14 @@ public final class AudioFeed: Sendable {
         var rms = RMSWindow(channelCount: 2)
         /// Measures loudness from released audio once a meter asks for it.
         var loudness: (any LoudnessAnalyzer)?
+        /// Beats found ahead of being heard, oldest first (their stamps on the buffers' clock),
+        /// and the pulse of those heard.
+        var beats: [(time: Double, bpm: Double, confidence: Double)] = []
+        var pulse = BeatPulse()
     }
+
+    /// Beats that may wait to be heard; more are dropped oldest first (a window that stopped reading).
+    static let beatCapacity = 64
 
     private let state: Mutex<State>
     public let capacity: Int
@@ -28,8 +35,22 @@ public final class AudioFeed: Sendable {
 
     public init(capacity: Int = 1024) {
         self.capacity = capacity
-        state = Mutex(State(history: SampleHistory(capacity: Self.historyLength, channelCount: 2)))
+        var initial = State(history: SampleHistory(capacity: Self.historyLength, channelCount: 2))
+        initial.beats.reserveCapacity(Self.beatCapacity)
+        state = Mutex(initial)
     }
+
+    /// A beat whose sound starts at `time` on the buffers' clock (heard `delay` later), found
+    /// before it is heard or soon after; frames released from then on see it in `beatPulse`.
+    public func addBeat(at time: Double, bpm: Double, confidence: Double) {
+        state.withLock { state in
+            if state.beats.count >= Self.beatCapacity { state.beats.removeFirst() }
+            state.beats.append((time, bpm, confidence))
+        }
+    }
+
+    /// The beat as of the last `release`: the last beat heard by then, and the tempo.
+    public var beatPulse: BeatPulse { state.withLock { $0.pulse } }
 
     /// Seconds added to every buffer's time before it is shown.
     public var delay: Double {
@@ -70,6 +91,12 @@ public final class AudioFeed: Sendable {
                 state.loudness?.add(buffer)
             }
             state.waiting.removeFirst(due)
+            let heard = state.beats.prefix { $0.time + state.delay <= now }.count
+            if heard > 0 {
+                let last = state.beats[heard - 1]
+                state.pulse = BeatPulse(lastBeat: last.time + state.delay, bpm: last.bpm, confidence: last.confidence)
+                state.beats.removeFirst(heard)
+            }
             return state.processor.takeReading()
         }
     }
@@ -110,6 +137,9 @@ public final class AudioFeed: Sendable {
 
     /// Forgets everything not heard yet (after a seek, it never will be).
     public func discardWaiting() {
-        state.withLock { $0.waiting.removeAll(keepingCapacity: true) }
+        state.withLock { state in
+            state.waiting.removeAll(keepingCapacity: true)
+            state.beats.removeAll(keepingCapacity: true)
+        }
     }
 }

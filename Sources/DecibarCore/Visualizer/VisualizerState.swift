@@ -11,6 +11,8 @@ public struct VisualizerState {
         public var smoothing = SmoothingTimes.default
         public var levelScale = LevelScale(floorDB: -60, ceilingDB: 0)
         public var caps = false
+        /// Bars lift on each beat (`barValues` then include the lift).
+        public var beatAccent = false
         /// Caps' (and the meter's hold line's) hold, in seconds, then fall, in dB/s.
         public var holdTime = 1.0
         public var fallRate: Float = LevelMeter.defaultHoldFallRate
@@ -82,11 +84,22 @@ public struct VisualizerState {
         settings.bars ?? settings.layout.fittingCount(canvasWidth: width) ?? Self.defaultBarCount
     }
 
-    /// The bar values as drawn (smoothed), 0...1.
-    public var barValues: [Float] { smoother.values }
+    /// The bar values as drawn (smoothed, lifted on the beat with `beatAccent`), 0...1.
+    public var barValues: [Float] { settings.beatAccent ? lifted : smoother.values }
+
+    /// The beat heard by the last update, and its shader values then: `u_beat` (1 at the beat,
+    /// decaying) and `u_beat_phase` (0...1 across the beat).
+    public private(set) var beat = BeatPulse()
+    public private(set) var beatLevel: Float = 0
+    public private(set) var beatPhase: Float = 0
+    /// The smoothed values lifted by the beat (bars and spectrum with `beatAccent`).
+    private var lifted: [Float] = []
+    /// How much taller bars are at the beat: a short lift, gone in a few tenths of a second.
+    static let beatLift: Float = 0.18
 
     /// Moves on by `dt`: `reading` covers the audio released from `feed` this frame.
     public mutating func update(reading: LevelReading, feed: AudioFeed, dt: Double, now: Double, canvasWidth: Int) {
+        defer { updateBeat(feed: feed, now: now) }
         if reading.frameCount > 0 { lastAudio = now }
         let hasAudio = now - lastAudio <= Self.silenceAfter
         switch mode {
@@ -128,6 +141,16 @@ public struct VisualizerState {
             meter.advance(rmsDB: meterRMS, peakDB: meterPeaks, dt: dt)
             loudness = feed.loudness
         }
+    }
+
+    private mutating func updateBeat(feed: AudioFeed, now: Double) {
+        beat = feed.beatPulse
+        beatLevel = beat.level(at: now)
+        beatPhase = beat.phase(at: now)
+        guard settings.beatAccent, mode != .meter else { return }
+        lifted.removeAll(keepingCapacity: true)
+        let lift = 1 + Self.beatLift * beatLevel
+        for value in smoother.values { lifted.append(Swift.min(1, value * lift)) }
     }
 
     /// True when nothing on screen would change: every bar and cap has settled at the floor (or

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Prints when each click arrives on a PulseAudio source, one CLOCK_MONOTONIC time per line.
+
+  click-times.py SOURCE
+
+Records SOURCE with parec in 2 ms fragments; a click is the first sample above -26 dBFS after at
+least 100 ms below it. Its time is the arrival of the fragment holding it, less the samples after
+it in that fragment. An independent reference for how late beats are told.
+"""
+import array
+import subprocess
+import sys
+import time
+
+RATE = 48000
+THRESHOLD = int(0.05 * 32768)
+QUIET = int(0.1 * RATE)
+
+
+def main():
+    source = sys.argv[1]
+    recorder = subprocess.Popen(["parec", "-d", source, "--format=s16le", "--channels=1", f"--rate={RATE}",
+                                 "--raw", "--latency-msec=2"], stdout=subprocess.PIPE)
+    pending = b""
+    quiet = QUIET
+    while True:
+        chunk = recorder.stdout.read1(65536)
+        arrived = time.monotonic()
+        if not chunk:
+            break
+        pending += chunk
+        whole = len(pending) - len(pending) % 2
+        samples = array.array("h", pending[:whole])
+        pending = pending[whole:]
+        for index, sample in enumerate(samples):
+            if abs(sample) >= THRESHOLD:
+                if quiet >= QUIET:
+                    print(f"{arrived - (len(samples) - index) / RATE:.6f}", flush=True)
+                quiet = 0
+            else:
+                quiet += 1
+
+
+if __name__ == "__main__":
+    main()

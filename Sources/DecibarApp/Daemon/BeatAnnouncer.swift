@@ -1,0 +1,50 @@
+import DecibarCore
+import Dispatch
+import Synchronization
+
+/// Tells the daemon's beat subscribers of each beat when it is heard. The player's beats are
+/// found before they are heard (its buffers are stamped with that moment) and wait for it on a
+/// timer; the tap's are heard already and go at once. While the player plays, its beats are the
+/// ones told: the tap hears the same music later.
+final class BeatAnnouncer: Sendable {
+    enum Source: Sendable { case tap, player }
+
+    private struct State {
+        var lastPlayerEvent = -Double.infinity
+        var bpm: Double?
+        var confidence = 0.0
+    }
+
+    private let hub: SubscriberHub
+    private let state = Mutex(State())
+    /// Events wait here, in order, for when they are heard.
+    private let queue = DispatchQueue(label: "decibar.beats", qos: .userInteractive)
+    /// The player counts as playing this long after its last event (one comes each second at least).
+    static let playerHold = 2.5
+
+    init(hub: SubscriberHub) {
+        self.hub = hub
+    }
+
+    /// The tempo last told, for the status.
+    var tempo: (bpm: Double?, confidence: Double) { state.withLock { ($0.bpm, $0.confidence) } }
+
+    func announce(_ event: BeatEvent, from source: Source) {
+        let now = MonotonicClock.now()
+        let isTold = state.withLock { state in
+            if source == .player { state.lastPlayerEvent = now }
+            guard source == .player || now - state.lastPlayerEvent > Self.playerHold else { return false }
+            state.bpm = event.bpm
+            state.confidence = event.confidence
+            return true
+        }
+        guard isTold else { return }
+        let hub = self.hub
+        let wait = event.time - now
+        if wait <= 0 {
+            queue.async { hub.publishBeat(event) }
+        } else {
+            queue.asyncAfter(deadline: .now() + wait) { hub.publishBeat(event) }
+        }
+    }
+}
