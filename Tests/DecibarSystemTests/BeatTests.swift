@@ -10,7 +10,7 @@ struct BeatTests {
     @Test("live: 120 BPM clicks into the null sink, levels --mode beats on its monitor: beats 500 +-5 ms apart, told within 30 ms (median) of each click's arrival")
     func live() throws {
         let server = try PrivatePulseServer()
-        let material = try BeatMaterial(["clicks", "120", "--seconds", "14"], name: "clicks.wav", in: server.directory)
+        let material = try BeatMaterial(["clicks", "120", "--seconds", "11"], name: "clicks.wav", in: server.directory)
         let clicks = try RunningCommand(["viz.monitor"], environment: server.environment, tool: Self.scripts + "/click-times.py")
         defer { clicks.stop() }
         let levels = try RunningCommand(["levels", "--mode", "beats"], environment: server.environment)
@@ -22,7 +22,7 @@ struct BeatTests {
         usleep(300_000)
 
         let arrivals = clicks.output.compactMap { Double($0.text) }
-        #expect(arrivals.count >= 26, "\(arrivals.count) clicks heard")
+        #expect(arrivals.count >= 21, "\(arrivals.count) clicks heard")
         let beats = levels.output.compactMap { line -> (told: Double, time: Double)? in
             guard let time = BeatMaterial.beatTimes(inLines: [line.text]).first else { return nil }
             return (line.receivedAt, time)
@@ -60,7 +60,7 @@ struct BeatTests {
     @Test("the daemon's player: a subscribe beats client hears each beat within 10 ms of when it arrives on the monitor, found ahead")
     func playerAhead() throws {
         let rig = try DaemonRig()
-        let material = try BeatMaterial(["clicks", "120", "--seconds", "14"], name: "clicks.wav", in: rig.server.directory)
+        let material = try BeatMaterial(["clicks", "120", "--seconds", "11"], name: "clicks.wav", in: rig.server.directory)
         let clicks = try RunningCommand(["viz.monitor"], environment: rig.environment, tool: Self.scripts + "/click-times.py")
         defer { clicks.stop() }
         let beats = try RunningCommand(["levels", "--mode", "beats"], environment: rig.environment)
@@ -70,7 +70,7 @@ struct BeatTests {
         #expect(TestRig.wait(timeout: 25) { (try? rig.player("state")) == .string("stopped") || (try? rig.player("state")) == .string("idle") })
         usleep(300_000)
         let arrivals = clicks.output.compactMap { Double($0.text) }
-        #expect(arrivals.count >= 26, "\(arrivals.count) clicks heard")
+        #expect(arrivals.count >= 21, "\(arrivals.count) clicks heard")
         let (lateness, counted) = Self.lateness(of: beats, clicks: arrivals, from: (arrivals.first ?? 0) + 5)
         print("player beats told after the click arrived: \(Self.describe(lateness)); \(lateness.count) of \(counted) clicks")
         #expect(lateness.count == counted, "\(lateness.count) beats for \(counted) clicks")
@@ -83,7 +83,7 @@ struct BeatTests {
     func renderedFrames() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let material = try BeatMaterial(["clicks", "128", "--seconds", "8"], name: "clicks.wav", in: folder)
+        let material = try BeatMaterial(["clicks", "128", "--seconds", "6.6"], name: "clicks.wav", in: folder)
         try FileManager.default.createDirectory(atPath: folder + "/shaders", withIntermediateDirectories: true)
         // The beat as colors: red u_beat, green u_beat_phase, blue the tempo / 255.
         try """
@@ -100,7 +100,7 @@ struct BeatTests {
                                                           "--shader-dir", folder + "/shaders"], environment: ["DISPLAY": ""])
         #expect(rendered.status == 0, "\(rendered.error)")
         var checked = 0
-        for index in stride(from: 150, to: 240, by: 1) {
+        for index in stride(from: 150, to: 195, by: 1) {
             let time = Double(index) / 30
             let beat = try #require(material.beats.last { $0 <= time })
             // A beat within 2 ms of the frame may fall either side of it.
@@ -114,7 +114,7 @@ struct BeatTests {
             #expect(blue == 128, "frame \(index): u_bpm \(blue)")
             checked += 1
         }
-        #expect(checked >= 80)
+        #expect(checked >= 40)
     }
 
     @Test("the same files through aubiotrack: Decibar's F-measure is at least aubio's on every one")

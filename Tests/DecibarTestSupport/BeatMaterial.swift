@@ -7,19 +7,35 @@ public struct BeatMaterial {
     /// The true beat times (s).
     public let beats: [Double]
 
-    /// Writes `arguments` (`["clicks", "120"]`, `["band", "97"]`, …) as `name` in `folder`.
+    /// Writes `arguments` (`["clicks", "120"]`, `["band", "97"]`, …) with the script, or finds
+    /// them written already: the script is deterministic, so material is kept in a folder of the
+    /// temporary directory under its arguments and the script's hash, and made once for all the
+    /// suites that use it. (`name` and `folder` are where it is made first.)
     public init(_ arguments: [String], name: String, in folder: String) throws {
-        path = folder + "/" + name
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.script)
-        process.arguments = [arguments[0], arguments[1], path] + arguments.dropFirst(2)
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw MaterialError(message: "make-beats.py \(arguments): \(message)") }
+        let script = try Data(contentsOf: URL(fileURLWithPath: Self.script))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in script { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let cache = NSTemporaryDirectory() + "decibar-beat-material"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        let key = arguments.joined(separator: "_").replacingOccurrences(of: "-", with: "") + "-" + String(hash, radix: 16)
+        var path = cache + "/" + key + ".wav"
+        if !FileManager.default.fileExists(atPath: path) {
+            let made = folder + "/" + name
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.script)
+            process.arguments = [arguments[0], arguments[1], made] + arguments.dropFirst(2)
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { throw MaterialError(message: "make-beats.py \(arguments): \(message)") }
+            // The beats first, the audio last: a file found means both are whole. (On another
+            // file system, the material stays where it was made.)
+            if rename(made + ".beats", path + ".beats") != 0 || rename(made, path) != 0 { path = made }
+        }
+        self.path = path
         beats = try String(contentsOfFile: path + ".beats", encoding: .utf8).split(separator: "\n").compactMap { Double($0) }
     }
 
