@@ -20,7 +20,7 @@ QUIET = int(0.1 * RATE)
 def main():
     source = sys.argv[1]
     recorder = subprocess.Popen(["parec", "-d", source, "--format=s16le", "--channels=1", f"--rate={RATE}",
-                                 "--raw", "--latency-msec=2"], stdout=subprocess.PIPE)
+                                 "--raw", "--latency-msec=2"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     pending = b""
     quiet = QUIET
     while True:

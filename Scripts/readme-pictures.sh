@@ -40,10 +40,10 @@ picture bottom-fire 3.6 --orientation bottom --theme fire --caps --bar-width 14 
 picture top-ocean 3.2 --mode spectrum --orientation top --theme ocean --bars 48
 picture transparent 3.4 --background transparent --theme sunset --bars 32
 picture shader 3.3 --shader-dir "$here/../Shaders/examples" --theme forest --bars 40
-# The beat accent: the song's drums from 8 s, bars lifting on each beat; 3 s at 20 fps as a GIF.
+# The beat accent: the song's drums from 8 s, bars flashing on each beat; 3 s at 20 fps as a GIF.
 "$bin" render "$work/music.wav" -o "$work/beats/" --size 480x270 --fps 20 --duration 11 --beat-accent --bars 32 --theme sunset 2>/dev/null
 ffmpeg -v error -nostdin -y -start_number 161 -framerate 20 -i "$work/beats/frame-%06d.png" -frames:v 60 \
-  -vf "split[a][b];[a]palettegen[p];[b][p]paletteuse" "$out/beat-accent.gif"
+  -vf "scale=360:-1:flags=lanczos,split[a][b];[a]palettegen=max_colors=64[p];[b][p]paletteuse=dither=none" "$out/beat-accent.gif"
 # A short GIF for the top of the README: spectrum with caps, 6 s at 15 fps.
 "$bin" render "$work/demo.wav" -o "$out/demo.gif" --size 640x360 --fps 15 --duration 6 --mode spectrum --caps --bars 48 2>/dev/null
 echo "pictures written to $out"

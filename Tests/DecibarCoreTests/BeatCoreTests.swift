@@ -14,6 +14,17 @@ struct BeatCoreTests {
         #expect(BeatLine.json(time: 0, isBeat: false, bpm: nil, confidence: 0) == #"{"t": 0.000, "bpm": null, "confidence": 0.00}"#)
     }
 
+    @Test("the accent's flash: tips half-way to white at 0.5, centers a quarter; the background stays")
+    func flash() {
+        let theme = BarTheme(background: Color(red: 0.1, green: 0.1, blue: 0.1), center: Color(red: 0, green: 0.2, blue: 1),
+                             tip: Color(red: 1, green: 0, blue: 0.5))
+        let flashed = theme.brightened(by: 0.5)
+        #expect(flashed.tip == Color(red: 1, green: 0.5, blue: 0.75))
+        #expect(flashed.center == Color(red: 0.25, green: 0.4, blue: 1))
+        #expect(flashed.background == theme.background)
+        #expect(theme.brightened(by: 0) == theme)
+    }
+
     @Test("the pulse: 1 at the beat, halving every 80 ms; the phase rises from 0 to 1 across the beat")
     func pulse() {
         let pulse = BeatPulse(lastBeat: 10, bpm: 120, confidence: 0.9)

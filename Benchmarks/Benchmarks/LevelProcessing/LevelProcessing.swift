@@ -117,4 +117,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     spectrumBenchmarks()
+    beatBenchmarks()
 }

@@ -18,7 +18,9 @@ extension Visualizer {
                                  time: now - startTime, beat: (state.beatLevel, state.beatPhase, Float(state.beat.bpm)), theme: theme)
             } else {
                 layout.rects(for: values, width: width, height: height, into: &barRects)
-                barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,
+                // The accent: a flash toward white on the beat, as the bars lift (tall bars cannot).
+                let shown = options.beatAccent && state.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * state.beatLevel) : theme
+                barRenderer.draw(barRects, width: width, height: height, theme: shown, windowHeight: windowHeight,
                                  axis: layout.growthAxis(canvasHeight: height))
                 if options.caps { drawCaps(width: width, height: height, windowHeight: windowHeight) }
             }
@@ -29,6 +31,9 @@ extension Visualizer {
         if let message = userShaders?.error { drawError(message, width: width, windowHeight: windowHeight) }
         labels?.endFrame()
     }
+
+    /// How far toward white the bars' tips go when a beat is heard.
+    static let beatFlash: Float = 0.45
 
     private var capColor: Color { Color(red: 1, green: 1, blue: 1, alpha: 0.85) }
     private var labelColor: Color { Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.85) }

@@ -41,7 +41,7 @@ public enum ConfigSchema {
         public static let caps: Setting<Bool> = .boolean(.display, "caps",
             "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
         public static let beatAccent: Setting<Bool> = .boolean(.display, "beat_accent",
-            "Bars and spectrum lift a little on each beat, when it is heard (off: the bars follow the level alone).")
+            "Bars and spectrum lift a little and flash toward white on each beat, when it is heard (off: the bars follow the level alone).")
         public static let hold: Setting<Double> = .number(.display, "hold", 0...60_000, default: 1000, unit: "ms",
             "How long peak caps (and the meter's hold line) hold, in ms.")
         public static let fall: Setting<Double> = .number(.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
