@@ -117,5 +117,4 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     spectrumBenchmarks()
-    beatBenchmarks()
 }
