@@ -7,39 +7,6 @@ import Testing
 struct BeatTests {
     static var scripts: String { (BeatMaterial.script as NSString).deletingLastPathComponent }
 
-    @Test("live: 120 BPM clicks into the null sink, levels --mode beats on its monitor: beats 500 +-5 ms apart, told within 30 ms (median) of each click's arrival")
-    func live() throws {
-        let server = try PrivatePulseServer()
-        let material = try BeatMaterial(["clicks", "120", "--seconds", "11"], name: "clicks.wav", in: server.directory)
-        let clicks = try RunningCommand(["viz.monitor"], environment: server.environment, tool: Self.scripts + "/click-times.py")
-        defer { clicks.stop() }
-        let levels = try RunningCommand(["levels", "--mode", "beats"], environment: server.environment)
-        defer { levels.stop() }
-        #expect(levels.firstLine(timeout: 10) { $0.text.contains("\"bpm\"") } != nil, "\(levels.standardError)")
-        let player = try server.play(material.path)
-        defer { player.kill() }
-        #expect(TestRig.wait(timeout: 25) { !player.isRunning })
-        usleep(300_000)
-
-        let arrivals = clicks.output.compactMap { Double($0.text) }
-        #expect(arrivals.count >= 21, "\(arrivals.count) clicks heard")
-        let beats = levels.output.compactMap { line -> (told: Double, time: Double)? in
-            guard let time = BeatMaterial.beatTimes(inLines: [line.text]).first else { return nil }
-            return (line.receivedAt, time)
-        }
-        // From the fifth second of clicks on: the tempo is known by then.
-        let start = (arrivals.first ?? 0) + 5
-        let steady = beats.filter { $0.told >= start }
-        let intervals = zip(steady, steady.dropFirst()).map { $1.time - $0.time }.sorted()
-        let medianInterval = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
-        #expect(abs(medianInterval - 0.5) <= 0.005, "median interval \(medianInterval) s of \(intervals)")
-        let (lateness, counted) = Self.lateness(of: levels, clicks: arrivals, from: start)
-        print("live beats told after the click arrived: \(Self.describe(lateness)); \(lateness.count) of \(counted) clicks")
-        #expect(lateness.count >= counted - 1, "\(lateness.count) beats for \(counted) clicks")
-        let median = lateness.isEmpty ? .infinity : lateness[lateness.count / 2]
-        #expect(median <= 0.030, "\(Self.describe(lateness))")
-    }
-
     /// How late (s) each click arriving on the monitor after `start` was told by a beat line
     /// received within 100 ms of it; and how many clicks there were.
     static func lateness(of beats: RunningCommand, clicks arrivals: [Double], from start: Double) -> (lateness: [Double], clicks: Int) {
@@ -57,26 +24,48 @@ struct BeatTests {
         return "min \(at(0)), quartiles \(at(0.25)) \(at(0.5)) \(at(0.75)), max \(at(1)) ms"
     }
 
-    @Test("the daemon's player: a subscribe beats client hears each beat within 10 ms of when it arrives on the monitor, found ahead")
-    func playerAhead() throws {
+    @Test("120 BPM clicks played by the daemon: its subscribe beats client hears each within 10 ms of the click reaching the monitor (found ahead); levels --standalone --mode beats on the monitor tells them 500 +-5 ms apart, within 30 ms (median)")
+    func liveAndAhead() throws {
         let rig = try DaemonRig()
         let material = try BeatMaterial(["clicks", "120", "--seconds", "11"], name: "clicks.wav", in: rig.server.directory)
         let clicks = try RunningCommand(["viz.monitor"], environment: rig.environment, tool: Self.scripts + "/click-times.py")
         defer { clicks.stop() }
-        let beats = try RunningCommand(["levels", "--mode", "beats"], environment: rig.environment)
-        defer { beats.stop() }
-        #expect(beats.firstLine(timeout: 10) { $0.text.contains("\"bpm\"") } != nil, "\(beats.standardError)")
+        let subscribed = try RunningCommand(["levels", "--mode", "beats"], environment: rig.environment)
+        defer { subscribed.stop() }
+        let live = try RunningCommand(["levels", "--standalone", "--mode", "beats"], environment: rig.environment)
+        defer { live.stop() }
+        for command in [subscribed, live] {
+            #expect(command.firstLine(timeout: 10) { $0.text.contains("\"bpm\"") } != nil, "\(command.standardError)")
+        }
         #expect(try rig.ctl("open", material.path).status == 0)
         #expect(TestRig.wait(timeout: 25) { (try? rig.player("state")) == .string("stopped") || (try? rig.player("state")) == .string("idle") })
         usleep(300_000)
         let arrivals = clicks.output.compactMap { Double($0.text) }
         #expect(arrivals.count >= 21, "\(arrivals.count) clicks heard")
-        let (lateness, counted) = Self.lateness(of: beats, clicks: arrivals, from: (arrivals.first ?? 0) + 5)
-        print("player beats told after the click arrived: \(Self.describe(lateness)); \(lateness.count) of \(counted) clicks")
-        #expect(lateness.count == counted, "\(lateness.count) beats for \(counted) clicks")
-        #expect(lateness.allSatisfy { abs($0) <= 0.010 }, "\(Self.describe(lateness))")
+        // From the fifth second of clicks on: the tempo is known by then.
+        let start = (arrivals.first ?? 0) + 5
+
+        // The player's beats, found before they are heard and sent when they are.
+        let (ahead, counted) = Self.lateness(of: subscribed, clicks: arrivals, from: start)
+        print("player beats told after the click arrived: \(Self.describe(ahead)); \(ahead.count) of \(counted) clicks")
+        #expect(ahead.count == counted, "\(ahead.count) beats for \(counted) clicks")
+        #expect(ahead.allSatisfy { abs($0) <= 0.010 }, "\(Self.describe(ahead))")
         let status = try rig.ctl("status")
         #expect(status.output.contains("120.0 BPM"), "\(status.output)")
+
+        // The monitor's beats, found as soon as the audio allows.
+        let beats = live.output.compactMap { line -> (told: Double, time: Double)? in
+            guard let time = BeatMaterial.beatTimes(inLines: [line.text]).first else { return nil }
+            return (line.receivedAt, time)
+        }.filter { $0.told >= start }
+        let intervals = zip(beats, beats.dropFirst()).map { $1.time - $0.time }.sorted()
+        let medianInterval = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
+        #expect(abs(medianInterval - 0.5) <= 0.005, "median interval \(medianInterval) s of \(intervals)")
+        let (lateness, _) = Self.lateness(of: live, clicks: arrivals, from: start)
+        print("live beats told after the click arrived: \(Self.describe(lateness)); \(lateness.count) of \(counted) clicks")
+        #expect(lateness.count >= counted - 1, "\(lateness.count) beats for \(counted) clicks")
+        let median = lateness.isEmpty ? .infinity : lateness[lateness.count / 2]
+        #expect(median <= 0.030, "\(Self.describe(lateness))")
     }
 
     @Test("render: each frame's u_beat and u_beat_phase are those of the last beat at the frame's time (128 BPM clicks at 30 fps)")
