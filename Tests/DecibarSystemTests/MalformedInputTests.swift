@@ -19,7 +19,7 @@ struct MalformedInputTests {
         Command(name: "render") { file, out in
             ["render", file, "-o", out + "/", "--size", "64x64", "--fps", "4", "--duration", "1", "--mode", "spectrum"]
         },
-        Command(name: "play") { file, _ in ["play", file, "--size", "160x100", "--exit-after", "0.3", "--mode", "meter"] },
+        Command(name: "play") { file, _ in ["play", file, "--size", "160x100", "--exit-after", "0.15", "--mode", "meter"] },
     ]
 
     @Test("levels --file, peaks, render and play answer every malformed input in bounded time, in one line or with success")
@@ -49,9 +49,9 @@ struct MalformedInputTests {
                 }
             }
         }
-        // Two at a time, like the machine's two cores, on threads of their own: the test waits
-        // without holding one of the concurrency pool's few threads, which other tests need.
-        let lanes = 2
+        // Three at a time on two cores (each play waits out its --exit-after), on threads of their
+        // own: the test waits without holding one of the concurrency pool's few threads.
+        let lanes = 3
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             for lane in 0 ..< lanes {
                 Thread {
