@@ -49,7 +49,9 @@ struct BeatTests {
         let (ahead, counted) = Self.lateness(of: subscribed, clicks: arrivals, from: start)
         print("player beats told after the click arrived: \(Self.describe(ahead)); \(ahead.count) of \(counted) clicks")
         #expect(ahead.count == counted, "\(ahead.count) beats for \(counted) clicks")
-        #expect(ahead.allSatisfy { abs($0) <= 0.010 }, "\(Self.describe(ahead))")
+        // A sanitizer's overhead delays the announcer's timers themselves: there the check is looser.
+        let tolerance = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 0.010 : 0.030
+        #expect(ahead.allSatisfy { abs($0) <= tolerance }, "\(Self.describe(ahead)) (tolerance \(tolerance * 1000) ms)")
         let status = try rig.ctl("status")
         #expect(status.output.contains("120.0 BPM"), "\(status.output)")
 
