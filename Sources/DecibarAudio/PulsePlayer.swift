@@ -94,7 +94,10 @@ public final class PulsePlayer: @unchecked Sendable {
     /// - Parameters:
     ///   - volume: the stream's volume in percent on the server's scale (100: as the file is).
     ///   - server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
-    public init(source: PlaybackSource, name: String = "Decibar player", volume: Double = 100, server: String? = nil) throws(TapError) {
+    ///   - rate, pitchScale: the speed and pitch from the first frame (`setTimeAndPitch` after
+    ///     the stream opened would let its first writes, up to the server's buffer, go at normal speed).
+    public init(source: PlaybackSource, name: String = "Decibar player", volume: Double = 100, server: String? = nil,
+                rate: Double = 1, pitchScale: Double = 1) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
         self.source = source
@@ -103,6 +106,7 @@ public final class PulsePlayer: @unchecked Sendable {
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         history = SampleHistory(capacity: PlaybackStretch.historyCapacity, channelCount: channelCount)
         (buffers, handOver) = AudioBufferStream.make(bufferLimit: 512)
+        if rate != 1 || pitchScale != 1 { canStretch = setTimeAndPitch(rate: rate, pitchScale: pitchScale) }
         try connect(name: name, volume: volume, server: server)
         source.whenAudioArrives = { [weak self] in self?.refill() }
     }
@@ -403,6 +407,9 @@ public final class PulsePlayer: @unchecked Sendable {
             return max(0, Int64(position.map.fileFrame(atOutput: heard).rounded()))
         }
     }
+
+    /// False when the rate and pitch given to `init` could not be set up (it plays at normal speed).
+    public private(set) var canStretch = true
 
     /// Sets the speed (file seconds per second, 1 normal) and the pitch (a frequency ratio, 1
     /// normal); the next write takes them, without a gap. False when this audio cannot be

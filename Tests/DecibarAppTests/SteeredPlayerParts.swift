@@ -31,7 +31,7 @@ final class SteeredPlayerParts: PlayerParts {
 
     func download(_ url: String, settings: StreamSettings) -> any TrackDownload { SteeredDownload(url: url) }
 
-    func output(playing source: any TrackSource, volume: Double) throws -> any TrackOutput {
+    func output(playing source: any TrackSource, volume: Double, rateAndPitch: RateAndPitch) throws -> any TrackOutput {
         if serverDown { throw ServerAway() }
         let output = SteeredOutput(sampleRate: source.sampleRate)
         outputs.append(output)

@@ -139,7 +139,7 @@ final class PlaySession {
                        download: (any TrackDownload)? = nil) -> Bool {
         let path = files[index]
         do {
-            let player = try parts.output(playing: source, volume: volume)
+            let player = try parts.output(playing: source, volume: volume, rateAndPitch: rateAndPitch)
             if !rateAndPitch.isNormal && !player.setTimeAndPitch(rate: rateAndPitch.rate, pitchScale: rateAndPitch.pitchScale) {
                 writeError("\(path): this audio cannot change speed or pitch; it plays as it is")
             }

@@ -84,7 +84,8 @@ protocol PlayerParts {
     func connect(to url: String, settings: StreamSettings, reusing: (any TrackDownload)?) -> any TrackConnection
     /// Starts downloading an address before it is opened.
     func download(_ url: String, settings: StreamSettings) -> any TrackDownload
-    func output(playing source: any TrackSource, volume: Double) throws -> any TrackOutput
+    /// Plays `source` at `rateAndPitch` from its first frame.
+    func output(playing source: any TrackSource, volume: Double, rateAndPitch: RateAndPitch) throws -> any TrackOutput
     func overview(of path: String, source: any TrackSource, following download: (any TrackDownload)?) -> any TrackOverview
     func picture(of path: String, following download: (any TrackDownload)?) -> any TrackPicture
     func serverProbe() -> any ServerProbe

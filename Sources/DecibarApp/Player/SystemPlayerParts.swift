@@ -15,8 +15,8 @@ struct SystemPlayerParts: PlayerParts {
         StreamDownload(url: url, settings: settings)
     }
 
-    func output(playing source: any TrackSource, volume: Double) throws -> any TrackOutput {
-        try PulsePlayer(source: source, volume: volume)
+    func output(playing source: any TrackSource, volume: Double, rateAndPitch: RateAndPitch) throws -> any TrackOutput {
+        try PulsePlayer(source: source, volume: volume, rate: rateAndPitch.rate, pitchScale: rateAndPitch.pitchScale)
     }
 
     // Downloads here are always this file's `StreamDownload`s (made above).
