@@ -41,6 +41,7 @@ let package = Package(
         .target(name: "CGL", dependencies: ["CLoader"], path: "Sources/CGL"),
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
+        .target(name: "CLiblo", dependencies: ["CLoader"], path: "Sources/CLiblo"),
         // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.
         .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
@@ -49,7 +50,7 @@ let package = Package(
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
-        .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl"]),
+        .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl", "CLiblo"]),
 
         // The application: views, sessions, jobs, writers and pipelines the commands run. No
         // ArgumentParser: commands turn their options into the settings structs it takes.
@@ -59,6 +60,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
 

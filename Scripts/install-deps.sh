@@ -8,7 +8,7 @@ packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
   libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libebur128-dev libsystemd-dev
-  libcurl4-openssl-dev librubberband-dev libsndfile1-dev
+  libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media
@@ -27,6 +27,8 @@ packages=(
   python3-matplotlib
   # test: material with known beats (Scripts/make-beats.py), and aubio's beat tracker beside ours
   python3-numpy aubio-tools
+  # test: real receivers of what --send sends: oscdump reads OSC
+  liblo-tools
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data); fi
 

@@ -16,10 +16,14 @@ public final class SpectrumAnalyzer {
     ///   - channelCount: 1 or 2 (a left and a right spectrum).
     ///   - measuredPlan: let FFTW time its algorithms (about twice as fast). Off where results must
     ///     be bit-identical from run to run: a measured plan may pick another algorithm next time.
-    public init?(sampleRate: Int, bandCount: Int, channelCount: Int = 2,
-                 lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz,
-                 measuredPlan: Bool = true) {
-        let bands = SpectrumBands(sampleRate: sampleRate, count: bandCount, lowHz: lowHz, highHz: highHz)
+    public convenience init?(sampleRate: Int, bandCount: Int, channelCount: Int = 2,
+                             lowHz: Double = SpectrumBands.defaultLowHz, highHz: Double = SpectrumBands.defaultHighHz,
+                             measuredPlan: Bool = true) {
+        self.init(bands: SpectrumBands(sampleRate: sampleRate, count: bandCount, lowHz: lowHz, highHz: highHz),
+                  channelCount: channelCount, measuredPlan: measuredPlan)
+    }
+
+    public init?(bands: SpectrumBands, channelCount: Int = 2, measuredPlan: Bool = true) {
         guard let transform = FFTWTransform(length: bands.fftLength, measured: measuredPlan) else { return nil }
         self.bands = bands
         self.channelCount = Swift.max(1, Swift.min(2, channelCount))
@@ -44,8 +48,16 @@ public final class SpectrumAnalyzer {
             }
             power.withUnsafeBufferPointer { power in
                 levels[channel].withUnsafeMutableBufferPointer { bands.levels(fromPower: power, into: $0) }
+                if channel == 0 { strongest = bands.strongest(in: power, upTo: strongestLimitHz) }
             }
         }
         return levels
     }
+
+    /// The first channel's strongest frequency up to `strongestLimitHz` after the last `analyze`
+    /// (between bins, from the parabola through the peak's neighbors in dB) and its level in dB
+    /// (a full-scale sine reads about 0).
+    public private(set) var strongest: (hertz: Double, decibels: Float) = (0, SpectrumBands.floorDB)
+    /// Where the search for `strongest` stops (WLED's controllers stop at 11 025 Hz).
+    public var strongestLimitHz = 11_025.0
 }

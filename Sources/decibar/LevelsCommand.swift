@@ -10,6 +10,8 @@ extension Decibar {
 
         @OptionGroup var source: SourceOption
 
+        @OptionGroup var outputs: OutputsOption
+
         @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
 
@@ -41,8 +43,8 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("The daemon's socket to subscribe to (default $XDG_RUNTIME_DIR/decibar/control.sock).", valueName: "path"))
         var socket: String?
 
-        @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file).", valueName: "hz"))
-        var rate: Double = 30
+        @Option(name: .long, help: ArgumentHelp("Lines per second (of file time with --file); with --send, also what is sent a second (default 60 for it).", valueName: "hz"))
+        var rate: Double?
 
         @Option(name: .long, help: ArgumentHelp(
             "Stop after this many seconds (of file time with --file). Default: until interrupted, or the end of the file.",
@@ -60,7 +62,10 @@ extension Decibar {
                 throw ValidationError("--source, --app and --exclude-app listen live: they cannot be used with --file")
             }
             guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
-            guard rate.isFinite, rate >= 0.001, rate <= 1000 else {
+            if !outputs.send.isEmpty && (file != nil || socket != nil) {
+                throw ValidationError("--send sends what is heard live from a tap of its own: it cannot be used with --file or --socket")
+            }
+            if let rate, !(rate.isFinite && rate >= 0.001 && rate <= 1000) {
                 throw ValidationError("--rate must be between 0.001 and 1000 lines per second")
             }
             if let duration, !(duration.isFinite && duration > 0) {
@@ -84,7 +89,11 @@ extension Decibar {
             }
         }
 
+        /// Lines a second.
+        var lineRate: Double { rate ?? 30 }
+
         func run() throws {
+            let rate = lineRate
             var settings = LevelsSettings()
             settings.mode = mode
             settings.bands = bands
@@ -98,6 +107,10 @@ extension Decibar {
             }
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
+            } else if !outputs.send.isEmpty {
+                // Sending needs the audio itself: a tap of its own, even beside a daemon.
+                try LiveLevels(source: source.source, apps: source.apps, rate: rate, duration: duration, settings: settings,
+                               outputs: try outputTargets(), outputRate: self.rate ?? OutputHub.displayRate, display: try displaySettings()).run()
             } else if !standalone, source.source == nil, source.apps.isEmpty, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
                       let client = try? DaemonClient.connect(socket: socket, timeout: nil) {
                 // A daemon runs: its one tap serves everybody.
@@ -108,6 +121,13 @@ extension Decibar {
                 try LiveLevels(source: source.source, apps: source.apps, rate: rate, duration: duration, settings: settings).run()
             }
         }
+
+        /// The outputs of --send (levels reads no config file).
+        func outputTargets() throws -> [OutputTarget] {
+            try outputs.layer()[ConfigSchema.Outputs.send]
+        }
+
+        /// The look of what outputs draw: the window's defaults (levels takes no display options).
+        func displaySettings() throws -> DisplaySettings { DisplaySettings() }
     }
 }
-

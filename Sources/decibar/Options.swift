@@ -57,6 +57,20 @@ struct SourceOption: ParsableArguments {
     }
 }
 
+/// Where live, levels and the daemon also send the analysis (`--send`, repeatable).
+struct OutputsOption: ParsableArguments {
+    @Option(name: ConfigSchema.Outputs.send.option, help: ConfigSchema.Outputs.send.help) var send: [String] = []
+
+    /// The options given, as a layer over the config file; a bad URL is a usage error.
+    func layer() throws -> Configuration {
+        var layer = Configuration()
+        try layer.put(ConfigSchema.Outputs.send, send.isEmpty ? nil : .array(send.map(JSONValue.string)))
+        return layer
+    }
+
+    func validate() throws { _ = try layer() }
+}
+
 /// An output path checked as the command line is read: a bad one is a usage error (status 2).
 func checkOutput(_ path: String, option: String, kind: OutputPath.Kind, inputs: [String] = []) throws {
     do {

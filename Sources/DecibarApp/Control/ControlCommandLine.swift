@@ -107,6 +107,11 @@ public enum ControlCommandLine {
         }
         if let subscribers = status["subscribers"]?.number { parts.append("\(Int(subscribers)) subscriber\(subscribers == 1 ? "" : "s")") }
         if let problem = status["config_error"]?.string { parts.append("config error: \(problem)") }
-        return parts.joined(separator: "  ·  ")
+        var line = parts.joined(separator: "  ·  ")
+        // One line more per output: where it sends and how much it has sent.
+        if case .object(let outputs)? = status["outputs"], case .array(let sending)? = outputs["sending"] {
+            for output in sending.compactMap(\.string) { line += "\n  sending: " + output }
+        }
+        return line
     }
 }

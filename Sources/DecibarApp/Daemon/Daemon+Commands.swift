@@ -157,6 +157,7 @@ extension Daemon {
             session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
             let announcer = self.announcer
             session.beatListener = { announcer.announce($0, from: .player) }
+            session.outputs = outputs
             self.session = session
             session.open(from: 0)
             if let window {
@@ -202,6 +203,10 @@ extension Daemon {
         members["tempo"] = .object(["bpm": tempo.bpm.map { .number(($0 * 100).rounded() / 100) } ?? .null,
                                     "confidence": .number((tempo.confidence * 100).rounded() / 100)])
         members["mpris"] = .string(media?.busName ?? mediaProblem ?? "off")
+        if let outputs = outputs.current {
+            members["outputs"] = .object(["source": .string(outputs.source == .player ? "player" : "tap"),
+                                          "sending": .array(outputs.statusLines.map(JSONValue.string))])
+        }
         var player: [String: JSONValue] = ["state": .string(playerState)]
         if let session {
             player["playlist"] = .array(session.files.map(JSONValue.string))

@@ -39,6 +39,8 @@ public final class Daemon {
     var noticeText: TextRenderer?
     var liveScreen: LiveScreen?
     var playerScreen: PlayerScreen?
+    /// The look the outputs draw with (theme, bars, mode), to restart them when it changes.
+    var outputsDisplay: DisplaySettings.OutputLook?
 
     var tap: PulseMonitorTap?
     /// The tap's delivery size (nil: 256 frames, for the window).
@@ -47,6 +49,8 @@ public final class Daemon {
     let feed = AudioFeed()
 
     var session: PlaySession?
+    /// Where the analysis is also sent (`outputs.send`): the pumps reach it through the relay.
+    let outputs = OutputRelay()
     /// The player on the session bus; nil without one, and then why.
     var media: MediaBridge?
     var mediaProblem: String?
@@ -112,6 +116,7 @@ public final class Daemon {
                 tickHiddenPlayer()
             }
             updateTap()
+            updateOutputSource()
             publishStatusIfChanged()
             media?.publish(session)
         }
@@ -124,6 +129,8 @@ public final class Daemon {
         media?.stop()
         server?.close()
         session?.close()
+        outputs.current?.stop()
+        outputs.current = nil
         closeTap()
         playerScreen = nil
         liveScreen = nil
@@ -152,6 +159,51 @@ public final class Daemon {
         display.frameLog = settings.frameLog
         keepsTapOpen = configuration[ConfigSchema.Daemon.tap] == "always"
         liveScreen?.avOffset = configuration[ConfigSchema.Audio.avOffset] / 1000
+        updateOutputs()
+    }
+
+    // MARK: Outputs
+
+    /// Starts, replaces or stops the outputs when `outputs.send` (or the look they draw) changed.
+    func updateOutputs() {
+        let targets = configuration[ConfigSchema.Outputs.send]
+        let current = outputs.current
+        guard targets != (current?.targets ?? []) || (current != nil && outputsDisplay != display.outputLook) else { return }
+        current?.stop()
+        outputs.current = nil
+        outputsDisplay = display.outputLook
+        if !targets.isEmpty {
+            do {
+                let log = self.log
+                outputs.current = try OutputHub(targets: targets, display: display, rate: display.fps ?? OutputHub.displayRate,
+                                                heardDelay: tapHeardDelay) { log.notice("\($0)") }
+                log.info("sending to \(targets.map(\.url).joined(separator: ", "))")
+            } catch {
+                log.error("cannot send: \(error.message)")
+            }
+        } else if current != nil {
+            log.info("sending to nothing now")
+        }
+        updateOutputSource()
+        // The tap's pump feeds the outputs only if they were there when it opened; a tap for them alone closes.
+        if tap != nil { closeTap() }
+        updateTap()
+    }
+
+    /// How late the tap's audio is heard after its stamps.
+    var tapHeardDelay: @Sendable () -> Double {
+        let (tap, offset) = (self.tap, configuration[ConfigSchema.Audio.avOffset] / 1000)
+        return { (tap?.sinkLatency ?? 0) + offset }
+    }
+
+    /// The outputs hear the player while a track is open, else the tap.
+    func updateOutputSource() {
+        guard let hub = outputs.current else { return }
+        if let session, session.player != nil {
+            hub.use(.player, heardDelay: { 0 })
+        } else {
+            hub.use(.tap, heardDelay: tapHeardDelay)
+        }
     }
 
     func reloadConfiguration(reason: String) -> ControlFailure? {
@@ -278,6 +330,7 @@ public final class Daemon {
                 }
                 if !pendingScreenshots.isEmpty { saveScreenshots(of: window, drawnAt: frame.now) }
             }
+            updateOutputSource()
             if let session, !session.isOver, let playerScreen {
                 playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
                 if session.isOver { session.close() }
@@ -310,13 +363,14 @@ public final class Daemon {
     /// Opens, reopens or closes the tap for who needs it: a shown window wants 256-frame
     /// deliveries (low latency), subscribers alone 50 ms ones (far fewer wake-ups).
     func updateTap() {
-        let needed = isShown || keepsTapOpen || hub.audioSubscriberCount > 0
+        let needed = isShown || keepsTapOpen || hub.audioSubscriberCount > 0 || outputs.current != nil
         guard needed else {
             if tap != nil { closeTap(); log.info("tap closed: nothing is looking") }
             return
         }
         // Beat subscribers want beats soon after they sound: 10 ms deliveries, unless the window's 256 frames.
-        let fragment = isShown ? nil : hub.hasBeatSubscribers ? LiveLevels.beatFragmentDuration : LiveLevels.fragmentDuration
+        // Outputs send at the display's pace: 10 ms deliveries keep them on time.
+        let fragment = isShown ? nil : hub.hasBeatSubscribers || outputs.current != nil ? LiveLevels.beatFragmentDuration : LiveLevels.fragmentDuration
         if tap != nil && tapFragment == fragment { return }
         closeTap()
         let target = TapTarget(source: configuration[ConfigSchema.Audio.source],
@@ -324,12 +378,19 @@ public final class Daemon {
                                                   excludedApps: configuration[ConfigSchema.Audio.excludeApps]))
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
+            let sends = outputs.current != nil
             let opened = try PulseMonitorTap(target: target, fragmentDuration: fragment,
-                                             relaxesInSilence: isShown, measuresSinkLatency: isShown,
+                                             relaxesInSilence: isShown, measuresSinkLatency: isShown || sends,
                                              notice: { [log] in log.notice("\($0)") })
-            let (hub, announcer) = (self.hub, self.announcer)
-            let pump = FeedPump(opened.buffers, into: feed, also: { buffer in hub.process(buffer, now: MonotonicClock.now()) },
-                                told: { announcer.announce($0, from: .tap) })
+            let (hub, announcer, outputs) = (self.hub, self.announcer, self.outputs)
+            let outputBeats = outputs.beatListener(from: .tap)
+            let pump = FeedPump(opened.buffers, into: feed, also: { buffer in
+                hub.process(buffer, now: MonotonicClock.now())
+                outputs.add(buffer, from: .tap)
+            }, told: { event in
+                announcer.announce(event, from: .tap)
+                outputBeats(event)
+            })
             opened.start()
             pump.feedsWindow = isShown
             tap = opened
@@ -337,6 +398,7 @@ public final class Daemon {
             self.pump = pump
             liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: configuration[ConfigSchema.Audio.avOffset] / 1000,
                                     text: liveText)
+            updateOutputSource()
             log.info("tap opened (\(isShown ? "window" : "subscribers"))")
         } catch {
             log.error("cannot open the tap: \(error.description)")

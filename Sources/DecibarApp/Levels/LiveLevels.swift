@@ -22,11 +22,26 @@ public struct LiveLevels {
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
     /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
+    /// Where the analysis is also sent (`--send`), at `outputRate` ticks a second, and the look of
+    /// what is drawn there (bars on LEDs, the page).
+    var outputs: [OutputTarget] = []
+    var outputRate = OutputHub.displayRate
+    var display = DisplaySettings()
+
     public init(source: String?, apps: AppSelection = AppSelection(), rate: Double, duration: Double?, settings: LevelsSettings) {
         target = TapTarget(source: source, apps: apps)
         self.rate = rate
         self.duration = duration
         self.settings = settings
+    }
+
+    /// The same, also sending to `outputs`.
+    public init(source: String?, apps: AppSelection = AppSelection(), rate: Double, duration: Double?, settings: LevelsSettings,
+                outputs: [OutputTarget], outputRate: Double, display: DisplaySettings) {
+        self.init(source: source, apps: apps, rate: rate, duration: duration, settings: settings)
+        self.outputs = outputs
+        self.outputRate = outputRate
+        self.display = display
     }
 
     public func run() throws {
@@ -36,7 +51,10 @@ public struct LiveLevels {
             // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
             // of what a headless reader costs). Every line still covers every sample, and its t is
             // when its last sample was captured, so lines that arrive together keep their times.
-            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: Self.fragmentDuration(rate: rate, mode: settings.mode),
+            // Outputs are sent when the audio is heard: they need the sink's latency, and fragments
+            // no longer than a tick of theirs.
+            let fragment = outputs.isEmpty ? Self.fragmentDuration(rate: rate, mode: settings.mode) : Self.beatFragmentDuration
+            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: fragment, measuresSinkLatency: !outputs.isEmpty,
                                       notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
@@ -46,13 +64,22 @@ public struct LiveLevels {
         let buffers = tap.buffers
         // The maker is made in the task that uses it: it holds an analyzer that only that task may touch.
         let settings = self.settings
+        let hub = try OutputHub.starting(outputs, display: display, rate: outputRate, heardDelay: { tap.sinkLatency })
         let writer = Task.detached(priority: .high) {
             var lines = LiveLines(settings: settings, rate: rate, start: start)
-            await buffers.forEach { lines.add($0) }
+            var beats = BeatFinder()
+            await buffers.forEach { buffer in
+                if let hub {
+                    hub.add(buffer)
+                    beats.add(buffer, told: hub.beatListener())
+                }
+                lines.add(buffer)
+            }
         }
         defer {
             tap.stop()
             writer.cancel()
+            hub?.stop()
             reportDroppedBuffers(tap)
         }
         tap.start()

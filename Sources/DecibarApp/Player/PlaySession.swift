@@ -61,6 +61,8 @@ final class PlaySession {
     private var pump: FeedPump?
     /// Hears of the beats found in what plays, before they are heard (a daemon's beat subscribers).
     var beatListener: (@Sendable (BeatEvent) -> Void)?
+    /// Where what plays is also sent (a daemon's outputs), as it is decoded.
+    var outputs: OutputRelay?
     /// Grows at every jump of the playhead (a seek, a drag, a track played again, a stop), so that
     /// MPRIS can signal Seeked.
     private(set) var seekCount = 0
@@ -154,7 +156,13 @@ final class PlaySession {
                 bufferingCount = 0
                 showOverview(of: source, at: index, following: download)
             }
-            pump = FeedPump(player.buffers, into: heard, told: beatListener)
+            let (outputs, beatListener) = (self.outputs, self.beatListener)
+            let outputBeats = outputs?.beatListener(from: .player)
+            pump = FeedPump(player.buffers, into: heard, also: outputs.map { relay in { @Sendable in relay.add($0, from: .player) } },
+                            told: outputs == nil ? beatListener : { @Sendable event in
+                                beatListener?(event)
+                                outputBeats?(event)
+                            })
             if keepsOverview, let video, video.path == path {
                 video.seek(to: 0, exact: true)
             } else {
@@ -217,6 +225,7 @@ final class PlaySession {
         closedDropouts += player?.dropoutCount ?? 0
         player = nil
         heard.discardWaiting()
+        outputs?.discardWaiting(from: .player)
     }
 
     func close() {
@@ -378,6 +387,7 @@ final class PlaySession {
     private func moveOutput(to target: Double) {
         guard let player else { return }
         heard.discardWaiting()
+        outputs?.discardWaiting(from: .player)
         player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
         video?.seek(to: target, exact: true)
         seekCount += 1

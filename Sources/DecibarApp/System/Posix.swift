@@ -113,4 +113,74 @@ enum Posix {
         }
         return fd
     }
+
+    /// An address a datagram can be sent to: a resolved host and port, IPv4 or IPv6.
+    struct SocketAddress: Sendable, CustomStringConvertible {
+        fileprivate var storage = sockaddr_storage()
+        fileprivate var length: socklen_t = 0
+        var family: Int32 { Int32(storage.ss_family) }
+
+        /// The numeric address and port, as `127.0.0.1:9000` or `[::1]:9000`.
+        var description: String {
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST)), service = [CChar](repeating: 0, count: Int(NI_MAXSERV))
+            var copy = storage
+            let result = withUnsafePointer(to: &copy) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    getnameinfo($0, length, &host, socklen_t(host.count), &service, socklen_t(service.count), NI_NUMERICHOST | NI_NUMERICSERV)
+                }
+            }
+            guard result == 0 else { return "?" }
+            let name = String(cString: host), port = String(cString: service)
+            return family == AF_INET6 ? "[\(name)]:\(port)" : "\(name):\(port)"
+        }
+    }
+
+    /// A name lookup that failed, with getaddrinfo's reason.
+    struct LookupFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Looks `host` up (a name or a numeric address) for datagrams to `port`; the first address.
+    /// It may take as long as the resolver does: never call it where waiting matters.
+    static func resolveDatagramAddress(host: String, port: Int) throws(LookupFailure) -> SocketAddress {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw LookupFailure(description: status == EAI_SYSTEM ? String(cString: strerror(errno)) : String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(list) }
+        var address = SocketAddress()
+        address.length = first.pointee.ai_addrlen
+        withUnsafeMutableBytes(of: &address.storage) { raw in
+            raw.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        }
+        return address
+    }
+
+    /// A non-blocking datagram socket (close-on-exec) for `family`; multicast stays on the local
+    /// network (one hop).
+    static func datagramSocket(family: Int32) throws(Failure) -> Int32 {
+        let fd = socket(family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { throw Failure(code: errno) }
+        return fd
+    }
+
+    /// Sends one datagram without waiting: a full socket buffer (EAGAIN) or an unreachable network
+    /// comes back as a failure, and the datagram is dropped.
+    static func sendDatagram(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, to address: SocketAddress) throws(Failure) {
+        var copy = address
+        _ = try withUnsafePointer(to: &copy.storage) { pointer throws(Failure) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target throws(Failure) in
+                try retrying { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), target, address.length) }
+            }
+        }
+    }
+
+    /// Closes a descriptor this process owns (its errors say nothing useful then).
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
 }

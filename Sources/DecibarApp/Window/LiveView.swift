@@ -13,15 +13,18 @@ public struct LiveView {
 
     /// The config file to follow, and the command line's values over it.
     let reload: ConfigReload?
+    /// Where the analysis is also sent (`--send`).
+    let outputs: [OutputTarget]
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
     /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
     public init(source: String?, apps: AppSelection = AppSelection(), display: DisplaySettings, avOffset: Double,
-                reload: ConfigReload? = nil) {
+                reload: ConfigReload? = nil, outputs: [OutputTarget] = []) {
         target = TapTarget(source: source, apps: apps)
         self.display = display
         self.avOffset = avOffset
         self.reload = reload
+        self.outputs = outputs
     }
 
     public func run() throws {
@@ -53,10 +56,14 @@ public struct LiveView {
             throw CommandFailure(message: error.description)
         }
         let feed = AudioFeed()
-        let pump = FeedPump(tap.buffers, into: feed)
+        let avOffset = self.avOffset
+        let hub = try OutputHub.starting(outputs, display: display, rate: display.fps ?? OutputHub.displayRate,
+                                         heardDelay: { tap.sinkLatency + avOffset })
+        let pump = FeedPump(tap.buffers, into: feed, also: hub?.add, told: hub?.beatListener())
         defer {
             tap.stop()
             pump.cancel()
+            hub?.stop()
             reportDroppedBuffers(tap)
         }
         tap.start()

@@ -23,6 +23,8 @@ public struct ConfigKey: Sendable, Equatable {
         case text
         /// A list of names (apps); a single name is a list of one.
         case names
+        /// A list of output URLs (`--send`), each checked by `OutputTarget`.
+        case outputs
     }
 
     /// The section of the file (`display`, `audio`, `player`, `daemon`).
@@ -68,6 +70,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .byteSize: "size"
         case .text: "text"
         case .names: "name"
+        case .outputs: "url"
         case .sensitivity: "dB"
         case .integer, .number, .numberChoice, .numbers:
             switch unit {
@@ -174,6 +177,28 @@ public struct ConfigKey: Sendable, Equatable {
                 names.append(.string(text))
             }
             return .array(names)
+        case .outputs:
+            // A JSON list, URLs between commas, or one URL.
+            let items: [JSONValue]
+            switch value {
+            case .array(let values): items = values
+            case .string(let text) where text.hasPrefix("["):
+                guard case .array(let values)? = JSONValue(parsing: Array(text.utf8)) else { throw fail("a list of output URLs such as [\"wled://\"]") }
+                items = values
+            case .string(let text): items = text.split(separator: ",").map { .string(String(String($0).trimmingSpaces)) }
+            default: items = [value]
+            }
+            var urls: [JSONValue] = []
+            for item in items {
+                guard let text = item.string else { throw fail("a list of output URLs such as [\"wled://\"]") }
+                do {
+                    _ = try OutputTarget(url: text)
+                } catch {
+                    throw ConfigFailure("\(path): \(error.message)")
+                }
+                urls.append(.string(text))
+            }
+            return .array(urls)
         }
     }
 
@@ -200,7 +225,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .numberChoice(let numbers):
             let texts = numbers.map(\.plainText)
             return "must be " + texts.dropLast().joined(separator: ", ") + " or " + (texts.last ?? "")
-        case .boolean, .size, .byteSize, .text, .names: return nil
+        case .boolean, .size, .byteSize, .text, .names, .outputs: return nil
         }
     }
 

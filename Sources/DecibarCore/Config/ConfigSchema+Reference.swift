@@ -53,6 +53,7 @@ extension ConfigKey {
         case .byteSize(let range): return "\(Self.byteText(range.lowerBound)) to \(Self.byteText(range.upperBound)) (K, M, G)"
         case .text: return valueName
         case .names: return "list of names"
+        case .outputs: return "list of output URLs"
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The sections of the config file.
 public enum ConfigSection: String, CaseIterable, Sendable {
-    case display, audio, player, daemon
+    case display, audio, player, daemon, outputs
 
     /// What the section is for, written above it by `config init`.
     public var help: String {
@@ -9,6 +9,7 @@ public enum ConfigSection: String, CaseIterable, Sendable {
         case .audio: "What the live window and the daemon listen to."
         case .player: "The player (play, and the daemon's player) and its waveform scrubber."
         case .daemon: "decibar daemon: the service that windows, scripts and status bars share."
+        case .outputs: "Where live, levels and the daemon also send what is heard: LED controllers (WLED, DDP), OSC and a web page."
         }
     }
 }
@@ -131,6 +132,12 @@ public enum ConfigSchema {
             default: "info", "How much the daemon logs to stderr (the journal, under systemd).")
     }
 
+    /// Where the analysis goes besides the window.
+    public enum Outputs {
+        public static let send: Setting<[OutputTarget]> = .outputs(.outputs, "send", option: "send",
+            "Send what is heard, when it is heard, to these outputs: wled:// (WLED audio sync, multicast 239.0.0.1:11988) or wled://HOST[:PORT]; ddp://HOST[:PORT]?pixels=N (the bars on N LEDs); osc://HOST:PORT (OSC, ?prefix=/decibar); http://ADDRESS:PORT (a web page of the bars; ?token=T beyond loopback). Each takes ?offset=MS (-1000 to 1000) for a controller's own delay. Repeat --send for more; decibar ctl set outputs.send changes them live.")
+    }
+
     /// Every key, in the order `config init` writes them.
     public static let keys: [ConfigKey] = [
         Display.mode.key, Display.bars.key, Display.theme.key, Display.barWidth.key, Display.barSpacing.key,
@@ -144,6 +151,7 @@ public enum ConfigSchema {
         Player.fillIndicator.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
         Player.connectTimeout.key, Player.streamStart.key,
         Daemon.tap.key, Daemon.window.key, Daemon.logLevel.key,
+        Outputs.send.key,
     ]
 
     /// Finds a key by its path (`display.theme`) or, when that is unique, its name (`theme`).

@@ -123,6 +123,13 @@ extension Setting {
         }
     }
 
+    /// Output URLs (`--send`), checked as `OutputTarget` reads them.
+    static func outputs(_ section: ConfigSection, _ name: String, option: String? = nil, _ help: String) -> Setting<[OutputTarget]> {
+        Setting<[OutputTarget]>(ConfigKey(section, name, .outputs, .array([]), option: option, help)) {
+            if case .array(let items)? = $0 { items.compactMap { $0.string.flatMap { try? OutputTarget(url: $0) } } } else { [] }
+        }
+    }
+
     /// Free text whose absence means something computed (said in `help`).
     static func text(_ section: ConfigSection, _ name: String, valueName: String, appliesLive: Bool = true,
                      _ help: String) -> Setting<String?> {

@@ -86,17 +86,43 @@ public struct SpectrumBands: Sendable, Equatable {
         self.edges = edges
         self.bins = bins
 
-        // Expected pink power per bin through a Hann window: 1/k spread over k-1, k, k+1 by the
-        // window's main lobe (|W|² of 1, 1/4, 1/4, normalized by their sum 1.5).
-        func pinkWeight(_ k: Int) -> Double {
-            guard k >= 2 else { return 1 }
-            return (0.25 / Double(k - 1) + 1 / Double(k) + 0.25 / Double(k + 1)) / 1.5
-        }
         let reference = Double.log(ratio)
         corrections = bins.map { range in
-            let weight = range.reduce(0.0) { $0 + pinkWeight($1) }
+            let weight = range.reduce(0.0) { $0 + Self.pinkWeight($1) }
             return Float(10 * Double.log10(weight / reference))
         }
+    }
+
+    /// Bands between given edges (Hz, increasing), such as WLED's 16 GEQ channels: each sums the
+    /// bins whose centers fall between its edges (at least the one nearest its middle), corrected
+    /// by its share of a pink spectrum as the log-spaced bands are.
+    public init(sampleRate: Int, edges: [Double], fftLength: Int? = nil) {
+        precondition(sampleRate > 0 && edges.count >= 2, "invalid spectrum bands")
+        let length = fftLength ?? Self.fftLength(forSampleRate: sampleRate)
+        self.sampleRate = sampleRate
+        self.fftLength = length
+        self.edges = edges
+        let binWidth = Double(sampleRate) / Double(length)
+        let lastBin = length / 2
+        bins = (0 ..< edges.count - 1).map { band in
+            let start = Swift.min(lastBin, Int((edges[band] / binWidth).rounded(.up)))
+            let end = Swift.min(lastBin, Int((edges[band + 1] / binWidth).rounded(.up)))
+            if end > start { return start ..< end }
+            let middle = Swift.min(lastBin - 1, Int(((edges[band] * edges[band + 1]).squareRoot() / binWidth).rounded()))
+            return middle ..< middle + 1
+        }
+        nominalRatio = Double.pow(edges[edges.count - 1] / edges[0], 1 / Double(edges.count - 1))
+        corrections = bins.enumerated().map { band, range in
+            let weight = range.reduce(0.0) { $0 + Self.pinkWeight($1) }
+            return Float(10 * Double.log10(weight / Double.log(edges[band + 1] / edges[band])))
+        }
+    }
+
+    /// Expected pink power in bin `k` through a Hann window: 1/k spread over k-1, k, k+1 by the
+    /// window's main lobe (|W|² of 1, 1/4, 1/4, normalized by their sum 1.5).
+    static func pinkWeight(_ k: Int) -> Double {
+        guard k >= 2 else { return 1 }
+        return (0.25 / Double(k - 1) + 1 / Double(k) + 0.25 / Double(k + 1)) / 1.5
     }
 
     /// Writes each band's level in dB into `levels` (`count` values) from a power spectrum in
@@ -116,5 +142,22 @@ public struct SpectrumBands: Sendable, Equatable {
     public func band(containing frequency: Double) -> Int? {
         guard frequency >= edges[0], frequency < edges[count] else { return nil }
         return (0 ..< count).first { frequency < edges[$0 + 1] }
+    }
+
+    /// The strongest frequency of a power spectrum up to `limit` Hz: between bins, from the
+    /// parabola through the peak and its neighbors in dB; its level in dB is the power of the
+    /// window's main lobe (three bins: a full-scale sine reads about 0).
+    public func strongest(in power: UnsafeBufferPointer<Float>, upTo limit: Double) -> (hertz: Double, decibels: Float) {
+        let last = Swift.min(power.count - 2, Int(limit / binWidth))
+        guard last >= 2 else { return (0, SpectrumBands.floorDB) }
+        var peak = 1
+        for bin in 2 ... last where power[bin] > power[peak] { peak = bin }
+        guard power[peak] > 0 else { return (0, SpectrumBands.floorDB) }
+        func decibels(_ bin: Int) -> Double { 10 * Double.log10(Double(Swift.max(power[bin], 1e-30))) }
+        let (below, at, above) = (decibels(peak - 1), decibels(peak), decibels(peak + 1))
+        let curvature = below - 2 * at + above
+        let shift = curvature < 0 ? Swift.max(-0.5, Swift.min(0.5, 0.5 * (below - above) / curvature)) : 0
+        let lobe = Double(power[peak - 1] + power[peak] + power[peak + 1])
+        return ((Double(peak) + shift) * binWidth, Float(10 * Double.log10(lobe)))
     }
 }

@@ -1,0 +1,56 @@
+import DecibarCore
+import DecibarNetwork
+
+/// OSC over UDP for lighting and VJ software, at the display rate: `PREFIX/levels ffff` (RMS left,
+/// right, peak left, right in dBFS), `PREFIX/bands` (WLED's 16 channels in dB),
+/// `PREFIX/loudness fff` (momentary, short-term, integrated LUFS; -160 until measured) and, at
+/// each beat, `PREFIX/beat f` (the tempo in BPM). Encoded by liblo, sent without waiting.
+final class OSCOutput: Output {
+    let target: OutputTarget
+    let needs: OutputNeeds = [.channels, .loudness]
+    private let destination: DatagramTarget
+    private let levels: OSCMessage
+    private let bands: OSCMessage
+    private let loudness: OSCMessage
+    private let beat: OSCMessage
+    private var values = [Float](repeating: 0, count: AudioSyncPacket.channelCount)
+
+    /// nil when liblo cannot be loaded (`OSCMessage.libraryFailure` says why).
+    init?(target: OutputTarget, notice: @escaping @Sendable (String) -> Void) {
+        let prefix = target.prefix
+        guard let levels = OSCMessage(address: prefix + "/levels", count: 4),
+              let bands = OSCMessage(address: prefix + "/bands", count: AudioSyncPacket.channelCount),
+              let loudness = OSCMessage(address: prefix + "/loudness", count: 3),
+              let beat = OSCMessage(address: prefix + "/beat", count: 1) else { return nil }
+        self.target = target
+        self.levels = levels
+        self.bands = bands
+        self.loudness = loudness
+        self.beat = beat
+        destination = DatagramTarget(name: target.url, host: target.host ?? "", port: target.port, notice: notice)
+    }
+
+    func send(_ lane: OutputLane, now: Double) {
+        let reading = lane.reading
+        if reading.frameCount > 0 {
+            let right = Swift.min(1, reading.channelCount - 1)
+            send(levels, [reading.rmsDB(channel: 0), reading.rmsDB(channel: right), reading.peakDB(channel: 0), reading.peakDB(channel: right)])
+        }
+        for index in values.indices { values[index] = Swift.max(SpectrumBands.floorDB, lane.channelDB[index]) }
+        send(bands, values)
+        let floor = Double(Decibels.floor)
+        let measured = lane.loudness
+        send(loudness, [Float(measured?.momentaryLUFS ?? floor), Float(measured?.shortTermLUFS ?? floor), Float(measured?.integratedLUFS ?? floor)])
+        if lane.beatHeard { send(beat, [Float(lane.bpm)]) }
+    }
+
+    private func send(_ message: OSCMessage, _ floats: [Float]) {
+        floats.withUnsafeBufferPointer { message.encode($0) }
+        destination.send(message.bytes)
+    }
+
+    var statusLine: @Sendable () -> String {
+        let (target, destination) = (target, destination)
+        return { "\(target.url): OSC under \(target.prefix) to \(destination.address ?? target.host ?? "?"), \(destination.sent.load(ordering: .relaxed)) messages sent" }
+    }
+}

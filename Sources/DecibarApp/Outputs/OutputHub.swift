@@ -1,0 +1,162 @@
+import DecibarAudio
+import DecibarCore
+import DecibarNetwork
+import Foundation
+import Synchronization
+
+/// Sends the analysis to the outputs of `--send` (and `outputs.send`), each at the moment its audio
+/// is heard: a thread of its own wakes at each lane's next tick, releases what is heard by then and
+/// hands it to the lane's outputs. Buffers come in from the feed pump (`add`, any thread) and wait
+/// in each lane's feed, as they wait in the window's; nothing here blocks the pump or the window:
+/// datagrams are sent without waiting, and a page's slow reader loses frames.
+public final class OutputHub: Sendable {
+    public let targets: [OutputTarget]
+    private let feeds: [AudioFeed]
+    private let destinations: [(url: String, summary: @Sendable () -> String)]
+    /// Set once to end the sending thread.
+    private final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+    private let stopped = Flag()
+    /// Where the audio comes from now, and how late it is heard after its stamps.
+    private let current: Mutex<(source: Source, heardDelay: @Sendable () -> Double)>
+
+    /// A daemon hears its tap, or its player while a track plays; only one feeds the outputs.
+    public enum Source: Sendable {
+        case tap, player
+    }
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Outputs made on the caller's thread and handed to the sending thread once; never touched
+    /// here afterwards.
+    private final class Handover: @unchecked Sendable {
+        var lanes: [OutputLane]
+        init(_ lanes: [OutputLane]) { self.lanes = lanes }
+    }
+
+    /// - Parameters:
+    ///   - rate: ticks a second of the outputs that follow the display (DDP, OSC, the page);
+    ///     WLED's audio sync has its own 50.
+    ///   - heardDelay: seconds from a buffer's stamp to when it is heard (a tap's sink latency; 0
+    ///     for a player, which stamps what it writes with when it is heard).
+    ///   - notice: one line about an output (a host not found, a port in use).
+    public init(targets: [OutputTarget], display: DisplaySettings, rate: Double,
+                heardDelay: @escaping @Sendable () -> Double,
+                notice: @escaping @Sendable (String) -> Void) throws(CommandFailure) {
+        self.targets = targets
+        current = Mutex((.tap, heardDelay))
+        let start = MonotonicClock.now()
+        var lanes: [OutputLane] = []
+        var destinations: [(String, @Sendable () -> String)] = []
+        func lane(period: Double, offset: Double) -> OutputLane {
+            if let lane = lanes.first(where: { $0.period == period && $0.offset == offset }) { return lane }
+            let lane = OutputLane(period: period, offset: offset, feed: AudioFeed(), display: display, start: start)
+            lanes.append(lane)
+            return lane
+        }
+        for target in targets {
+            let output: any Output
+            var period = 1 / rate
+            switch target.kind {
+            case .wled:
+                output = WLEDOutput(target: target, notice: notice)
+                period = 1 / WLEDOutput.rate
+            case .ddp:
+                output = DDPOutput(target: target, notice: notice)
+            case .osc:
+                guard let osc = OSCOutput(target: target, notice: notice) else {
+                    throw CommandFailure(message: "\(target.url): OSC needs liblo: \(OSCMessage.libraryFailure ?? "it could not make a message")")
+                }
+                output = osc
+            case .http:
+                throw CommandFailure(message: "\(target.url): the web page is not available yet")
+            }
+            lane(period: period, offset: target.offset).outputs.append(output)
+            destinations.append((target.url, output.statusLine))
+        }
+        feeds = lanes.map(\.feed)
+        self.destinations = destinations
+        let handover = Handover(lanes)
+        let thread = Thread { [self] in
+            run(lanes: handover.lanes)
+            finished.signal()
+        }
+        thread.name = "decibar-send"
+        thread.qualityOfService = .userInteractive
+        thread.start()
+    }
+
+    /// The sending thread: each lane ticks on its own grid; the thread sleeps until the next.
+    private func run(lanes: [OutputLane]) {
+        guard !lanes.isEmpty else { return }
+        while !stopped.value.load(ordering: .acquiring) {
+            var next = lanes[0]
+            for lane in lanes.dropFirst() where lane.nextTick < next.nextTick { next = lane }
+            let wait = next.nextTick - MonotonicClock.now()
+            if wait > 0 {
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait * 1e9)))
+                if stopped.value.load(ordering: .acquiring) { return }
+            }
+            let heardDelay = current.withLock { $0.heardDelay }
+            next.tick(now: MonotonicClock.now(), heardDelay: heardDelay())
+        }
+    }
+
+    /// Ticks a second of the outputs that follow the display when no window sets the pace.
+    public static let displayRate = 60.0
+
+    /// A hub for `targets`, already sending; nil when there are none. Notices go to stderr.
+    static func starting(_ targets: [OutputTarget], display: DisplaySettings, rate: Double,
+                         heardDelay: @escaping @Sendable () -> Double) throws(CommandFailure) -> OutputHub? {
+        guard !targets.isEmpty else { return nil }
+        return try OutputHub(targets: targets, display: display, rate: rate, heardDelay: heardDelay) { writeError($0) }
+    }
+
+    /// Hears of each beat the feed pump finds in `source`'s audio.
+    func beatListener(from source: Source = .tap) -> @Sendable (BeatEvent) -> Void {
+        { [self] event in if event.isBeat { addBeat(at: event.time, bpm: event.bpm ?? 0, confidence: event.confidence, from: source) } }
+    }
+
+    /// A tap's buffer as it arrives (from the feed pump's task).
+    public func add(_ buffer: AudioBuffer) { add(buffer, from: .tap) }
+
+    /// A buffer from `source`; dropped unless that source is the one heard now.
+    public func add(_ buffer: AudioBuffer, from source: Source) {
+        guard current.withLock({ $0.source }) == source else { return }
+        for feed in feeds { feed.add(buffer) }
+    }
+
+    /// A beat whose sound starts at `time` on the buffers' clock.
+    public func addBeat(at time: Double, bpm: Double, confidence: Double, from source: Source = .tap) {
+        guard current.withLock({ $0.source }) == source else { return }
+        for feed in feeds { feed.addBeat(at: time, bpm: bpm, confidence: confidence) }
+    }
+
+    /// Takes the audio from `source` from now on (what waits from the other is dropped).
+    public func use(_ source: Source, heardDelay: @escaping @Sendable () -> Double) {
+        let changed = current.withLock { current in
+            defer { current = (source, heardDelay) }
+            return current.source != source
+        }
+        if changed { discardWaiting() }
+    }
+
+    /// The source heard now.
+    public var source: Source { current.withLock { $0.source } }
+
+    /// Audio that will not be heard after all (a seek, a new track): dropped from every lane.
+    public func discardWaiting() {
+        for feed in feeds { feed.discardWaiting() }
+    }
+
+    /// One line per output, for `ctl status`.
+    public var statusLines: [String] { destinations.map { $0.summary() } }
+
+    /// Stops the sending thread and waits for it.
+    public func stop() {
+        guard !stopped.value.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
+        finished.wait()
+    }
+}

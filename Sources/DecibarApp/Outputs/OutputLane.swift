@@ -1,0 +1,127 @@
+import DecibarAudio
+import DecibarCore
+
+/// The outputs that send at one pace and one offset, and the analysis they share: its own feed
+/// (buffers wait there until heard, like the window's), the window's bar state, and WLED's 16
+/// channels with the strongest frequency. Each tick releases the audio heard by then, analyzes
+/// it once and hands it to every output of the lane.
+///
+/// A tick at `t` releases the audio heard by `t + period/2`: a packet stands for the stretch of
+/// audio around the moment it is sent, so what it shows is heard within half a period of it.
+///
+/// Everything but `feed` belongs to the sending thread.
+final class OutputLane {
+    let period: Double
+    /// Seconds on top of when the audio is heard (the outputs' `offset`).
+    let offset: Double
+    let feed: AudioFeed
+    var outputs: [any Output] = []
+
+    private(set) var state: VisualizerState
+    let theme: BarTheme
+    /// What the last tick released, and how long it was since the tick before.
+    private(set) var reading = LevelReading.silence(channelCount: 2)
+    private(set) var dt = 0.0
+    /// WLED's channels (dB) and the strongest frequency, when an output asked for them.
+    private(set) var channelDB = [Float](repeating: SpectrumBands.floorDB, count: AudioSyncPacket.channelCount)
+    private(set) var strongest: (hertz: Double, decibels: Float) = (0, SpectrumBands.floorDB)
+    /// A beat was heard since the last tick; the tempo.
+    private(set) var beatHeard = false
+    private(set) var bpm = 0.0
+    /// Loudness, when an output asked for it (libebur128 on the released audio).
+    private(set) var loudness: LoudnessReading?
+
+    private var channelAnalyzer: SpectrumAnalyzer?
+    private var mixed: [Float] = []
+    private var lastBeat: Double?
+    private var lastTick: Double?
+    private(set) var nextTick: Double
+
+    init(period: Double, offset: Double, feed: AudioFeed, display: DisplaySettings, start: Double) {
+        self.period = period
+        self.offset = offset
+        self.feed = feed
+        theme = display.barTheme
+        // Lights and pages take bars or the spectrum; a meter's strip shows the bars.
+        state = VisualizerState(settings: Visualizer.stateSettings(display), mode: display.mode) { rate, bands in
+            // An estimated plan: made at once (a measured one takes a quarter of a second, a
+            // quarter of a second of packets not sent).
+            SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
+        }
+        nextTick = start
+    }
+
+    var needsChannels: Bool { outputs.contains { $0.needs.contains(.channels) } }
+    var needsLoudness: Bool { outputs.contains { $0.needs.contains(.loudness) } }
+
+    /// Releases what is heard by `now` (plus the lane's offset and half a period), analyzes it
+    /// and sends it out. `heardDelay` is the source's own: the sink's latency for a tap, 0 for
+    /// a player, which stamps its buffers with when they are heard.
+    func tick(now: Double, heardDelay: Double) {
+        dt = lastTick.map { now - $0 } ?? period
+        lastTick = now
+        nextTick += period
+        // A stall skips the ticks it missed rather than sending them all at once.
+        if nextTick < now { nextTick = now + period }
+        feed.delay = heardDelay
+        // The moment of the audio this tick stands for, on the clock the feed's audio is heard by:
+        // half a period ahead, less half a buffer (a buffer is released once its first frame is due),
+        // so a sound lands in the packet nearest to when it is heard, early or late alike.
+        let halfBuffer = Double(AudioBuffer.frameCapacity / 2) / Double(feed.format?.sampleRate ?? 48_000)
+        let heard = now + period / 2 - halfBuffer - offset
+        if needsLoudness { feed.measureLoudness { LoudnessMeter() } }
+        reading = feed.release(heardBy: heard)
+        state.update(reading: reading, feed: feed, dt: dt, now: heard, canvasWidth: Self.nominalWidth)
+        let pulse = feed.beatPulse
+        beatHeard = pulse.lastBeat != nil && pulse.lastBeat != lastBeat
+        lastBeat = pulse.lastBeat
+        bpm = pulse.bpm
+        if needsLoudness { loudness = feed.loudness }
+        if needsChannels { analyzeChannels() }
+        for output in outputs { output.send(self, now: now) }
+    }
+
+    /// Bars are laid out for a window this wide (the default window's): the count follows
+    /// `display.bars` or `bar_width` as the window's would.
+    static let nominalWidth = 1280
+
+    /// The mono mix of the newest samples through an FFT, into WLED's 16 channels.
+    private func analyzeChannels() {
+        guard let format = feed.format else { return }
+        if channelAnalyzer?.bands.sampleRate != format.sampleRate {
+            // Half the window's FFT (2048 frames at 48 kHz): 43 ms, fine enough for WLED's 43 Hz channels.
+            let length = SpectrumBands.fftLength(forSampleRate: format.sampleRate) / 2
+            channelAnalyzer = SpectrumAnalyzer(bands: SpectrumBands(sampleRate: format.sampleRate, edges: AudioSyncPacket.channelEdges,
+                                                                    fftLength: length), channelCount: 1, measuredPlan: false)
+            mixed = Array(repeating: 0, count: length)
+        }
+        guard let analyzer = channelAnalyzer else { return }
+        let feed = self.feed
+        let levels = mixed.withUnsafeMutableBufferPointer { right in
+            analyzer.analyze { _, left in
+                feed.copyLatest(channel: 0, into: left)
+                feed.copyLatest(channel: 1, into: right)
+                for index in 0 ..< Swift.min(left.count, right.count) { left[index] = 0.5 * (left[index] + right[index]) }
+            }
+        }
+        for index in 0 ..< Swift.min(channelDB.count, levels[0].count) { channelDB[index] = levels[0][index] }
+        strongest = analyzer.strongest
+    }
+}
+
+/// One destination of `--send`: it reads its lane at each tick and sends what it takes.
+protocol Output: AnyObject {
+    var target: OutputTarget { get }
+    /// What its lane must analyze for it beyond levels, bars and beats.
+    var needs: OutputNeeds { get }
+    /// Sends what the lane has just released (on the sending thread).
+    func send(_ lane: OutputLane, now: Double)
+    /// A line for `ctl status` (from any thread): where it sends and what it has sent.
+    var statusLine: @Sendable () -> String { get }
+}
+
+struct OutputNeeds: OptionSet {
+    let rawValue: Int
+    static let channels = OutputNeeds(rawValue: 1)
+    static let loudness = OutputNeeds(rawValue: 2)
+}
