@@ -16,6 +16,8 @@ extension Decibar {
 
         @OptionGroup(title: "Player") var scrubber: ScrubberOptions
 
+        @OptionGroup var outputs: OutputsOption
+
         @Option(name: ConfigSchema.Daemon.window.option, help: ConfigSchema.Daemon.window.help) var window: String?
         @Option(name: ConfigSchema.Daemon.tap.option, help: ConfigSchema.Daemon.tap.help) var tap: String?
 
@@ -44,7 +46,8 @@ extension Decibar {
         /// What the daemon takes: its options (the file is read, and reread, by the daemon).
         func settings() throws -> DaemonSettings {
             var settings = DaemonSettings(socketPath: socket, configPath: config.path)
-            var layer = try display.layer().merging(try source.layer()).merging(try scrubber.layer()).merging(try layer())
+            var layer = try display.layer().merging(try source.layer()).merging(try scrubber.layer()).merging(try outputs.layer())
+                .merging(try layer())
             // The log level on the command line is the daemon's own (a reload cannot change it).
             layer.remove(ConfigSchema.Daemon.logLevel.key)
             settings.overrides = layer

@@ -208,8 +208,9 @@ public struct ConfigKey: Sendable, Equatable {
         do {
             return try check(value)
         } catch {
-            // `check`'s messages start with the path.
-            throw ConfigFailure(optionName + " " + (optionRequirement ?? String(error.message.dropFirst(path.count + 1))))
+            // `check`'s messages start with the path (and a colon before a URL's own message).
+            let rest = error.message.dropFirst(path.count).drop { $0 == ":" || $0 == " " }
+            throw ConfigFailure(optionName + " " + (optionRequirement ?? String(rest)))
         }
     }
 
