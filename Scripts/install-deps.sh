@@ -27,8 +27,8 @@ packages=(
   python3-matplotlib
   # test: material with known beats (Scripts/make-beats.py), and aubio's beat tracker beside ours
   python3-numpy aubio-tools
-  # test: real receivers of what --send sends: oscdump reads OSC
-  liblo-tools
+  # test: real receivers of what --send sends: oscdump reads OSC, headless Chromium opens the page
+  liblo-tools chromium
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data); fi
 

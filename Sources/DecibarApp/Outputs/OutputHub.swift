@@ -70,7 +70,9 @@ public final class OutputHub: Sendable {
                 }
                 output = osc
             case .http:
-                throw CommandFailure(message: "\(target.url): the web page is not available yet")
+                // A page that cannot be served (a port in use) is said once; the other outputs go on.
+                guard let web = WebOutput(target: target, display: display, notice: notice) else { continue }
+                output = web
             }
             lane(period: period, offset: target.offset).outputs.append(output)
             destinations.append((target.url, output.statusLine))
@@ -80,6 +82,8 @@ public final class OutputHub: Sendable {
         let handover = Handover(lanes)
         let thread = Thread { [self] in
             run(lanes: handover.lanes)
+            // The outputs go before `stop` returns: a page's port is free again for the next hub.
+            handover.lanes = []
             finished.signal()
         }
         thread.name = "decibar-send"
