@@ -1,6 +1,7 @@
 import DecibarApp
 import DecibarAudio
 import DecibarCore
+import DecibarTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -9,54 +10,6 @@ import Testing
 /// time (as a player's is) must leave in datagrams when it is heard.
 @Suite("Outputs in process: WLED audio sync, DDP and OSC datagrams on loopback", .serialized)
 struct OutputHubTests {
-    /// A UDP socket on 127.0.0.1 that keeps every datagram with the moment it arrived.
-    final class Receiver: @unchecked Sendable {  // Unchecked: `datagrams` is touched under `lock` only.
-        let fd: Int32
-        let port: Int
-        private let lock = NSLock()
-        private var datagrams: [(time: Double, bytes: [UInt8])] = []
-        private var thread: Thread?
-        private var running = true
-
-        init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            self.fd = fd
-            port = Int(UInt16(bigEndian: address.sin_port))
-            let thread = Thread { [self] in
-                var buffer = [UInt8](repeating: 0, count: 2048)
-                while lock.withLock({ running }) {
-                    let count = recv(fd, &buffer, buffer.count, 0)
-                    guard count > 0 else { continue }
-                    let now = HostClock.now()
-                    lock.withLock { datagrams.append((now, Array(buffer[0 ..< count]))) }
-                }
-            }
-            self.thread = thread
-            thread.start()
-        }
-
-        var received: [(time: Double, bytes: [UInt8])] { lock.withLock { datagrams } }
-
-        func stop() {
-            lock.withLock { running = false }
-            usleep(200_000)
-            close(fd)
-        }
-    }
-
     /// Buffers of a 48 kHz stereo signal, stamped with when each is heard: silence with bursts of
     /// a -6 dBFS 1 kHz tone at `bursts` (start, length), to `end`.
     static func signal(start: Double, bursts: [(at: Double, length: Double)], end: Double) -> [AudioBuffer] {
@@ -78,13 +31,13 @@ struct OutputHubTests {
         return buffers
     }
 
-    typealias Datagram = (time: Double, bytes: [UInt8])
+    typealias Datagram = DatagramReceiver.Datagram
 
     /// Runs a hub sending to `urls` (with `PORT` replaced by the receiver's) while bursts are heard:
     /// one of 0.4 s at 0.6 s, then five short ones (0.1 s), each a little off the one before in
     /// phase with the packets. Returns the datagrams and when each burst was heard.
     static func send(_ urls: [String], display: DisplaySettings = DisplaySettings()) throws -> (datagrams: [Datagram], bursts: [Double]) {
-        let receiver = try Receiver()
+        let receiver = try DatagramReceiver()
         let targets = try urls.map { try OutputTarget(url: $0.replacingOccurrences(of: "PORT", with: String(receiver.port))) }
         let hub = try OutputHub(targets: targets, display: display, rate: 60, heardDelay: { 0 }) { Issue.record("notice: \($0)") }
         let start = HostClock.now() + 0.2
@@ -106,9 +59,7 @@ struct OutputHubTests {
         bursts.compactMap { burst in datagrams.first { $0.time > burst - 0.05 && shows($0) }.map { $0.time - burst } }
     }
 
-    static func float(_ bytes: [UInt8], at offset: Int) -> Float {
-        Float(bitPattern: (0 ..< 4).reduce(UInt32(0)) { $0 | UInt32(bytes[offset + $1]) << (8 * UInt32($1)) })
-    }
+    static func float(_ bytes: [UInt8], at offset: Int) -> Float { DatagramReceiver.littleEndianFloat(bytes, at: offset) }
 
     @Test("WLED: 44-byte V2 datagrams at 50 a second; each burst's packet leaves within half a packet (and half a buffer) of it being heard; channel 7 and 1000 Hz for the tone; silence zeros")
     func wled() throws {

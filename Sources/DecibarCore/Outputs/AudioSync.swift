@@ -15,8 +15,8 @@ public struct AudioSync: Sendable {
     public static let squelchDB: Float = -80
     /// Where WLED's gain puts a loud level: about 220 of 255.
     static let levelTarget: Float = 0.86
-    /// `sampleSmth`: WLED's 1/16 step every ~23 ms.
-    static let smoothTime = 0.37
+    /// `sampleSmth`: WLED's 1/16 step at every pass of its main loop, a few hundred ms to settle.
+    static let smoothTime = 0.15
     /// Channels: WLED's 0.75 rise and 0.17 fall every ~23 ms (its default 1400 ms decay).
     static let channelRiseTime = 0.0166
     static let channelFallTime = 0.123

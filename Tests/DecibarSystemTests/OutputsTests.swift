@@ -1,0 +1,169 @@
+import DecibarCore
+import DecibarTestSupport
+import Foundation
+import Testing
+
+/// `--send` on a real sound server, read by real receivers: WLED and DDP datagrams on UDP sockets,
+/// OSC by liblo's `oscdump`.
+@Suite("Outputs: WLED, DDP and OSC from levels --send", .serialized)
+struct OutputsTests {
+    /// A port nothing listens on now (taken from the kernel, then freed).
+    static func freePort() throws -> Int {
+        let probe = try DatagramReceiver()
+        probe.stop()
+        return probe.port
+    }
+
+    /// `/decibar/levels` lines of oscdump: their arrival and four floats.
+    static func oscLevels(_ lines: [RunningCommand.Line]) -> [(time: Double, values: [Double])] {
+        lines.compactMap { line in
+            let parts = line.text.split(separator: " ")
+            guard parts.count == 7, parts[1] == "/decibar/levels", parts[2] == "ffff" else { return nil }
+            return (line.receivedAt, parts[3...].compactMap { Double($0) })
+        }
+    }
+
+    @Test("a -6 dBFS 1 kHz tone: WLED at 50 a second with channel 7 the largest and its peak at 1000 Hz ± 5 %; DDP lit; oscdump reads the RMS within 0.1 dB; silence zeros and darkens them")
+    func toneAndSilence() throws {
+        let server = try PrivatePulseServer()
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, frequency: 1000, seconds: 3)
+        let wled = try DatagramReceiver(), ddp = try DatagramReceiver()
+        defer { wled.stop(); ddp.stop() }
+        let oscPort = try Self.freePort()
+        let osc = try RunningCommand(["-L", "\(oscPort)"], environment: [:], tool: "oscdump")
+        defer { osc.stop() }
+        let levels = try RunningCommand(["levels", "--send", "wled://127.0.0.1:\(wled.port)", "--send", "ddp://127.0.0.1:\(ddp.port)?pixels=30",
+                                         "--send", "osc://127.0.0.1:\(oscPort)"], environment: server.environment)
+        defer { levels.stop() }
+        #expect(levels.firstLine(timeout: 10) { $0.text.contains("rms_db") } != nil, "\(levels.standardError)")
+        let started = DatagramReceiver.now()
+        let player = try server.play(tone)
+        player.waitUntilExit()
+        let ended = DatagramReceiver.now()
+        Thread.sleep(forTimeInterval: 2)
+        levels.stop()
+
+        let packets = wled.received
+        #expect(packets.allSatisfy { $0.bytes.count == 44 && $0.bytes.starts(with: Array("00002".utf8) + [0]) })
+        let rate = Double(packets.count - 1) / ((packets.last?.time ?? 0) - (packets.first?.time ?? 0))
+        #expect(abs(rate - 50) < 3, "\(rate) packets a second")
+        let during = packets.filter { $0.time > started + 0.7 && $0.time < ended - 0.3 }
+        #expect(during.count > 50)
+        for packet in during {
+            let peak = DatagramReceiver.littleEndianFloat(packet.bytes, at: 40)
+            let channels = Array(packet.bytes[18 ..< 34])
+            #expect(abs(peak / 1000 - 1) <= 0.05 && channels.max() == channels[7] && channels[7] > 200, "peak \(peak) Hz, channels \(channels)")
+        }
+        let silent = packets.filter { $0.time > ended + 1.3 }
+        // Everything but the packet counter (byte 17).
+        #expect(!silent.isEmpty && silent.allSatisfy { Array($0.bytes[8 ..< 17] + $0.bytes[18 ..< 44]) == [UInt8](repeating: 0, count: 35) },
+                "\(silent.first.map { Array($0.bytes[8 ..< 44]) } ?? [])")
+
+        let frames = ddp.received
+        #expect(frames.allSatisfy { $0.bytes.count == 100 && $0.bytes[0] == 0x41 })
+        #expect(frames.filter { $0.time > started + 0.7 && $0.time < ended - 0.3 }.allSatisfy { $0.bytes[10...].contains { $0 > 40 } })
+        let dark = frames.filter { $0.time > ended + 1.5 }
+        #expect(!dark.isEmpty && dark.allSatisfy { $0.bytes[10...].allSatisfy { $0 == 0 } })
+
+        let readings = Self.oscLevels(osc.output).filter { $0.time > started + 0.7 && $0.time < ended - 0.3 }
+        #expect(readings.count > 50, "\(osc.output.prefix(3).map(\.text)) \(osc.standardError)")
+        for reading in readings {
+            #expect(abs(reading.values[0] + 9.03) <= 0.1 && abs(reading.values[1] + 9.03) <= 0.1, "\(reading.values)")
+        }
+        print("outputs: \(packets.count) WLED packets (\(String(format: "%.1f", rate)) a second), \(frames.count) DDP frames, \(Self.oscLevels(osc.output).count) OSC level messages")
+    }
+
+    @Test("120 BPM clicks set WLED's samplePeak in one packet a beat: two a second")
+    func beatsPeak() throws {
+        let server = try PrivatePulseServer()
+        let material = try BeatMaterial(["clicks", "120", "--seconds", "12"], name: "clicks.wav", in: server.directory)
+        let wled = try DatagramReceiver()
+        defer { wled.stop() }
+        let levels = try RunningCommand(["levels", "--send", "wled://127.0.0.1:\(wled.port)"], environment: server.environment)
+        defer { levels.stop() }
+        #expect(levels.firstLine(timeout: 10) { $0.text.contains("rms_db") } != nil, "\(levels.standardError)")
+        let started = DatagramReceiver.now()
+        let player = try server.play(material.path)
+        player.waitUntilExit()
+        levels.stop()
+        // From 5 s on (the tempo is known by then) to the end of the clicks.
+        let peaks = wled.received.filter { $0.time > started + 5 && $0.time < started + 11.5 && $0.bytes[16] == 1 }
+        print("outputs: \(peaks.count) beats in 6.5 s of 120 BPM clicks")
+        #expect(abs(peaks.count - 13) <= 1, "\(peaks.count) packets with samplePeak in 6.5 s")
+        let intervals = zip(peaks, peaks.dropFirst()).map { $1.time - $0.time }.sorted()
+        #expect(abs((intervals.isEmpty ? 0 : intervals[intervals.count / 2]) - 0.5) <= 0.021, "\(intervals)")
+    }
+
+    /// A screenshot of `url` by headless Chromium, `width`×`height`, after it has run a while.
+    static func browserShot(of url: String, to path: String, width: Int, height: Int) throws {
+        let shot = try TestRig.run("chromium", ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                                                "--user-data-dir=" + (path as NSString).deletingLastPathComponent + "/chromium-\(UUID().uuidString)",
+                                                "--window-size=\(width),\(height)", "--virtual-time-budget=2500", "--screenshot=" + path, url],
+                                   environment: ["DBUS_SESSION_BUS_ADDRESS": "disabled:"])
+        guard FileManager.default.fileExists(atPath: path) else { throw RigError("chromium wrote no screenshot: \(shot.error.suffix(400))") }
+    }
+
+    @Test("the page in headless Chromium draws the window's bars for a steady tone (each within 3 pixels), none in silence; its WebSocket brings at least 55 frames a second; a 17th client is refused")
+    func webPage() throws {
+        let screen = try PrivateDisplay()
+        let server = try PrivatePulseServer()
+        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 6)
+        let port = try Self.freePort()
+        let windowShot = server.directory + "/window.png", pageShot = server.directory + "/page.png", silentShot = server.directory + "/silent.png"
+        let (width, height) = (960, 540)
+        let live = try RunningCommand(["live", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)", "--exit-after", "5",
+                                       "--screenshot", windowShot], environment: environment)
+        defer { live.stop() }
+        #expect(TestRig.wait(timeout: 10) { live.standardError.contains("the page is at http://127.0.0.1:\(port)/") }, "\(live.standardError)")
+        let player = try server.play(tone)
+        defer { player.terminate() }
+        Thread.sleep(forTimeInterval: 1.5)
+
+        // Frames over the WebSocket, as a page gets them.
+        let frames = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/ws-frames.py", "127.0.0.1", "\(port)", "/ws", "2"])
+        let arrivals = String(decoding: frames.output, as: UTF8.self).split(separator: "\n").compactMap { Double($0.split(separator: " ")[0]) }
+        let rate = arrivals.count > 1 ? Double(arrivals.count - 1) / (arrivals[arrivals.count - 1] - arrivals[0]) : 0
+        print("outputs: the page's WebSocket brought \(arrivals.count) frames, \(String(format: "%.1f", rate)) a second")
+        #expect(rate >= 55, "\(rate) frames a second: \(frames.error)")
+
+        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height)
+        #expect(live.waitForExit(timeout: 10) == 0, "\(live.standardError)")
+        let window = try RenderTests.Frame(png: windowShot, width: width, height: height)
+        let page = try RenderTests.Frame(png: pageShot, width: width, height: height)
+        let theme = BarTheme.default
+        let rects = BarLayout().rects(for: Array(repeating: 1, count: 48), width: width, height: height)
+        var differences: [Int] = []
+        for rect in rects {
+            let x = rect.x + rect.width / 2
+            differences.append(page.paintedSpan(x: x, theme: theme).height - window.paintedSpan(x: x, theme: theme).height)
+        }
+        print("outputs: page minus window, bar heights (px): \(differences)")
+        #expect(differences.allSatisfy { abs($0) <= 3 }, "\(differences)")
+        let center = window.paintedSpan(x: rects[24].x + rects[24].width / 2, theme: theme).height
+        #expect(center > height / 4, "the window's center bar is \(center) px: no tone drawn")
+
+        // The tone over: the page's bars fall to their resting lines.
+        player.terminate()
+        let quiet = try RunningCommand(["levels", "--send", "http://127.0.0.1:\(port)"], environment: environment)
+        defer { quiet.stop() }
+        #expect(TestRig.wait(timeout: 10) { quiet.standardError.contains("the page is at") }, "\(quiet.standardError)")
+        Thread.sleep(forTimeInterval: 1)
+        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: silentShot, width: width, height: height)
+        let silent = try RenderTests.Frame(png: silentShot, width: width, height: height)
+        let resting = rects.map { silent.paintedSpan(x: $0.x + $0.width / 2, theme: theme).height }
+        #expect(resting.allSatisfy { $0 <= 3 }, "\(resting)")
+
+        // Sixteen readers that never read, then one more: refused.
+        let stalled = try (0 ..< 16).map { _ in
+            try RunningCommand([TestRig.packageRoot + "/Scripts/ws-frames.py", "127.0.0.1", "\(port)", "/ws", "6", "--read-not"], environment: [:], tool: "python3")
+        }
+        defer { stalled.forEach { $0.stop() } }
+        Thread.sleep(forTimeInterval: 1.5)
+        let refused = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/ws-frames.py", "127.0.0.1", "\(port)", "/ws", "1"])
+        #expect(refused.status != 0 && refused.error.contains("refused"), "\(refused.error)")
+        #expect(quiet.isRunning, "\(quiet.standardError)")
+    }
+}
