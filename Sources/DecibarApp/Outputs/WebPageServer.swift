@@ -192,7 +192,7 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
             headers.add(name: "Cache-Control", value: "no-store")
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
         case "/ws":
-            respond(context, .badRequest, "a WebSocket from the page (with its token), while fewer than \(WebPageServer.clientLimit) clients are served\n")
+            respond(context, .badRequest, Self.socketRefusal)
         default:
             respond(context, .notFound, "not found: / is the page, /levels the JSON lines\n")
         }
@@ -204,8 +204,16 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A WebSocket refused (`admitsSocket`) ends here: say why in one line, then close.
+        if error is NIOWebSocketUpgradeError {
+            respond(context, .badRequest, Self.socketRefusal)
+            context.close(promise: nil)
+            return
+        }
         context.close(promise: nil)
     }
+
+    static let socketRefusal = "a WebSocket is taken at /ws from the page (with its token), while fewer than \(WebPageServer.clientLimit) clients are served\n"
 
     private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ body: String, type: String = "text/plain; charset=utf-8") {
         var headers = HTTPHeaders()
