@@ -171,4 +171,66 @@ struct OutputsTests {
         #expect(refused.status != 0 && refused.error.contains("refused"), "\(refused.error)")
         #expect(quiet.isRunning, "\(quiet.standardError)")
     }
+
+    /// How late each click's first packet left after the click reached the monitor: for each rise of
+    /// `level` (a packet above `high` after one below `low`), the nearest click within 60 ms.
+    static func lateness(_ packets: [(time: Double, level: Double)], clicks: [Double], high: Double, low: Double) -> [Double] {
+        var late: [Double] = []
+        for (previous, packet) in zip(packets, packets.dropFirst()) where packet.level > high && previous.level < low {
+            if let click = clicks.min(by: { abs($0 - packet.time) < abs($1 - packet.time) }), abs(click - packet.time) < 0.06 {
+                late.append(packet.time - click)
+            }
+        }
+        return late.sorted()
+    }
+
+    @Test("clicks the daemon plays (found ahead): WLED's and OSC's packet for each leaves within half a packet (and half a buffer) of the click reaching the monitor; offset=30 moves them 30 ms later; from a tap, as soon as the audio arrives")
+    func onTime() throws {
+        // 117 BPM: the clicks fall on every phase of the packets' grids (at 120 each would fall on the same one).
+        func run(offset: Int, fromTap: Bool) throws -> (wled: [Double], osc: [Double]) {
+            let wled = try DatagramReceiver(), osc = try DatagramReceiver()
+            defer { wled.stop(); osc.stop() }
+            let query = offset == 0 ? "" : "?offset=\(offset)"
+            let sends = ["--send", "wled://127.0.0.1:\(wled.port)\(query)", "--send", "osc://127.0.0.1:\(osc.port)\(query)"]
+            let rig = try DaemonRig(arguments: fromTap ? [] : sends)
+            let material = try BeatMaterial(["clicks", "117", "--seconds", "9"], name: "clicks.wav", in: rig.server.directory)
+            let clicks = try RunningCommand(["viz.monitor"], environment: rig.environment, tool: BeatTests.scripts + "/click-times.py")
+            defer { clicks.stop() }
+            var levels: RunningCommand?
+            defer { levels?.stop() }
+            if fromTap {
+                levels = try RunningCommand(["levels"] + sends, environment: rig.environment)
+                #expect(levels?.firstLine(timeout: 10) { $0.text.contains("rms_db") } != nil)
+                try rig.server.play(material.path).waitUntilExit()
+            } else {
+                #expect(try rig.ctl("open", material.path).status == 0)
+                #expect(TestRig.wait(timeout: 20) { (try? rig.player("state")) == .string("stopped") || (try? rig.player("state")) == .string("idle") })
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+            let arrivals = clicks.output.compactMap { Double($0.text) }
+            #expect(arrivals.count >= 15, "\(arrivals.count) clicks heard")
+            let wledLevels = wled.received.map { ($0.time, Double(DatagramReceiver.littleEndianFloat($0.bytes, at: 8))) }
+            let oscPeaks = osc.received.compactMap { datagram -> (Double, Double)? in
+                let bytes = datagram.bytes
+                guard bytes.count == 40, bytes.starts(with: Array("/decibar/levels".utf8)) else { return nil }
+                return (datagram.time, Double(Float(bitPattern: (0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[32 + $1]) })))
+            }
+            return (Self.lateness(wledLevels, clicks: arrivals, high: 100, low: 1), Self.lateness(oscPeaks, clicks: arrivals, high: -40, low: -100))
+        }
+        func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values[values.count / 2] }
+        let ahead = try run(offset: 0, fromTap: false)
+        print("outputs: the player's clicks, after reaching the monitor: WLED \(BeatTests.describe(ahead.wled)); OSC \(BeatTests.describe(ahead.osc))")
+        #expect(ahead.wled.count >= 12 && ahead.osc.count >= 12)
+        // Half a packet (10 ms at 50 a second, 8.3 at 60), half a 256-frame buffer (2.7), 3 ms for the scheduler.
+        #expect(ahead.wled.allSatisfy { abs($0) <= 0.0157 }, "\(ahead.wled)")
+        #expect(ahead.osc.allSatisfy { abs($0) <= 0.014 }, "\(ahead.osc)")
+        let delayed = try run(offset: 30, fromTap: false)
+        print("outputs: with offset=30: WLED \(BeatTests.describe(delayed.wled)); OSC \(BeatTests.describe(delayed.osc))")
+        #expect(abs(median(delayed.wled) - median(ahead.wled) - 0.03) <= 0.005)
+        #expect(abs(median(delayed.osc) - median(ahead.osc) - 0.03) <= 0.005)
+        // A tap learns of a click only once it has arrived (10 ms deliveries): reported, and never early.
+        let tapped = try run(offset: 0, fromTap: true)
+        print("outputs: a tap's clicks (levels --send): WLED \(BeatTests.describe(tapped.wled)); OSC \(BeatTests.describe(tapped.osc))")
+        #expect(tapped.wled.count >= 12 && median(tapped.wled) <= 0.030 && median(tapped.osc) <= 0.030)
+    }
 }
