@@ -106,7 +106,7 @@ struct SettingsTableTests {
             guard let name = line.split(separator: " ").first, !line.hasPrefix("#") else { continue }
             #expect(reference.contains("### `\(section).\(name)`"), "\(section).\(name)")
         }
-        #expect(ConfigSchema.keys.count == 47)
+        #expect(ConfigSchema.keys.count == 48)
     }
 
     @Test("no config key is spelled as a string in more than one source file")
