@@ -51,7 +51,7 @@ public final class OutputHub: Sendable {
         var destinations: [(String, @Sendable () -> String)] = []
         func lane(period: Double, offset: Double) -> OutputLane {
             if let lane = lanes.first(where: { $0.period == period && $0.offset == offset }) { return lane }
-            let lane = OutputLane(period: period, offset: offset, feed: AudioFeed(), display: display, start: start)
+            let lane = OutputLane(period: period, offset: offset, feed: AudioFeed(marksOnsets: true), display: display, start: start)
             lanes.append(lane)
             return lane
         }
@@ -91,21 +91,32 @@ public final class OutputHub: Sendable {
         thread.start()
     }
 
-    /// The sending thread: each lane ticks on its own grid; the thread sleeps until the next.
+    /// The sending thread: each lane sends on its own grid or at a burst; the thread sleeps until
+    /// the next send, or until new audio brings a burst.
     private func run(lanes: [OutputLane]) {
         guard !lanes.isEmpty else { return }
         while !stopped.value.load(ordering: .acquiring) {
-            var next = lanes[0]
-            for lane in lanes.dropFirst() where lane.nextTick < next.nextTick { next = lane }
-            let wait = next.nextTick - MonotonicClock.now()
-            if wait > 0 {
-                _ = wake.wait(timeout: .now() + .nanoseconds(Int(wait * 1e9)))
-                if stopped.value.load(ordering: .acquiring) { return }
+            let heardDelay = current.withLock { $0.heardDelay }()
+            var next = (lane: lanes[0], send: (time: Double.infinity, heardBy: 0.0))
+            for lane in lanes {
+                lane.feed.delay = heardDelay
+                var send = lane.nextSend()
+                send.time -= lane.lead
+                if send.time < next.send.time { next = (lane, send) }
             }
-            let heardDelay = current.withLock { $0.heardDelay }
-            next.tick(now: MonotonicClock.now(), heardDelay: heardDelay())
+            let wait = next.send.time - MonotonicClock.now()
+            if wait > Self.finalStretch {
+                // A semaphore's timeout can land a millisecond late: the last stretch is slept exactly.
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int((wait - Self.finalStretch) * 1e9)))
+                continue
+            }
+            if wait > 0 { MonotonicClock.sleep(seconds: wait) }
+            next.lane.tick(scheduled: next.send.time + next.lane.lead, heardBy: next.send.heardBy, now: MonotonicClock.now())
         }
     }
+
+    /// The end of a wait that is slept rather than waited for.
+    static let finalStretch = 0.002
 
     /// Ticks a second of the outputs that follow the display when no window sets the pace.
     public static let displayRate = 60.0
@@ -128,13 +139,19 @@ public final class OutputHub: Sendable {
     /// A buffer from `source`; dropped unless that source is the one heard now.
     public func add(_ buffer: AudioBuffer, from source: Source) {
         guard current.withLock({ $0.source }) == source else { return }
-        for feed in feeds { feed.add(buffer) }
+        var burst = false
+        for feed in feeds {
+            if feed.add(buffer) { burst = true }
+        }
+        // A burst may be due before the thread's next send: it looks again.
+        if burst { wake.signal() }
     }
 
     /// A beat whose sound starts at `time` on the buffers' clock.
     public func addBeat(at time: Double, bpm: Double, confidence: Double, from source: Source = .tap) {
         guard current.withLock({ $0.source }) == source else { return }
         for feed in feeds { feed.addBeat(at: time, bpm: bpm, confidence: confidence) }
+        wake.signal()
     }
 
     /// Takes the audio from `source` from now on (what waits from the other is dropped).

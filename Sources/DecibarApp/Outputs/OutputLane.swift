@@ -6,8 +6,7 @@ import DecibarCore
 /// channels with the strongest frequency. Each tick releases the audio heard by then, analyzes
 /// it once and hands it to every output of the lane.
 ///
-/// A tick at `t` releases the audio heard by `t + period/2`: a packet stands for the stretch of
-/// audio around the moment it is sent, so what it shows is heard within half a period of it.
+/// A packet stands for the stretch of audio around the moment it is sent (see `nextSend`).
 ///
 /// Everything but `feed` belongs to the sending thread.
 final class OutputLane {
@@ -30,6 +29,10 @@ final class OutputLane {
     private(set) var bpm = 0.0
     /// Loudness, when an output asked for it (libebur128 on the released audio).
     private(set) var loudness: LoudnessReading?
+
+    /// How long a send takes, from waking to the last datagram (smoothed, at most 5 ms): the
+    /// thread wakes this much early so the packets leave on time.
+    private(set) var lead = 0.0
 
     private var channelAnalyzer: SpectrumAnalyzer?
     private var mixed: [Float] = []
@@ -54,24 +57,37 @@ final class OutputLane {
     var needsChannels: Bool { outputs.contains { $0.needs.contains(.channels) } }
     var needsLoudness: Bool { outputs.contains { $0.needs.contains(.loudness) } }
 
-    /// Releases what is heard by `now` (plus the lane's offset and half a period), analyzes it
-    /// and sends it out. `heardDelay` is the source's own: the sink's latency for a tap, 0 for
-    /// a player, which stamps its buffers with when they are heard.
-    func tick(now: Double, heardDelay: Double) {
+    /// When the lane sends next, and the latest heard moment that send releases.
+    ///
+    /// On its grid, a send at `t` releases the audio heard by `t + period/2`, less half a buffer (a
+    /// buffer goes once its first frame is due), so a sound lands in the packet nearest to when it is
+    /// heard. A burst or a beat in the waiting audio within half a period of the next grid point
+    /// takes that send onto the moment it is heard, and the grid goes on from there: what people see
+    /// as a hit leaves with it, not up to half a packet early or late.
+    func nextSend() -> (time: Double, heardBy: Double) {
+        let halfBuffer = Double(AudioBuffer.frameCapacity / 2) / Double(feed.format?.sampleRate ?? 48_000)
+        var heardBy = nextTick + period / 2 - halfBuffer - offset
+        if let event = feed.nextEvent {
+            if event.time + offset < nextTick + period / 2 {
+                return (event.time + offset, event.time + period / 2 - halfBuffer)
+            }
+            // Not yet: the grid's send leaves the burst's buffer waiting.
+            heardBy = Swift.min(heardBy, event.start.nextDown)
+        }
+        return (nextTick, heardBy)
+    }
+
+    /// Releases what is heard by `heardBy`, analyzes it and sends it out; `scheduled` is the time
+    /// `nextSend` gave, `now` the time it is.
+    func tick(scheduled: Double, heardBy: Double, now: Double) {
         dt = lastTick.map { now - $0 } ?? period
         lastTick = now
-        nextTick += period
+        nextTick = scheduled + period
         // A stall skips the ticks it missed rather than sending them all at once.
         if nextTick < now { nextTick = now + period }
-        feed.delay = heardDelay
-        // The moment of the audio this tick stands for, on the clock the feed's audio is heard by:
-        // half a period ahead, less half a buffer (a buffer is released once its first frame is due),
-        // so a sound lands in the packet nearest to when it is heard, early or late alike.
-        let halfBuffer = Double(AudioBuffer.frameCapacity / 2) / Double(feed.format?.sampleRate ?? 48_000)
-        let heard = now + period / 2 - halfBuffer - offset
         if needsLoudness { feed.measureLoudness { LoudnessMeter() } }
-        reading = feed.release(heardBy: heard)
-        state.update(reading: reading, feed: feed, dt: dt, now: heard, canvasWidth: Self.nominalWidth)
+        reading = feed.release(heardBy: heardBy)
+        state.update(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
         let pulse = feed.beatPulse
         beatHeard = pulse.lastBeat != nil && pulse.lastBeat != lastBeat
         lastBeat = pulse.lastBeat
@@ -79,6 +95,7 @@ final class OutputLane {
         if needsLoudness { loudness = feed.loudness }
         if needsChannels { analyzeChannels() }
         for output in outputs { output.send(self, now: now) }
+        lead += (Swift.min(0.005, MonotonicClock.now() - now) - lead) * 0.1
     }
 
     /// Bars are laid out for a window this wide (the default window's): the count follows

@@ -23,6 +23,10 @@ public final class AudioFeed: Sendable {
         /// and the pulse of those heard.
         var beats: [(time: Double, bpm: Double, confidence: Double)] = []
         var pulse = BeatPulse()
+        /// Bursts in the waiting audio, when the feed marks them: where each one's buffer starts
+        /// and where it starts, on the buffers' clock, oldest first.
+        var marker: OnsetMarker?
+        var onsets: [(start: Double, time: Double)] = []
     }
 
     /// Beats that may wait to be heard; more are dropped oldest first (a window that stopped reading).
@@ -33,10 +37,15 @@ public final class AudioFeed: Sendable {
     /// Samples kept per channel for spectra: enough for the longest FFT.
     public static let historyLength = SpectrumBands.maximumFFTLength
 
-    public init(capacity: Int = 1024) {
+    /// - Parameter marksOnsets: find bursts in the audio as it is added, for `nextEvent`.
+    public init(capacity: Int = 1024, marksOnsets: Bool = false) {
         self.capacity = capacity
         var initial = State(history: SampleHistory(capacity: Self.historyLength, channelCount: 2))
         initial.beats.reserveCapacity(Self.beatCapacity)
+        if marksOnsets {
+            initial.marker = OnsetMarker()
+            initial.onsets.reserveCapacity(Self.beatCapacity)
+        }
         state = Mutex(initial)
     }
 
@@ -58,10 +67,28 @@ public final class AudioFeed: Sendable {
         set { state.withLock { $0.delay = Swift.max(0, newValue) } }
     }
 
-    public func add(_ buffer: AudioBuffer) {
+    /// Queues `buffer` until it is heard; true when the feed marks onsets and this one holds a burst.
+    @discardableResult
+    public func add(_ buffer: AudioBuffer) -> Bool {
         state.withLock { state in
             if state.waiting.count >= capacity { state.waiting.removeFirst(state.waiting.count - capacity + 1) }
             state.waiting.append(buffer)
+            guard let offset = state.marker?.mark(buffer) else { return false }
+            if state.onsets.count >= Self.beatCapacity { state.onsets.removeFirst() }
+            let start = buffer.captureTime - buffer.duration
+            state.onsets.append((start, start + offset))
+            return true
+        }
+    }
+
+    /// The next thing in the waiting audio that should be seen when it is heard, on the heard
+    /// clock: a burst (when the feed marks them) or a beat found ahead. `start` is when its buffer
+    /// starts being heard (releasing up to there still leaves it waiting); `time` when it is heard.
+    public var nextEvent: (start: Double, time: Double)? {
+        state.withLock { state in
+            var next = state.onsets.first
+            if let beat = state.beats.first, next.map({ beat.time < $0.time }) ?? true { next = (beat.time, beat.time) }
+            return next.map { ($0.start + state.delay, $0.time + state.delay) }
         }
     }
 
@@ -91,6 +118,8 @@ public final class AudioFeed: Sendable {
                 state.loudness?.add(buffer)
             }
             state.waiting.removeFirst(due)
+            let passed = state.onsets.prefix { $0.start + state.delay <= now }.count
+            state.onsets.removeFirst(passed)
             let heard = state.beats.prefix { $0.time + state.delay <= now }.count
             if heard > 0 {
                 let last = state.beats[heard - 1]
@@ -140,6 +169,7 @@ public final class AudioFeed: Sendable {
         state.withLock { state in
             state.waiting.removeAll(keepingCapacity: true)
             state.beats.removeAll(keepingCapacity: true)
+            state.onsets.removeAll(keepingCapacity: true)
         }
     }
 }
