@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Frame pacing of the daemon's window: 1280x720, 128 bars, Xvfb + llvmpipe, a realistic song
 # (Scripts/make-music.sh) looping into the null sink, SECONDS (default 60) in each of the bars,
-# spectrum and meter modes, alone and while the daemon serves 64 `levels` subscribers at 60 Hz.
+# spectrum and meter modes, alone, while the daemon serves 64 `levels` subscribers at 60 Hz, and
+# while it sends to the outputs of `--send` (a page with 15 readers and one stalled, a datagram flood).
 #
 # Each frame's time is the --frame-log stamp, taken right after the buffer swap (when the frame is
 # handed to the display). Slots are one fixed 60 Hz grid for the whole run, as a display's refresh
@@ -53,40 +54,46 @@ PY
   pids+=("$subscribers_pid")
 }
 
-pacing() {
-  python3 - "$1" <<'PY'
-import sys, statistics
-times = [float(line.split()[0]) for line in open(sys.argv[1])]
-times = times[60:]   # past the window's first second (shader compiles, first tap buffers)
-# The grid: slot k at phase + k * period, fitted to the frames (least squares over slot numbers,
-# then the median offset), one grid for the whole run, as a display's refresh would be.
-period = statistics.median(b - a for a, b in zip(times, times[1:]))
-for _ in range(3):
-    slots = [round((t - times[0]) / period) for t in times]
-    n = len(slots); mean_s = sum(slots) / n; mean_t = sum(times) / n
-    period = sum((s - mean_s) * (t - mean_t) for s, t in zip(slots, times)) / sum((s - mean_s) ** 2 for s in slots)
-offsets = [t - times[0] - s * period for t, s in zip(times, slots)]
-phase = statistics.median(offsets)
-distances = [abs(offset - phase) * 1000 for offset in offsets]
-spanned = slots[-1] - slots[0] + 1
-# A slot with no frame of its own (skipped, or two frames in one) counts as a late frame.
-missed = spanned - len(set(slots))
-def share(limit): return 100 * sum(1 for d in distances if d <= limit) / (len(distances) + missed)
-ordered = sorted(distances)
-print(f"{len(times)} frames over {spanned} slots of {1000 * period:.3f} ms: within 2 ms {share(2):.2f} %"
-      f" (0.5 ms {share(0.5):.1f} %, 1 ms {share(1):.1f} %, 4 ms {share(4):.1f} %);"
-      f" distance median {ordered[len(ordered) // 2]:.2f} ms, p99 {ordered[int(0.99 * len(ordered))]:.2f} ms; {missed} slots missed")
-PY
+pacing() { python3 "$here/frame-pacing.py" "$1"; }
+
+# The outputs' load: the page's 16 clients, 15 reading and one that never does, and WLED, DDP (4800 pixels,
+# ten datagrams a frame) and OSC sent to a port nobody listens on.
+page_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dead_port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+sends=(--send "http://127.0.0.1:$page_port" --send "wled://127.0.0.1:$dead_port" --send "ddp://127.0.0.1:$dead_port?pixels=4800"
+       --send "osc://127.0.0.1:$dead_port")
+page_clients() {
+  python3 "$here/ws-frames.py" 127.0.0.1 "$page_port" /ws "$((seconds + 1))" --clients 15 > "$dir/page-frames.txt" &
+  readers_pid=$!
+  python3 "$here/ws-frames.py" 127.0.0.1 "$page_port" /ws "$((seconds + 1))" --read-not &
+  stalled_pid=$!
+  pids+=("$readers_pid" "$stalled_pid")
 }
+
+label() { case "$1" in alone) echo alone ;; 64) echo "64 subscribers" ;; outputs) echo "--send, 16 pages" ;; esac; }
 
 echo "decibar daemon frame pacing, $(date -u +%F), $(nproc) cores; 1280x720, 128 bars, Xvfb + llvmpipe, ${seconds} s each (goal: >= 99 % within 2 ms)"
 for mode in bars spectrum meter; do
-  for load in alone 64; do
-    start_daemon --mode "$mode" --frame-log "$dir/frames-$mode-$load.log"
-    if [ "$load" = 64 ]; then subscribers 64; fi
+  for load in alone 64 outputs; do
+    extra=()
+    [ "$load" = outputs ] && extra=("${sends[@]}")
+    start_daemon --mode "$mode" --frame-log "$dir/frames-$mode-$load.log" "${extra[@]}"
+    [ "$load" = 64 ] && subscribers 64
+    [ "$load" = outputs ] && page_clients
     sleep $((seconds + 1))
-    printf '  %-8s %-16s %s\n' "$mode" "$([ "$load" = 64 ] && echo "64 subscribers" || echo alone)" "$(pacing "$dir/frames-$mode-$load.log")"
+    printf '  %-8s %-16s %s\n' "$mode" "$(label "$load")" "$(pacing "$dir/frames-$mode-$load.log")"
     [ "$load" = 64 ] && "$here/stop-pid.sh" "$subscribers_pid"
+    if [ "$load" = outputs ]; then
+      wait "$readers_pid" || true
+      "$here/stop-pid.sh" "$stalled_pid"
+      python3 - "$dir/page-frames.txt" "$seconds" <<'PY'
+import collections, sys
+counts = collections.Counter(line.split()[0] for line in open(sys.argv[1]))
+rates = sorted(count / float(sys.argv[2]) for count in counts.values())
+print(f"  {'':8} {'':16} the 15 page readers: {len(counts)} got frames, the slowest {rates[0] if rates else 0:.1f} a second, the fastest {rates[-1] if rates else 0:.1f}")
+PY
+      "$decibar" ctl status 2>/dev/null | grep -E "sending|dropped" | sed 's/^/           /' || true
+    fi
     "$here/stop-pid.sh" "$daemon_pid"
     rm -f "$socket"
   done

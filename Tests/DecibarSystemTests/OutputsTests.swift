@@ -172,6 +172,73 @@ struct OutputsTests {
         #expect(quiet.isRunning, "\(quiet.standardError)")
     }
 
+    @Test("the page's 16 clients (15 reading, one that never reads), a 17th refused, and a flood of datagrams to a dead port while the daemon plays music in its window: every reader gets >= 55 frames a second, the stalled one loses frames, the player and the tap lose nothing, the window keeps its pacing")
+    func underLoad() throws {
+        let screen = try PrivateDisplay()
+        let port = try Self.freePort(), dead = try Self.freePort()
+        let frameLog = NSTemporaryDirectory() + "decibar-load-frames-\(getpid()).log"
+        defer { try? FileManager.default.removeItem(atPath: frameLog) }
+        let rig = try DaemonRig(arguments: ["--window", "shown", "--frame-log", frameLog,
+                                            "--send", "http://127.0.0.1:\(port)", "--send", "wled://127.0.0.1:\(dead)",
+                                            "--send", "ddp://127.0.0.1:\(dead)?pixels=4800", "--send", "osc://127.0.0.1:\(dead)"],
+                                environment: ["DISPLAY": screen.display])
+        let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
+        let script = TestRig.packageRoot + "/Scripts/ws-frames.py"
+        let stalled = try RunningCommand([script, "127.0.0.1", "\(port)", "/ws", "12", "--read-not"], environment: [:], tool: "python3")
+        defer { stalled.stop() }
+        let readers = try RunningCommand([script, "127.0.0.1", "\(port)", "/ws", "9", "--clients", "15"], environment: [:], tool: "python3")
+        defer { readers.stop() }
+        #expect(try rig.ctl("open", song).status == 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        let refused = try TestRig.run("python3", [script, "127.0.0.1", "\(port)", "/ws", "1"])
+        #expect(refused.status != 0 && refused.error.contains("refused"), "\(refused.error)")
+        // Long enough for the stalled client's socket buffers (a few hundred kB on loopback) to fill.
+        Thread.sleep(forTimeInterval: 6)
+        let status = try rig.status()
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try rig.ctl("stop").status == 0)
+        _ = readers.waitForExit(timeout: 5)
+
+        // Each reader's frames over 4 s from when the last connected.
+        var times: [Int: [Double]] = [:]
+        for line in readers.output {
+            let parts = line.text.split(separator: " ")
+            if parts.count == 3, let client = Int(parts[0]), let time = Double(parts[1]) { times[client, default: []].append(time) }
+        }
+        let start = times.values.compactMap(\.first).max() ?? 0
+        let rates = (0 ..< 15).map { client in Double((times[client] ?? []).filter { $0 > start + 0.5 && $0 <= start + 4.5 }.count) / 4 }
+        print("outputs under load: the 15 readers' frames a second: \(rates.map { String(format: "%.1f", $0) }.joined(separator: " "))")
+        #expect(rates.allSatisfy { $0 >= 55 }, "\(rates)")
+
+        guard case .object(let player)? = status["player"], case .object(let tap)? = status["tap"],
+              case .object(let outputs)? = status["outputs"], case .array(let sending)? = outputs["sending"] else {
+            Issue.record("status without player, tap or outputs: \(status)")
+            return
+        }
+        print("outputs under load: player \(player["dropouts"].map(String.init(describing:)) ?? "?") dropouts; tap \(tap); \(sending)")
+        #expect(player["dropouts"] == .number(0) && player["underruns"] == .number(0), "\(player)")
+        #expect(tap["dropped_buffers"] == .number(0) && (tap["buffers"].flatMap { if case .number(let n) = $0 { n } else { nil } } ?? 0) > 500, "\(tap)")
+        let page = sending.compactMap { if case .string(let line) = $0, line.contains("the page at") { line } else { nil } }.first ?? ""
+        // The stalled reader's socket fills and it loses frames; the others lose none.
+        #expect(page.contains("16 client(s)") && !page.hasSuffix(" 0 dropped"), "\(page)")
+        let ddp = sending.compactMap { if case .string(let line) = $0, line.hasPrefix("ddp://") { line } else { nil } }.first ?? ""
+        let ddpSent = Int(ddp.split(separator: " ").dropLast(2).last ?? "") ?? 0
+        #expect(ddpSent >= 10 * 55 * 5, "\(ddp)")
+        #expect(!(rig.daemon?.standardError.contains("cannot send") ?? true), "\(rig.daemon?.standardError ?? "")")
+
+        let pacing = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/frame-pacing.py", frameLog])
+        let summary = String(decoding: pacing.output, as: UTF8.self)
+        print("outputs under load: the window's pacing: \(summary)")
+        let share = summary.split(separator: " ").firstIndex(of: "2").flatMap { index -> Double? in
+            let words = summary.split(separator: " ")
+            return index + 2 < words.count ? Double(words[index + 2]) : nil
+        }
+        // This is the debug build, with the readers on the same two cores: a window that stalled
+        // for the outputs would miss far more. The goal (>= 99 %) is the release build's, measured
+        // by Scripts/bench-pacing.sh under the same load.
+        #expect((share ?? 0) >= 90, "\(summary) \(pacing.error)")
+    }
+
     /// How late each click's first packet left after the click reached the monitor: for each rise of
     /// `level` (a packet above `high` after one below `low`), the nearest click within 60 ms.
     static func lateness(_ packets: [(time: Double, level: Double)], clicks: [Double], high: Double, low: Double) -> [Double] {

@@ -197,6 +197,9 @@ extension Daemon {
             case .waitingForApp(let text): tapMembers = ["state": .string("waiting for app"), "reason": .string(text)]
             }
             if case .apps(let selection, _) = tap.target { tapMembers["heard"] = .string(selection.summary) }
+            // Buffers handed on, and dropped because the daemon fell behind (nothing should be).
+            tapMembers["buffers"] = .number(Double(tap.deliveredBufferCount))
+            tapMembers["dropped_buffers"] = .number(Double(tap.droppedBufferCount))
         }
         members["tap"] = .object(tapMembers)
         let tempo = announcer.tempo

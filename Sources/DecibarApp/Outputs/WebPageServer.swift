@@ -51,6 +51,11 @@ final class WebPageServer: Sendable {
         let bootstrap = ServerBootstrap(group: server.group)
             .serverChannelOption(.backlog, value: 32)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // A client that stops reading holds a few frames, not seconds of them (a loopback
+            // socket's buffer would grow to megabytes): it loses frames instead, and one that
+            // reads again gets the newest at once.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 8 * 1024, high: 32 * 1024))
             .childChannelInitializer { channel in
                 // Once a request became a WebSocket, its HTTP handler leaves the pipeline.
                 let upgraded: NIOHTTPServerUpgradeSendableConfiguration = (upgraders: [upgrader], completionHandler: { context in
@@ -172,19 +177,27 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
 
     let server: WebPageServer
     private var streaming = false
+    /// A WebSocket refused: answered from `errorCaught`, and its request comes on here after.
+    private var refusedSocket = false
 
     init(server: WebPageServer) { self.server = server }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
-        guard head.method == .GET || head.method == .HEAD else { return respond(context, .methodNotAllowed, "only GET is served here\n") }
-        guard server.hasToken(head.uri) else { return respond(context, .forbidden, "this page needs its token: ?token=...\n") }
+        // One answer per request: the refusal was the answer to this one.
+        if refusedSocket {
+            refusedSocket = false
+            return
+        }
+        guard head.method == .GET || head.method == .HEAD else { respond(context, .methodNotAllowed, "only GET is served here\n"); return }
+        guard server.hasToken(head.uri) else { respond(context, .forbidden, "this page needs its token: ?token=...\n"); return }
         switch WebPageServer.path(of: head.uri) {
         case "/", "/index.html":
             respond(context, .ok, WebPage.html, type: "text/html; charset=utf-8")
         case "/levels":
             guard server.register(context.channel, kind: .lines) else {
-                return respond(context, .serviceUnavailable, "too many clients (\(WebPageServer.clientLimit))\n")
+                respond(context, .serviceUnavailable, "too many clients (\(WebPageServer.clientLimit))\n")
+                return
             }
             streaming = true
             var headers = HTTPHeaders()
@@ -204,10 +217,11 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A WebSocket refused (`admitsSocket`) ends here: say why in one line, then close.
+        // A WebSocket refused (`admitsSocket`) ends here, before its request is handed on (the
+        // upgrade handler does both): say why in one line, then close.
         if error is NIOWebSocketUpgradeError {
-            respond(context, .badRequest, Self.socketRefusal)
-            context.close(promise: nil)
+            refusedSocket = true
+            respond(context, .badRequest, Self.socketRefusal).whenComplete { _ in context.close(promise: nil) }
             return
         }
         context.close(promise: nil)
@@ -215,14 +229,16 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
 
     static let socketRefusal = "a WebSocket is taken at /ws from the page (with its token), while fewer than \(WebPageServer.clientLimit) clients are served\n"
 
-    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ body: String, type: String = "text/plain; charset=utf-8") {
+    @discardableResult
+    private func respond(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ body: String,
+                         type: String = "text/plain; charset=utf-8") -> EventLoopFuture<Void> {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         headers.add(name: "Cache-Control", value: "no-store")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        return context.writeAndFlush(wrapOutboundOut(.end(nil)))
     }
 }
 
