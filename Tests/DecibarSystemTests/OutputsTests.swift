@@ -239,6 +239,44 @@ struct OutputsTests {
         #expect((share ?? 0) >= 90, "\(summary) \(pacing.error)")
     }
 
+    @Test("in meter mode the page draws the window's meter: each channel's RMS bar and the loudness bars reach the same heights (within 3 pixels) for a steady tone")
+    func webPageMeter() throws {
+        let screen = try PrivateDisplay()
+        let server = try PrivatePulseServer()
+        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 8)
+        let port = try Self.freePort()
+        let windowShot = server.directory + "/window.png", pageShot = server.directory + "/page.png"
+        let (width, height) = (960, 540)
+        let live = try RunningCommand(["live", "--mode", "meter", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
+                                       "--exit-after", "6", "--screenshot", windowShot], environment: environment)
+        defer { live.stop() }
+        #expect(TestRig.wait(timeout: 10) { live.standardError.contains("the page is at") }, "\(live.standardError)")
+        let player = try server.play(tone)
+        defer { player.terminate() }
+        Thread.sleep(forTimeInterval: 2.5)
+        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height)
+        #expect(live.waitForExit(timeout: 10) == 0, "\(live.standardError)")
+        let window = try RenderTests.Frame(png: windowShot, width: width, height: height)
+        let page = try RenderTests.Frame(png: pageShot, width: width, height: height)
+        let geometry = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2)
+        // The top of the filled bar: the first row from the bottom up whose color is the slot's empty shade.
+        func top(_ frame: RenderTests.Frame, _ slot: PixelRect) -> Int {
+            let x = slot.x + slot.width / 2
+            let empty = frame.pixel(x: x, y: geometry.scaleTop + 2)
+            var y = geometry.scaleBottom - 2
+            while y > geometry.scaleTop && frame.pixel(x: x, y: y) != empty { y -= 1 }
+            return y
+        }
+        let slots = [geometry.barSlot(channel: 0), geometry.barSlot(channel: 1), geometry.loudnessSlot(0), geometry.loudnessSlot(1)]
+        let windowTops = slots.map { top(window, $0) }, pageTops = slots.map { top(page, $0) }
+        print("outputs: meter tops (L, R, M, S) in the window \(windowTops), on the page \(pageTops)")
+        #expect(zip(windowTops, pageTops).allSatisfy { abs($0 - $1) <= 3 }, "window \(windowTops), page \(pageTops)")
+        // A -12 dBFS tone: its RMS (-15 dBFS) is well up the scale, not at its floor.
+        #expect(windowTops[0] < geometry.y(forDB: -25), "\(windowTops)")
+    }
+
     /// How late each click's first packet left after the click reached the monitor: for each rise of
     /// `level` (a packet above `high` after one below `low`), the nearest click within 60 ms.
     static func lateness(_ packets: [(time: Double, level: Double)], clicks: [Double], high: Double, low: Double) -> [Double] {

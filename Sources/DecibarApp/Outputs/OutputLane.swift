@@ -16,7 +16,10 @@ final class OutputLane {
     let feed: AudioFeed
     var outputs: [any Output] = []
 
+    /// The window's bars or spectrum (a meter's strip shows the bars).
     private(set) var state: VisualizerState
+    /// The window's meter, when that is its mode (for a page).
+    private(set) var meterState: VisualizerState?
     let theme: BarTheme
     /// What the last tick released, and how long it was since the tick before.
     private(set) var reading = LevelReading.silence(channelCount: 2)
@@ -46,10 +49,16 @@ final class OutputLane {
         self.feed = feed
         theme = display.barTheme
         // Lights and pages take bars or the spectrum; a meter's strip shows the bars.
-        state = VisualizerState(settings: Visualizer.stateSettings(display), mode: display.mode) { rate, bands in
+        let settings = Visualizer.stateSettings(display)
+        state = VisualizerState(settings: settings, mode: display.mode == .meter ? .bars : display.mode) { rate, bands in
             // An estimated plan: made at once (a measured one takes a quarter of a second, a
             // quarter of a second of packets not sent).
             SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
+        }
+        if display.mode == .meter {
+            meterState = VisualizerState(settings: settings, mode: .meter) { rate, bands in
+                SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
+            }
         }
         nextTick = start
     }
@@ -88,6 +97,7 @@ final class OutputLane {
         if needsLoudness { feed.measureLoudness { LoudnessMeter() } }
         reading = feed.release(heardBy: heardBy)
         state.update(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
+        meterState?.update(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
         let pulse = feed.beatPulse
         beatHeard = pulse.lastBeat != nil && pulse.lastBeat != lastBeat
         lastBeat = pulse.lastBeat

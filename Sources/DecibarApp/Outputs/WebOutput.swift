@@ -1,14 +1,18 @@
 import DecibarCore
 
-/// The web page: each tick, the bars as the window would draw them on each page's canvas (the
-/// same layout, heights and colors), and a `/levels` line.
+/// The web page: each tick, the bars, spectrum or meter as the window would draw them on each
+/// page's canvas (the same layout, heights and colors), and a `/levels` line.
 final class WebOutput: Output {
     let target: OutputTarget
-    let needs: OutputNeeds = []
+    let needs: OutputNeeds
     let server: WebPageServer
     private let layout: BarLayout
     private let background: String
     private var rects: [PixelRect] = []
+    private var picture = MeterPicture()
+    private let caps: Bool
+    private let meterScale: MeterScale
+    private let loudnessTargets: [Double]
     private let start: Double
 
     /// nil when the page cannot be served (said in one line).
@@ -20,6 +24,11 @@ final class WebOutput: Output {
         self.target = target
         self.server = server
         layout = display.barLayout
+        caps = display.caps
+        meterScale = display.meterScale
+        loudnessTargets = display.loudnessTargets
+        // A meter shows loudness: the lane measures it then.
+        needs = display.mode == .meter ? [.loudness] : []
         // Where the window shows its background, the page is transparent unless it is opaque.
         background = display.background == .opaque ? Self.hex(display.barTheme.background) : "transparent"
         start = MonotonicClock.now()
@@ -30,19 +39,104 @@ final class WebOutput: Output {
 
     func send(_ lane: OutputLane, now: Double) {
         guard server.clientCount > 0 else { return }
-        let values = lane.state.barValues
-        let theme = lane.theme
         let frames = server.pageSizes.map { size -> (size: PixelSize, text: String) in
-            layout.rects(for: values, width: size.width, height: size.height, into: &rects)
-            let axis = layout.growthAxis(canvasHeight: size.height)
-            var text = "{\"bg\":\"\(background)\",\"center\":\"\(Self.hex(theme.center))\",\"tip\":\"\(Self.hex(theme.tip))\","
-            text += "\"axis\":[\(Int(axis.baseline.rounded())),\(Int(axis.reach.rounded()))],\"w\":\(size.width),\"h\":\(size.height),\"bars\":["
-            text += rects.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",")
-            text += "]}"
-            return (size, text)
+            (size, lane.meterState.map { meterFrame($0, lane: lane, size: size) } ?? barsFrame(lane, size: size))
         }
         let line = LevelLine.json(time: now - start, reading: lane.reading) + "\n"
         server.broadcast(frames: frames, line: line)
+    }
+
+    /// The frame's start: the background, the theme's gradient and the canvas it is laid out for.
+    private func head(_ theme: BarTheme, size: PixelSize, axis: (baseline: Double, reach: Double)) -> String {
+        "{\"bg\":\"\(background)\",\"center\":\"\(Self.hex(theme.center))\",\"tip\":\"\(Self.hex(theme.tip))\","
+            + "\"axis\":[\(Int(axis.baseline.rounded())),\(Int(axis.reach.rounded()))],\"w\":\(size.width),\"h\":\(size.height),"
+    }
+
+    /// Bars or the spectrum, with the peak caps when the window draws them.
+    private func barsFrame(_ lane: OutputLane, size: PixelSize) -> String {
+        layout.rects(for: lane.state.barValues, width: size.width, height: size.height, into: &rects)
+        var text = head(lane.theme, size: size, axis: layout.growthAxis(canvasHeight: size.height))
+        text += "\"bars\":[" + rects.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "]"
+        if caps {
+            layout.rects(for: lane.state.caps.values, width: size.width, height: size.height, into: &rects)
+            let thickness = Swift.max(2, size.height / 180)
+            var shapes: [(rect: PixelRect, color: Color)] = []
+            for rect in rects {
+                let above = PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness)
+                let below = PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness)
+                switch layout.orientation {
+                case .center: shapes += [(above, MeterPicture.capColor), (below, MeterPicture.capColor)]
+                case .bottom: shapes.append((above, MeterPicture.capColor))
+                case .top: shapes.append((below, MeterPicture.capColor))
+                }
+            }
+            text += ",\"over\":" + Self.json(shapes)
+        }
+        return text + "}"
+    }
+
+    /// The level meter as the window draws it: its shapes, and its texts placed by the page.
+    private func meterFrame(_ state: VisualizerState, lane: OutputLane, size: PixelSize) -> String {
+        let geometry = MeterLayout(width: size.width, height: size.height, channelCount: state.meterChannels, loudnessBarCount: 2,
+                                   scale: meterScale)
+        picture.build(geometry, meter: state.meter, loudness: state.loudness, targets: loudnessTargets, theme: lane.theme,
+                      floorDB: VisualizerState.meterFloorDB)
+        var text = head(lane.theme, size: size, axis: picture.axis)
+        text += "\"bars\":[" + picture.bars.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "],"
+        text += "\"under\":" + Self.json(picture.under) + ",\"over\":" + Self.json(picture.over) + ","
+        // Texts: [x, y, align (l, c, r), anchor (m: y is the middle, b: the bottom), color, text].
+        var texts: [String] = []
+        func add(_ x: Int, _ y: Int, _ align: String, _ anchor: String, _ color: Color, _ words: String) {
+            texts.append("[\(x),\(y),\"\(align)\",\"\(anchor)\",\"\(Self.css(color))\",\(Self.quoted(words))]")
+        }
+        for level in geometry.visibleTicks {
+            let words = level == 0 ? (meterScale == .lufs ? "LUFS" : "0 dB") : String(Int(level.rounded()))
+            add(geometry.labelWidth - 6, geometry.y(forDB: level), "r", "m", MeterPicture.labelColor, words)
+        }
+        func figure(_ value: Double?) -> String { value.map { Self.decimal($0) } ?? "--" }
+        let channels = geometry.channelCount
+        for channel in 0 ..< channels {
+            let slot = geometry.barSlot(channel: channel)
+            let reading = state.meter.reading(channel: channel)
+            let name = channels == 1 ? "M" : channel == 0 ? "L" : "R"
+            add(slot.x + slot.width / 2, geometry.lamp(channel: channel).y - 2, "c", "b", MeterPicture.labelColor,
+                "\(name)  \(figure(Double(reading.rmsDB))) / \(figure(Double(reading.peakDB)))")
+        }
+        let loudness = state.loudness
+        for index in 0 ..< 2 {
+            let slot = geometry.loudnessSlot(index)
+            add(slot.x + slot.width / 2, geometry.lamp(channel: 0).y - 2, "c", "b", MeterPicture.labelColor,
+                (index == 0 ? "M  " : "S  ") + figure(index == 0 ? loudness?.momentaryLUFS : loudness?.shortTermLUFS))
+        }
+        let first = geometry.barSlot(channel: 0), last = geometry.loudnessSlot(1)
+        for target in loudnessTargets {
+            add(last.maxX + 8, geometry.y(forDB: Float(target)), "l", "m", MeterPicture.targetColor, String(Int(target.rounded())))
+        }
+        let truePeak = loudness.flatMap { $0.truePeakDBTP > LoudnessReading.floorDBTP ? $0.truePeakDBTP : nil }
+        add((first.x + last.maxX) / 2, (geometry.scaleBottom + size.height) / 2, "c", "m", MeterPicture.labelColor,
+            "I \(figure(loudness?.integratedLUFS)) LUFS   LRA \(figure(loudness?.loudnessRangeLU)) LU   TP \(figure(truePeak)) dBTP")
+        return text + "\"font\":\(Swift.max(11, size.height / 42)),\"texts\":[" + texts.joined(separator: ",") + "]}"
+    }
+
+    /// Shapes as a flat array: x, y, width, height, CSS color, and so on.
+    private static func json(_ shapes: [(rect: PixelRect, color: Color)]) -> String {
+        "[" + shapes.map { "\($0.rect.x),\($0.rect.y),\($0.rect.width),\($0.rect.height),\"\(css($0.color))\"" }.joined(separator: ",") + "]"
+    }
+
+    static func css(_ color: Color) -> String {
+        func byte(_ value: Float) -> Int { Int((Swift.min(1, Swift.max(0, value)) * 255).rounded()) }
+        return "rgba(\(byte(color.red)),\(byte(color.green)),\(byte(color.blue)),\(Self.decimal(Double(color.alpha), places: 3)))"
+    }
+
+    /// One decimal, as the window prints figures.
+    static func decimal(_ value: Double, places: Int = 1) -> String {
+        var bytes: [UInt8] = []
+        DecimalText.append(value, places: places, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     var statusLine: @Sendable () -> String {

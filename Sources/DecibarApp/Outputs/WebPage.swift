@@ -1,6 +1,6 @@
 /// The page `--send http://` serves at `/`: a canvas that draws each frame the WebSocket brings
 /// (the bars' rectangles in canvas pixels, with the theme's gradient from the line they grow from
-/// to their tips), and tells the server its canvas size. Transparent where the window shows its
+/// to their tips; a meter's shapes and texts; caps), and tells the server its canvas size. Transparent where the window shows its
 /// background with `--background` chroma or transparent, for OBS.
 enum WebPage {
     static let html = """
@@ -45,6 +45,7 @@ enum WebPage {
       up.addColorStop(0, frame.center); up.addColorStop(1, frame.tip);
       const down = context.createLinearGradient(0, baseline, 0, baseline + reach);
       down.addColorStop(0, frame.center); down.addColorStop(1, frame.tip);
+      shapes(frame.under);
       const bars = frame.bars;
       for (let index = 0; index + 3 < bars.length; index += 4) {
         const [x, y, w, h] = [bars[index], bars[index + 1], bars[index + 2], bars[index + 3]];
@@ -52,6 +53,31 @@ enum WebPage {
         if (above > 0) { context.fillStyle = up; context.fillRect(x, y, w, above); }
         const below = y + h - Math.max(y, baseline);
         if (below > 0) { context.fillStyle = down; context.fillRect(x, Math.max(y, baseline), w, below); }
+      }
+      shapes(frame.over);
+      texts(frame.texts || [], frame.font || 14);
+    }
+
+    // Flat [x, y, w, h, color, ...]: the meter's scale, slots and lamps, the caps.
+    function shapes(list) {
+      if (!list) return;
+      for (let index = 0; index + 4 < list.length; index += 5) {
+        context.fillStyle = list[index + 4];
+        context.fillRect(list[index], list[index + 1], list[index + 2], list[index + 3]);
+      }
+    }
+
+    // [x, y, align, anchor, color, text]: a tick label that would overlap the one above is left out, as in the window.
+    function texts(list, size) {
+      context.font = size + "px sans-serif";
+      let lastBottom = -Infinity;
+      for (const [x, y, align, anchor, color, text] of list) {
+        const top = anchor === "m" ? y - size / 2 : y - size;
+        if (align === "r") { if (top < lastBottom) continue; lastBottom = top + size; }
+        context.textAlign = align === "r" ? "right" : align === "c" ? "center" : "left";
+        context.textBaseline = anchor === "m" ? "middle" : "bottom";
+        context.fillStyle = color;
+        context.fillText(text, x, y);
       }
     }
 

@@ -35,8 +35,8 @@ extension Visualizer {
     /// How far toward white the bars' tips go when a beat is heard.
     static let beatFlash: Float = 0.45
 
-    private var capColor: Color { Color(red: 1, green: 1, blue: 1, alpha: 0.85) }
-    private var labelColor: Color { Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.85) }
+    private var capColor: Color { MeterPicture.capColor }
+    private var labelColor: Color { MeterPicture.labelColor }
 
     private func drawCaps(width: Int, height: Int, windowHeight: Int) {
         layout.rects(for: state.caps.values, width: width, height: height, into: &capRects)
@@ -92,42 +92,15 @@ extension Visualizer {
         let meter = state.meter
         let geometry = MeterLayout(width: width, height: height, channelCount: channels, loudnessBarCount: 2,
                                    scale: options.meterScale)
+        meterPicture.build(geometry, meter: meter, loudness: state.loudness, targets: options.loudnessTargets,
+                           theme: theme, floorDB: VisualizerState.meterFloorDB)
         shapes.removeAll(keepingCapacity: true)
-        barRects.removeAll(keepingCapacity: true)
-        let tick = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.25)
-        for level in geometry.visibleTicks {
-            shapes.append((PixelRect(x: geometry.labelWidth, y: geometry.y(forDB: level), width: width - geometry.labelWidth - 4, height: 1), tick))
-        }
-        for channel in 0 ..< channels {
-            let reading = meter.reading(channel: channel)
-            shapes.append((geometry.barSlot(channel: channel), theme.center.withAlpha(0.12)))
-            shapes.append((geometry.bar(channel: channel, level: reading.peakDB), theme.tip.withAlpha(0.35)))
-            barRects.append(geometry.bar(channel: channel, level: reading.rmsDB))
-            shapes.append((geometry.lamp(channel: channel), reading.isClipping ? Color(hex: 0xFF2A2A) : Color(hex: 0x4A1414)))
-        }
-        let loudness = state.loudness
-        for index in 0 ..< 2 {
-            let value = index == 0 ? loudness?.momentaryLUFS : loudness?.shortTermLUFS
-            let slot = geometry.loudnessSlot(index)
-            shapes.append((slot, Self.loudnessColor.withAlpha(0.12)))
-            if let value {
-                let top = geometry.y(forDB: Float(value))
-                shapes.append((PixelRect(x: slot.x, y: top, width: slot.width, height: geometry.scaleBottom - top), Self.loudnessColor))
-            }
-        }
-        for target in options.loudnessTargets {
-            let first = geometry.loudnessSlot(0), second = geometry.loudnessSlot(1)
-            shapes.append((PixelRect(x: first.x - 4, y: geometry.y(forDB: Float(target)) - 1, width: second.maxX - first.x + 8, height: 2),
-                           Self.targetColor))
-        }
+        for shape in meterPicture.under { shapes.append(shape) }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
-        barRenderer.draw(barRects, width: width, height: height, theme: theme, windowHeight: windowHeight,
-                         axis: (Double(geometry.scaleBottom), Double(geometry.scaleBottom - geometry.scaleTop)))
+        barRenderer.draw(meterPicture.bars, width: width, height: height, theme: theme, windowHeight: windowHeight,
+                         axis: meterPicture.axis)
         shapes.removeAll(keepingCapacity: true)
-        for channel in 0 ..< channels {
-            let reading = meter.reading(channel: channel)
-            if reading.holdDB > VisualizerState.meterFloorDB { shapes.append((geometry.cap(channel: channel, level: reading.holdDB), capColor)) }
-        }
+        for shape in meterPicture.over { shapes.append(shape) }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
         guard let labels else { return }
         var lastLabelBottom = Int.min
@@ -158,8 +131,7 @@ extension Visualizer {
         drawLoudnessText(geometry: geometry, labels: labels, windowHeight: windowHeight)
     }
 
-    private static let loudnessColor = Color(hex: 0x5EC8F2)
-    private static let targetColor = Color(hex: 0xFFC042)
+    private static let targetColor = MeterPicture.targetColor
 
     /// "M -23.0" and "S -23.1" over the loudness bars, target labels beside their marks, and
     /// "I -23.0 LUFS   LRA 4.2 LU   TP -1.0 dBTP" under the meter: built glyph by glyph.

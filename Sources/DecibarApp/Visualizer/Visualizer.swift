@@ -27,6 +27,7 @@ public final class Visualizer {
     var barRects: [PixelRect] = []
     var capRects: [PixelRect] = []
     var shapes: [(PixelRect, Color)] = []
+    var meterPicture = MeterPicture()
     var shaderValues: [Float] = []
     var textBytes: [UInt8] = []
 
