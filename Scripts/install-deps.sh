@@ -29,6 +29,8 @@ packages=(
   python3-numpy aubio-tools
   # test: real receivers of what --send sends: oscdump reads OSC, headless Chromium opens the page
   liblo-tools chromium
+  # test: a network namespace of the test's own for WLED's multicast (unshare is util-linux's)
+  iproute2 util-linux
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data); fi
 

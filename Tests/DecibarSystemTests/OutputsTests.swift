@@ -277,6 +277,49 @@ struct OutputsTests {
         #expect(windowTops[0] < geometry.y(forDB: -25), "\(windowTops)")
     }
 
+    @Test("wled:// with no host sends to WLED's multicast group 239.0.0.1:11988: a member of the group (in a network namespace of the test's own, where loopback carries multicast) gets the 44-byte packets, 50 a second")
+    func multicast() throws {
+        let server = try PrivatePulseServer()
+        // The namespace has loopback only; multicast goes there by a route of its own. The receiver
+        // joins the group and counts WLED V2 packets for 3 s while `levels --send wled://` runs.
+        let receiver = """
+        import socket, struct, sys, time
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("239.0.0.1", 11988))
+        s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, struct.pack("4s4s", socket.inet_aton("239.0.0.1"), socket.inet_aton("127.0.0.1")))
+        s.settimeout(0.2)
+        print("joined", flush=True)
+        times = []
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            try:
+                data = s.recv(2048)
+            except socket.timeout:
+                continue
+            if len(data) == 44 and data[:6] == b"00002\\0":
+                times.append(time.monotonic())
+        good = [t for t in times if times and t > times[0] + 0.5]
+        print(len(times), (len(good) - 1) / (good[-1] - good[0]) if len(good) > 2 else 0)
+        """
+        let script = server.directory + "/group.py"
+        try receiver.write(toFile: script, atomically: true, encoding: .utf8)
+        let commands = [
+            "ip link set lo up && ip link set lo multicast on && ip route add 239.0.0.0/8 dev lo || exit 3",
+            "python3 \(script) > \(server.directory)/group.out & receiver=$!",
+            "sleep 0.5",
+            "'\(TestRig.decibar)' levels --send wled:// --duration 4 > /dev/null 2> \(server.directory)/levels.err",
+            "wait $receiver",
+        ].joined(separator: "\n")
+        let run = try TestRig.run("unshare", ["-rn", "sh", "-c", commands], environment: server.environment)
+        #expect(run.status == 0, "unshare or the namespace's setup failed (status \(run.status)): \(run.error)")
+        let lines = ((try? String(contentsOfFile: server.directory + "/group.out", encoding: .utf8)) ?? "").split(separator: "\n")
+        let figures = lines.last?.split(separator: " ").compactMap { Double($0) } ?? []
+        print("outputs: the multicast group got \(figures.first ?? 0) packets, \(String(format: "%.1f", figures.last ?? 0)) a second")
+        #expect(lines.first == "joined" && figures.count == 2 && figures[0] >= 100 && abs(figures[1] - 50) < 3,
+                "\(lines) \((try? String(contentsOfFile: server.directory + "/levels.err", encoding: .utf8)) ?? "")")
+    }
+
     /// How late each click's first packet left after the click reached the monitor: for each rise of
     /// `level` (a packet above `high` after one below `low`), the nearest click within 60 ms.
     static func lateness(_ packets: [(time: Double, level: Double)], clicks: [Double], high: Double, low: Double) -> [Double] {

@@ -19,7 +19,19 @@ public final class OutputHub: Sendable {
     }
     private let stopped = Flag()
     /// Where the audio comes from now, and how late it is heard after its stamps.
-    private let current: Mutex<(source: Source, heardDelay: @Sendable () -> Double)>
+    private let current: Mutex<Hearing>
+
+    /// In a class of its own: a closure kept in a Mutex's generic storage inside a tuple is
+    /// wrapped in one more thunk at every access (each `withLock` reabstracts it out and back),
+    /// so calling it grew slower by the minute.
+    private final class Hearing: Sendable {
+        let source: Source
+        let heardDelay: @Sendable () -> Double
+        init(_ source: Source, _ heardDelay: @escaping @Sendable () -> Double) {
+            self.source = source
+            self.heardDelay = heardDelay
+        }
+    }
 
     /// A daemon hears its tap, or its player while a track plays; only one feeds the outputs.
     public enum Source: Sendable {
@@ -45,7 +57,7 @@ public final class OutputHub: Sendable {
                 heardDelay: @escaping @Sendable () -> Double,
                 notice: @escaping @Sendable (String) -> Void) throws(CommandFailure) {
         self.targets = targets
-        current = Mutex((.tap, heardDelay))
+        current = Mutex(Hearing(.tap, heardDelay))
         let start = MonotonicClock.now()
         var lanes: [OutputLane] = []
         var destinations: [(String, @Sendable () -> String)] = []
@@ -157,7 +169,7 @@ public final class OutputHub: Sendable {
     /// Takes the audio from `source` from now on (what waits from the other is dropped).
     public func use(_ source: Source, heardDelay: @escaping @Sendable () -> Double) {
         let changed = current.withLock { current in
-            defer { current = (source, heardDelay) }
+            defer { current = Hearing(source, heardDelay) }
             return current.source != source
         }
         if changed { discardWaiting() }
