@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Counts the frames a WebSocket sends, a test's client of the page's `/ws`.
 
-  ws-frames.py HOST PORT PATH SECONDS [--read-not] [--clients N]
+  ws-frames.py HOST PORT PATH SECONDS [--read-not | --drain] [--clients N]
 
 Connects, upgrades (RFC 6455), says `size 1280 720`, then prints one line per text frame received:
 its arrival (CLOCK_MONOTONIC) and its length. With --clients N it opens N connections from this one
 process and each line starts with the client's number (0 to N-1). With --read-not it upgrades and
-then never reads again (a stalled client), sleeping SECONDS.
+then never reads again (a stalled client), sleeping SECONDS. With --drain it reads and discards
+everything and prints each client's bytes at the end (a benchmark's load).
 """
 import base64
 import os
@@ -66,6 +67,24 @@ def main():
     connections = [upgrade(host, port, path) for _ in range(max(1, count))]
     if "--read-not" in sys.argv:
         time.sleep(seconds)
+        return
+    if "--drain" in sys.argv:
+        # Reads and throws away, as cheaply as Python can: a benchmark's load, not its measure.
+        # Prints each client's bytes at the end.
+        selector = selectors.DefaultSelector()
+        for index, connection in enumerate(connections):
+            connection.setblocking(False)
+            selector.register(connection, selectors.EVENT_READ, index)
+        received = [0] * len(connections)
+        scratch = bytearray(1 << 18)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            for key, _ in selector.select(0.2):
+                try:
+                    received[key.data] += key.fileobj.recv_into(scratch)
+                except BlockingIOError:
+                    pass
+        print(" ".join(map(str, received)))
         return
     selector = selectors.DefaultSelector()
     pending = {}

@@ -100,6 +100,9 @@ struct OutputCoreTests {
         #expect(!packet.isPeak)
         sync.advance(peakDB: -6, channelDB: channels, strongest: (1000, -6), beat: true, dt: 0.02)
         #expect(sync.packet.isPeak)
+        // A beat told in the quiet packet just after its click is still a beat.
+        sync.advance(peakDB: -.infinity, channelDB: channels, strongest: nil, beat: true, dt: 0.004)
+        #expect(sync.packet.isPeak)
         let counter = sync.packet.counter
         for _ in 0 ..< 150 { sync.advance(peakDB: -.infinity, channelDB: [Float](repeating: -160, count: 16), strongest: nil, beat: true, dt: 0.02) }
         packet = sync.packet

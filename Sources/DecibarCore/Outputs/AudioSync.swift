@@ -10,11 +10,16 @@ public struct AudioSync: Sendable {
     private var levelSensitivity = AutoSensitivity(spanDB: 30, headroom: Self.levelTarget)
     private var channelSensitivity = AutoSensitivity(spanDB: 40)
     private var smoothChannels = [Float](repeating: 0, count: AudioSyncPacket.channelCount)
+    /// Seconds below the squelch since the last sound.
+    private var quietTime = 0.0
 
     /// Below this peak (dBFS) the input counts as silence, as WLED's squelch.
     public static let squelchDB: Float = -80
     /// Where WLED's gain puts a loud level: about 220 of 255.
     static let levelTarget: Float = 0.86
+    /// Below the squelch this long is a rest: beats carried over it set no `samplePeak`. A packet
+    /// whose own stretch is quiet (the ms after a click) still carries its beat.
+    static let restTime = 0.3
     /// `sampleSmth`: WLED's 1/16 step at every pass of its main loop, a few hundred ms to settle.
     static let smoothTime = 0.15
     /// Channels: WLED's 0.75 rise and 0.17 fall every ~23 ms (its default 1400 ms decay).
@@ -34,6 +39,7 @@ public struct AudioSync: Sendable {
     public mutating func advance(peakDB: Float, channelDB: [Float], strongest: (hertz: Double, decibels: Float)?,
                                  beat: Bool, dt: Double) {
         let silent = !(peakDB >= Self.squelchDB)
+        quietTime = silent ? quietTime + Swift.max(0, dt) : 0
         let loudest = channelDB.max() ?? -.infinity
         levelSensitivity.advance(loudestDB: peakDB, levelDB: peakDB, dt: dt)
         channelSensitivity.advance(loudestDB: loudest, levelDB: peakDB, dt: dt)
@@ -60,7 +66,7 @@ public struct AudioSync: Sendable {
             packet.magnitude = 0
             packet.majorPeak = 0
         }
-        packet.isPeak = beat && !silent
+        packet.isPeak = beat && quietTime < Self.restTime
         packet.counter &+= 1
     }
 
