@@ -208,7 +208,9 @@ struct OutputsTests {
         let start = times.values.compactMap(\.first).max() ?? 0
         let rates = (0 ..< 15).map { client in Double((times[client] ?? []).filter { $0 > start + 0.5 && $0 <= start + 4.5 }.count) / 4 }
         print("outputs under load: the 15 readers' frames a second: \(rates.map { String(format: "%.1f", $0) }.joined(separator: " "))")
-        #expect(rates.allSatisfy { $0 >= 55 }, "\(rates)")
+        // A sanitizer's build makes each frame several times slower to build: it is checked for getting through.
+        let goal = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 55.0 : 20.0
+        #expect(rates.allSatisfy { $0 >= goal }, "\(rates)")
 
         guard case .object(let player)? = status["player"], case .object(let tap)? = status["tap"],
               case .object(let outputs)? = status["outputs"], case .array(let sending)? = outputs["sending"] else {
@@ -237,7 +239,13 @@ struct OutputsTests {
         // (88-95 % here, alone or loaded): a window that waited on the outputs would miss far
         // more. The goal (>= 99 %) is the release build's, measured by Scripts/bench-pacing.sh
         // alone and under the same load in one run.
-        #expect((share ?? 0) >= 80, "\(summary) \(pacing.error)")
+        if goal == 55 {
+            #expect((share ?? 0) >= 80, "\(summary) \(pacing.error)")
+        } else {
+            // A sanitizer's window draws at 40-odd frames a second: no pacing to judge, only that it went on drawing.
+            let frames = Int(summary.split(separator: " ").first ?? "") ?? 0
+            #expect(frames >= 300, "\(summary) \(pacing.error)")
+        }
     }
 
     @Test("in meter mode the page draws the window's meter: each channel's RMS bar and the loudness bars reach the same heights (within 3 pixels) for a steady tone")
@@ -380,6 +388,7 @@ struct OutputsTests {
         let tapped = try run(offset: 0, fromTap: true)
         print("outputs: a tap's clicks (levels --send): WLED \(BeatTests.describe(tapped.wled)); OSC \(BeatTests.describe(tapped.osc))")
         #expect(tapped.wled.count >= 12 && median(tapped.wled) <= 0.010 && median(tapped.osc) <= 0.010)
-        #expect((tapped.wled + tapped.osc).allSatisfy { $0 >= -0.002 && $0 <= 0.025 }, "\(tapped)")
+        let latest = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 0.025 : 0.060
+        #expect((tapped.wled + tapped.osc).allSatisfy { $0 >= -0.002 && $0 <= latest }, "\(tapped)")
     }
 }
