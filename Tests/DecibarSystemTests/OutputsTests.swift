@@ -378,8 +378,10 @@ struct OutputsTests {
         let ahead = try run(offset: 0, fromTap: false)
         print("outputs: the player's clicks, after reaching the monitor: WLED \(BeatTests.describe(ahead.wled)); OSC \(BeatTests.describe(ahead.osc))")
         #expect(ahead.wled.count >= 12 && ahead.osc.count >= 12)
-        #expect(ahead.wled.allSatisfy { abs($0) <= 0.010 }, "\(ahead.wled)")
-        #expect(ahead.osc.allSatisfy { abs($0) <= 0.010 }, "\(ahead.osc)")
+        // A sanitizer's overhead delays the sending thread now and then (as it does the beats' announcer).
+        let tolerance = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 0.010 : 0.030
+        #expect(ahead.wled.allSatisfy { abs($0) <= tolerance }, "\(ahead.wled)")
+        #expect(ahead.osc.allSatisfy { abs($0) <= tolerance }, "\(ahead.osc)")
         let delayed = try run(offset: 30, fromTap: false)
         print("outputs: with offset=30: WLED \(BeatTests.describe(delayed.wled)); OSC \(BeatTests.describe(delayed.osc))")
         #expect(abs(median(delayed.wled) - median(ahead.wled) - 0.03) <= 0.005)
