@@ -43,6 +43,9 @@ section "One app: CPU of levels --app against the whole-output tap (1 and 8 stre
 section "Beats: cost beside levels and aubio, F-measure beside aubio, live latency"
 "$here/bench-beats.sh" "$root/.build-release/release/decibar" 30
 
+section "Outputs of --send: CPU of each against levels alone (30 s)"
+"$here/bench-outputs.sh" "$root/.build-release/release/decibar" 30
+
 section "Player: overview against ffmpeg -f null, peak memory, first frame, seek latency"
 "$here/bench-player.sh" "$root/.build-release/release/decibar"
 
