@@ -24,6 +24,11 @@ final class OutputRelay: Sendable {
         }
     }
 
+    /// The outputs follow `source` from now on (a track opening: before its first buffer comes).
+    func use(_ source: OutputHub.Source, heardDelay: @escaping @Sendable () -> Double) {
+        current?.use(source, heardDelay: heardDelay)
+    }
+
     /// Audio of `source` that will not be heard after all (a seek, a track closed).
     func discardWaiting(from source: OutputHub.Source) {
         guard let hub = current, hub.source == source else { return }

@@ -157,6 +157,9 @@ final class PlaySession {
                 showOverview(of: source, at: index, following: download)
             }
             let (outputs, beatListener) = (self.outputs, self.beatListener)
+            // The outputs hear the player from its first buffer (the daemon's loop would switch
+            // them a frame, or a quarter of a second, later: a track's first sound went unsent).
+            outputs?.use(.player) { 0 }
             let outputBeats = outputs?.beatListener(from: .player)
             pump = FeedPump(player.buffers, into: heard, also: outputs.map { relay in { @Sendable in relay.add($0, from: .player) } },
                             told: outputs == nil ? beatListener : { @Sendable event in
