@@ -333,7 +333,8 @@ struct OutputsTests {
     /// `level` (a packet above `high` after one below `low`), the nearest click within 60 ms.
     static func lateness(_ packets: [(time: Double, level: Double)], clicks: [Double], high: Double, low: Double) -> [Double] {
         var late: [Double] = []
-        for (previous, packet) in zip(packets, packets.dropFirst()) where packet.level > high && previous.level < low {
+        // Before the first packet there was nothing (OSC sends levels only once there is audio).
+        for (previous, packet) in zip([(time: -Double.infinity, level: low - 1)] + packets, packets) where packet.level > high && previous.level < low {
             if let click = clicks.min(by: { abs($0 - packet.time) < abs($1 - packet.time) }), abs(click - packet.time) < 0.06 {
                 late.append(packet.time - click)
             }

@@ -15,9 +15,12 @@ final class DDPOutput: Output {
         destination = DatagramTarget(name: target.url, host: target.host ?? "", port: target.port, notice: notice)
     }
 
-    func send(_ lane: OutputLane, now: Double) {
+    func prepare(_ lane: OutputLane, now: Double) {
         strip.paint(lane.state.barValues, theme: lane.theme)
         packets.frame(strip.bytes)
+    }
+
+    func emit() {
         for packet in packets.packets { destination.send(packet) }
     }
 

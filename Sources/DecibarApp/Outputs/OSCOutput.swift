@@ -14,6 +14,8 @@ final class OSCOutput: Output {
     private let loudness: OSCMessage
     private let beat: OSCMessage
     private var values = [Float](repeating: 0, count: AudioSyncPacket.channelCount)
+    /// The messages `prepare` encoded, sent by `emit`.
+    private var pending: [[UInt8]] = []
 
     /// nil when liblo cannot be loaded (`OSCMessage.libraryFailure` says why).
     init?(target: OutputTarget, notice: @escaping @Sendable (String) -> Void) {
@@ -30,7 +32,8 @@ final class OSCOutput: Output {
         destination = DatagramTarget(name: target.url, host: target.host ?? "", port: target.port, notice: notice)
     }
 
-    func send(_ lane: OutputLane, now: Double) {
+    func prepare(_ lane: OutputLane, now: Double) {
+        pending.removeAll(keepingCapacity: true)
         let reading = lane.reading
         if reading.frameCount > 0 {
             let right = Swift.min(1, reading.channelCount - 1)
@@ -44,9 +47,14 @@ final class OSCOutput: Output {
         if lane.beatHeard { send(beat, [Float(lane.bpm)]) }
     }
 
+    func emit() {
+        for message in pending { destination.send(message) }
+    }
+
+    /// Encodes `message` with `floats` for the next `emit`.
     private func send(_ message: OSCMessage, _ floats: [Float]) {
         floats.withUnsafeBufferPointer { message.encode($0) }
-        destination.send(message.bytes)
+        pending.append(message.bytes)
     }
 
     var statusLine: @Sendable () -> String {

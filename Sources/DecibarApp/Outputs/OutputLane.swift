@@ -33,8 +33,9 @@ final class OutputLane {
     /// Loudness, when an output asked for it (libebur128 on the released audio).
     private(set) var loudness: LoudnessReading?
 
-    /// How long a send takes, from waking to the last datagram (smoothed, at most 5 ms): the
-    /// thread wakes this much early so the packets leave on time.
+    /// How long making a send takes (smoothed, at most 5 ms): the thread wakes early by twice
+    /// that and a little more, makes it, then sleeps to the moment and sends, so a machine busy
+    /// for a few ms delays the making, not the packets.
     private(set) var lead = 0.0
 
     private var channelAnalyzer: SpectrumAnalyzer?
@@ -86,9 +87,9 @@ final class OutputLane {
         return (nextTick, heardBy)
     }
 
-    /// Releases what is heard by `heardBy`, analyzes it and sends it out; `scheduled` is the time
-    /// `nextSend` gave, `now` the time it is.
-    func tick(scheduled: Double, heardBy: Double, now: Double) {
+    /// Releases what is heard by `heardBy`, analyzes it and has every output make what it sends
+    /// (`emit` sends it, at `scheduled`); `scheduled` is the time `nextSend` gave, `now` the time it is.
+    func prepare(scheduled: Double, heardBy: Double, now: Double) {
         dt = lastTick.map { now - $0 } ?? period
         lastTick = now
         nextTick = scheduled + period
@@ -104,8 +105,13 @@ final class OutputLane {
         bpm = pulse.bpm
         if needsLoudness { loudness = feed.loudness }
         if needsChannels { analyzeChannels() }
-        for output in outputs { output.send(self, now: now) }
+        for output in outputs { output.prepare(self, now: scheduled) }
         lead += (Swift.min(0.005, MonotonicClock.now() - now) - lead) * 0.1
+    }
+
+    /// Sends what `prepare` made.
+    func emit() {
+        for output in outputs { output.emit() }
     }
 
     /// Bars are laid out for a window this wide (the default window's): the count follows
@@ -141,8 +147,11 @@ protocol Output: AnyObject {
     var target: OutputTarget { get }
     /// What its lane must analyze for it beyond levels, bars and beats.
     var needs: OutputNeeds { get }
-    /// Sends what the lane has just released (on the sending thread).
-    func send(_ lane: OutputLane, now: Double)
+    /// Makes what it sends from what the lane has just released (on the sending thread, a few
+    /// ms ahead of the moment).
+    func prepare(_ lane: OutputLane, now: Double)
+    /// Sends what `prepare` made (at the moment).
+    func emit()
     /// A line for `ctl status` (from any thread): where it sends and what it has sent.
     var statusLine: @Sendable () -> String { get }
 }

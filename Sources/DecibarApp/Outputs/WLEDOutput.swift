@@ -17,13 +17,14 @@ final class WLEDOutput: Output {
         destination = DatagramTarget(name: target.url, host: target.host ?? OutputTarget.wledGroup, port: target.port, notice: notice)
     }
 
-    func send(_ lane: OutputLane, now: Double) {
+    func prepare(_ lane: OutputLane, now: Double) {
         let reading = lane.reading
         sync.advance(peakDB: reading.frameCount > 0 ? reading.combinedPeakDB : -.infinity, channelDB: lane.channelDB,
                      strongest: lane.strongest, beat: lane.beatHeard, dt: lane.dt)
         sync.packet.encode(into: &bytes)
-        destination.send(bytes)
     }
+
+    func emit() { destination.send(bytes) }
 
     var statusLine: @Sendable () -> String {
         let (target, destination) = (target, destination)

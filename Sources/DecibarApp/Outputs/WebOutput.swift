@@ -10,6 +10,8 @@ final class WebOutput: Output {
     private let background: String
     private var rects: [PixelRect] = []
     private var picture = MeterPicture()
+    /// What `prepare` made, sent by `emit`.
+    private var pending: (frames: [(size: PixelSize, text: String)], line: String)?
     private let caps: Bool
     private let meterScale: MeterScale
     private let loudnessTargets: [Double]
@@ -37,13 +39,17 @@ final class WebOutput: Output {
 
     deinit { server.close() }
 
-    func send(_ lane: OutputLane, now: Double) {
+    func prepare(_ lane: OutputLane, now: Double) {
+        pending = nil
         guard server.clientCount > 0 else { return }
         let frames = server.pageSizes.map { size -> (size: PixelSize, text: String) in
             (size, lane.meterState.map { meterFrame($0, lane: lane, size: size) } ?? barsFrame(lane, size: size))
         }
-        let line = LevelLine.json(time: now - start, reading: lane.reading) + "\n"
-        server.broadcast(frames: frames, line: line)
+        pending = (frames, LevelLine.json(time: now - start, reading: lane.reading) + "\n")
+    }
+
+    func emit() {
+        if let pending { server.broadcast(frames: pending.frames, line: pending.line) }
     }
 
     /// The frame's start: the background, the theme's gradient and the canvas it is laid out for.
