@@ -73,7 +73,9 @@ final class WebPageServer: Sendable {
             return server
         } catch {
             try? server.group.syncShutdownGracefully()
-            notice("\(target.url): cannot serve the page there (\(error)); nothing is served")
+            // NIO's error names its syscall; the user needs only the reason ("Address already in use").
+            let reason = (error as? IOError).map { Posix.Failure(code: $0.errnoCode).description } ?? "\(error)"
+            notice("\(target.url): cannot serve the page there (\(reason)); nothing is served")
             return nil
         }
     }
