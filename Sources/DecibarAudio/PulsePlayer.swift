@@ -76,6 +76,12 @@ public final class PulsePlayer: @unchecked Sendable {
     /// Set by a seek until the first samples from the new position are handed to the server.
     private var awaitsSeekWrite = false
     private var seekWrittenAt: Double?
+    /// While corked, tapped buffers wait in `handOver`: their stamps assume the stream plays now,
+    /// and are put right when it starts (a track's first ~50 ms were otherwise stamped up to 10 ms
+    /// late: the latency of a stream not yet running is a guess).
+    private var holdsTap = true
+    /// When the last sample written will be heard, as stamped.
+    private var writtenHeardAt = 0.0
 
     /// The target latency: small, so bars and playhead follow the sound closely.
     public static let targetLatency = 0.05
@@ -195,8 +201,9 @@ public final class PulsePlayer: @unchecked Sendable {
         let frameBytes = channelCount * MemoryLayout<Float>.size
         var remaining = bytes
         isStarved = false
-        // What this request tapped goes to the reader at once: one wake-up of its own.
-        defer { handOver.send() }
+        // What this request tapped goes to the reader at once: one wake-up of its own (held while
+        // the stream is corked: when it will be heard is known only once it starts).
+        defer { if !holdsTap { handOver.send() } }
         let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
         let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
         if let stretch {
@@ -248,7 +255,10 @@ public final class PulsePlayer: @unchecked Sendable {
                 seekWrittenAt = HostClock.now()
             }
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
-            let heardAt = HostClock.now() + currentLatency(stream)
+            // (While corked, the queue just follows on: the start moves it all.)
+            let heardAt = holdsTap && writtenHeardAt > 0 ? writtenHeardAt + Double(requested) / Double(sampleRate)
+                : HostClock.now() + currentLatency(stream)
+            writtenHeardAt = heardAt
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 handOver.add($0)
             }
@@ -295,6 +305,16 @@ public final class PulsePlayer: @unchecked Sendable {
     /// wait (a seek) and after the end; anything else is a dropout.
     private func serverRanDry() {
         if !isStarved && !endOfSource { dropouts.add(1, ordering: .relaxed) }
+    }
+
+    /// Seconds from a sample written now until it is heard, for a stream just uncorked. The
+    /// server's answer often still says "not playing" (the sink starts it a moment later), and then
+    /// libpulse's latency is off by the time since the answer (~5 ms): the queue is all ahead.
+    private func startingLatency(_ stream: OpaquePointer) -> Double {
+        guard let timing = pulseFunctions.pa_stream_get_timing_info!(stream)?.pointee, timing.playing == 0,
+              timing.write_index_corrupt == 0, timing.read_index_corrupt == 0 else { return currentLatency(stream) }
+        let queued = Double(max(0, timing.write_index - timing.read_index)) / Double(channelCount * MemoryLayout<Float>.size)
+        return queued / Double(sampleRate) + Double(timing.sink_usec) / 1_000_000
     }
 
     /// Seconds from a sample written now until it is heard.
@@ -346,17 +366,44 @@ public final class PulsePlayer: @unchecked Sendable {
     public var isServerLost: Bool { lost.load(ordering: .acquiring) }
 
     private func setCorked(_ corked: Bool) {
-        mainloop.locked {
-            guard let stream, isReady else { return }
+        let started: Double? = mainloop.locked {
+            guard let stream, isReady else { return nil }
             if let operation = pulseFunctions.pa_stream_cork!(stream, corked ? 1 : 0, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+            if corked { holdsTap = true }
+            guard !corked, holdsTap else { return nil }
+            return startHeldTap(stream)
         }
         let now = HostClock.now()
         positionBox.withLock { position in
-            // The queue played down until now, and holds from here while corked.
-            if !position.isPaused { position.latency -= min(position.latency, max(0, now - position.latencyMeasuredAt)) }
+            if let started {
+                position.latency = started
+            } else if !position.isPaused {
+                // The queue played down until now, and holds from here while corked.
+                position.latency -= min(position.latency, max(0, now - position.latencyMeasuredAt))
+            }
             position.latencyMeasuredAt = now
             position.isPaused = corked
         }
+    }
+
+    /// The stream was just uncorked (mainloop locked): asks the server where it stands (answered
+    /// after the uncork, one round trip), moves the stamps of what was written while corked onto
+    /// that, and hands it over. Returns the latency measured.
+    private func startHeldTap(_ stream: OpaquePointer) -> Double {
+        if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, { _, _, userData in
+            PulsePlayer.from(userData).mainloop.signal()
+        }, userData) {
+            // A server that goes away cancels the operation, which ends the wait too.
+            while pulseFunctions.pa_operation_get_state!(operation) == PA_OPERATION_RUNNING { mainloop.wait() }
+            pulseFunctions.pa_operation_unref!(operation)
+        }
+        let latency = startingLatency(stream)
+        let heardEnd = HostClock.now() + latency
+        if writtenHeardAt > 0 { handOver.shiftPendingCaptureTimes(by: heardEnd - writtenHeardAt) }
+        writtenHeardAt = heardEnd
+        holdsTap = false
+        handOver.send()
+        return latency
     }
 
     /// Jumps to `frame`: what is queued is thrown away, so no old audio is heard after the seek.

@@ -60,6 +60,23 @@ struct AudioBufferStreamTests {
         #expect(seen.withLock { $0 } == 5)
     }
 
+    @Test("stamps moved before a send reach the reader moved; those already sent stay as they were")
+    func shiftPending() async {
+        var (stream, handOver) = AudioBufferStream.make(bufferLimit: 64)
+        for index in 0 ..< 3 {
+            var buffer = Self.buffer(index)
+            buffer.captureTime = 10 + Double(index)
+            handOver.add(buffer)
+            if index == 0 { handOver.send() }
+        }
+        #expect(handOver.pendingCount == 2)
+        handOver.shiftPendingCaptureTimes(by: -0.25)
+        handOver.send()
+        #expect(handOver.pendingCount == 0)
+        handOver.finish()
+        #expect(await Self.read(stream).map(\.captureTime) == [10, 10.75, 11.75])
+    }
+
     @Test("a reader a whole pool behind loses the newer buffers, counted; places are reused once read")
     func bounded() async {
         var (stream, handOver) = AudioBufferStream.make(bufferLimit: 8)

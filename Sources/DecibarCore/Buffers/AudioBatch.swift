@@ -30,6 +30,11 @@ public struct AudioBatch: Sendable {
     /// Calls `body` with buffer `index` where it lies, then gives its place back.
     func visit(_ index: Int, _ body: (AudioBuffer) -> Void) { pool.visit(places[index], body) }
 
+    /// Moves every buffer's capture time (the producer's, before the batch is sent).
+    func shiftCaptureTimes(by seconds: Double) {
+        for index in 0 ..< count { pool.shiftCaptureTime(places[index], by: seconds) }
+    }
+
     /// Gives every place back without reading (a batch dropped or never read).
     func release() {
         for index in 0 ..< count { pool.release(places[index]) }

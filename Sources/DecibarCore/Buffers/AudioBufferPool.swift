@@ -61,6 +61,11 @@ public final class AudioBufferPool: @unchecked Sendable {
         return nil
     }
 
+    /// Moves the capture time of the buffer at `index`, stored but not yet handed over.
+    func shiftCaptureTime(_ index: UInt16, by seconds: Double) {
+        storage[Int(index)].captureTime += seconds
+    }
+
     func noteDelivered(_ count: Int) { delivered.add(count, ordering: .relaxed) }
 
     func noteDropped(_ count: Int) { dropped.add(count, ordering: .relaxed) }

@@ -79,6 +79,15 @@ public struct AudioHandOver: Sendable {
         if pending.isFull { send() }
     }
 
+    /// Buffers added since the last send.
+    public var pendingCount: Int { pending.count }
+
+    /// Moves the capture times of the buffers added since the last send: for a producer that
+    /// learns only later when they will be heard (a stream that was written before it started).
+    public func shiftPendingCaptureTimes(by seconds: Double) {
+        pending.shiftCaptureTimes(by: seconds)
+    }
+
     /// Hands over the buffers added since the last send, if any.
     public mutating func send() {
         guard pending.count > 0 else { return }
