@@ -13,6 +13,9 @@ final class WebOutput: Output {
     /// What `prepare` made, sent by `emit`.
     private var pending: (frames: [(size: PixelSize, text: String)], line: String)?
     private let caps: Bool
+    /// The spectrum's frequency labels go under it, as in the window.
+    private let labelsFrequencies: Bool
+    private let lowsAtEdges: Bool
     private let meterScale: MeterScale
     private let loudnessTargets: [Double]
     private let start: Double
@@ -27,6 +30,8 @@ final class WebOutput: Output {
         self.server = server
         layout = display.barLayout
         caps = display.caps
+        labelsFrequencies = display.mode == .spectrum
+        lowsAtEdges = display.lowsAtEdges
         meterScale = display.meterScale
         loudnessTargets = display.loudnessTargets
         // A meter shows loudness: the lane measures it then.
@@ -78,6 +83,19 @@ final class WebOutput: Output {
             }
             text += ",\"over\":" + Self.json(shapes)
         }
+        if labelsFrequencies, let bands = lane.state.analyzer?.bands {
+            layout.rects(for: lane.state.barValues, width: size.width, height: size.height, into: &rects)
+            let font = Self.fontSize(size)
+            let y = FrequencyLabels.y(height: size.height, maximumBarHeight: layout.maximumHeight(canvasHeight: size.height),
+                                      orientation: layout.orientation, textHeight: font)
+            var texts: [String] = []
+            // The page's sans-serif digits are about 0.56 em wide: near enough to keep labels apart.
+            FrequencyLabels.place(bandCount: bands.count, band: { bands.band(containing: $0) }, barRects: rects, width: size.width,
+                                  lowsAtEdges: lowsAtEdges, textWidth: { Int((0.56 * Double(font * $0.count)).rounded()) }) { words, x in
+                texts.append(Self.text(x: x, y: y, align: "l", anchor: "t", color: FrequencyLabels.color, words))
+            }
+            text += ",\"font\":\(font),\"texts\":[" + texts.joined(separator: ",") + "]"
+        }
         return text + "}"
     }
 
@@ -90,10 +108,9 @@ final class WebOutput: Output {
         var text = head(lane.theme, size: size, axis: picture.axis)
         text += "\"bars\":[" + picture.bars.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "],"
         text += "\"under\":" + Self.json(picture.under) + ",\"over\":" + Self.json(picture.over) + ","
-        // Texts: [x, y, align (l, c, r), anchor (m: y is the middle, b: the bottom), color, text].
         var texts: [String] = []
         func add(_ x: Int, _ y: Int, _ align: String, _ anchor: String, _ color: Color, _ words: String) {
-            texts.append("[\(x),\(y),\"\(align)\",\"\(anchor)\",\"\(Self.css(color))\",\(Self.quoted(words))]")
+            texts.append(Self.text(x: x, y: y, align: align, anchor: anchor, color: color, words))
         }
         for level in geometry.visibleTicks {
             let words = level == 0 ? (meterScale == .lufs ? "LUFS" : "0 dB") : String(Int(level.rounded()))
@@ -121,7 +138,15 @@ final class WebOutput: Output {
         let truePeak = loudness.flatMap { $0.truePeakDBTP > LoudnessReading.floorDBTP ? $0.truePeakDBTP : nil }
         add((first.x + last.maxX) / 2, (geometry.scaleBottom + size.height) / 2, "c", "m", MeterPicture.labelColor,
             "I \(figure(loudness?.integratedLUFS)) LUFS   LRA \(figure(loudness?.loudnessRangeLU)) LU   TP \(figure(truePeak)) dBTP")
-        return text + "\"font\":\(Swift.max(11, size.height / 42)),\"texts\":[" + texts.joined(separator: ",") + "]}"
+        return text + "\"font\":\(Self.fontSize(size)),\"texts\":[" + texts.joined(separator: ",") + "]}"
+    }
+
+    /// The texts' size in pixels on a page's canvas.
+    private static func fontSize(_ size: PixelSize) -> Int { Swift.max(11, size.height / 42) }
+
+    /// A text for the page: [x, y, align (l, c, r), anchor (m: y is its middle, b: its bottom, t: its top), color, text].
+    private static func text(x: Int, y: Int, align: String, anchor: String, color: Color, _ words: String) -> String {
+        "[\(x),\(y),\"\(align)\",\"\(anchor)\",\"\(css(color))\",\(quoted(words))]"
     }
 
     /// Shapes as a flat array: x, y, width, height, CSS color, and so on.

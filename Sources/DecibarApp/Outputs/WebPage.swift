@@ -72,10 +72,10 @@ enum WebPage {
       context.font = size + "px sans-serif";
       let lastBottom = -Infinity;
       for (const [x, y, align, anchor, color, text] of list) {
-        const top = anchor === "m" ? y - size / 2 : y - size;
+        const top = anchor === "m" ? y - size / 2 : anchor === "t" ? y : y - size;
         if (align === "r") { if (top < lastBottom) continue; lastBottom = top + size; }
         context.textAlign = align === "r" ? "right" : align === "c" ? "center" : "left";
-        context.textBaseline = anchor === "m" ? "middle" : "bottom";
+        context.textBaseline = anchor === "m" ? "middle" : anchor === "t" ? "top" : "bottom";
         context.fillStyle = color;
         context.fillText(text, x, y);
       }

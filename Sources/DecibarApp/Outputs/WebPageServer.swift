@@ -223,7 +223,8 @@ private final class WebPageConnection: ChannelInboundHandler, RemovableChannelHa
         // upgrade handler does both): say why in one line, then close.
         if error is NIOWebSocketUpgradeError {
             refusedSocket = true
-            respond(context, .badRequest, Self.socketRefusal).whenComplete { _ in context.close(promise: nil) }
+            let channel = context.channel
+            respond(context, .badRequest, Self.socketRefusal).whenComplete { _ in channel.close(promise: nil) }
             return
         }
         context.close(promise: nil)

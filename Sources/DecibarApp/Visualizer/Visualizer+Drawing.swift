@@ -56,34 +56,15 @@ extension Visualizer {
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
     }
 
-    /// The frequencies labelled under the spectrum, and their texts.
-    private static let labelledFrequencies: [(hertz: Double, text: String)] = [
-        (50, "50"), (100, "100"), (200, "200"), (500, "500"), (1000, "1k"), (2000, "2k"), (5000, "5k"), (10_000, "10k"),
-    ]
-
     /// Frequencies under the bands that hold them, on both halves, in the margin the bars leave.
     private func drawFrequencyLabels(width: Int, height: Int, windowHeight: Int) {
         guard let labels, let bands = state.analyzer?.bands else { return }
+        let y = FrequencyLabels.y(height: height, maximumBarHeight: layout.maximumHeight(canvasHeight: height),
+                                  orientation: layout.orientation, textHeight: labels.pixelSize)
         // barRects holds this frame's bars (drawn just before).
-        guard barRects.count == 2 * bands.count else { return }
-        let margin = (height - layout.maximumHeight(canvasHeight: height)) / 2
-        let y = layout.orientation == .top ? max(0, margin - labels.pixelSize - 2) : height - margin + 2
-        let color = Color(red: 0.85, green: 0.87, blue: 0.93, alpha: 0.8)
-        // Right edge of the last label on each half, to keep labels apart where bands are narrow.
-        var lastLeft = Int.min, lastRight = Int.min
-        for (frequency, text) in Self.labelledFrequencies {
-            guard let band = bands.band(containing: frequency) else { continue }
-            let size = labels.size(of: text)
-            let positions = StereoSpectrum.positions(ofBand: band, bandCount: bands.count, lowsAtEdges: options.lowsAtEdges)
-            for side in 0 ..< 2 {
-                let rect = barRects[side == 0 ? positions.left : positions.right]
-                let x = min(max(0, rect.x + rect.width / 2 - size.width / 2), width - size.width)
-                // Also across the middle.
-                guard side == 1 ? x > lastRight + 4 : (lastLeft == Int.min || x + size.width + 4 < lastLeft) else { continue }
-                labels.draw(text, x: x, y: y, color: color, canvasWidth: width, canvasHeight: windowHeight)
-                if side == 0 && lastLeft == Int.min && !options.lowsAtEdges { lastRight = max(lastRight, x + size.width) }
-                if side == 1 { lastRight = x + size.width } else { lastLeft = x }
-            }
+        FrequencyLabels.place(bandCount: bands.count, band: { bands.band(containing: $0) }, barRects: barRects, width: width,
+                              lowsAtEdges: options.lowsAtEdges, textWidth: { labels.size(of: $0).width }) { text, x in
+            labels.draw(text, x: x, y: y, color: FrequencyLabels.color, canvasWidth: width, canvasHeight: windowHeight)
         }
     }
 
