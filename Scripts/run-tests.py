@@ -10,8 +10,12 @@ Results come from Swift Testing's event stream (JSON lines), not from its consol
 file: the stream names each test by its full ID (module.Suite/function(labels:)/File.swift:line:column),
 which is exactly what a second run's --filter has to match, parameterized tests included.
 
+Tests matching --beside REGEX run at the same time as the rest, in a second test process at the
+lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh): tests that
+time nothing, beside the ones that time real audio and frames. Their output follows the others'.
+
 Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
-                    [Swift Testing options such as --filter REGEX or --skip REGEX ...]
+                    [--beside REGEX] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
 """
 import argparse
 import json
@@ -90,18 +94,30 @@ class Run:
         return [t for t in dict.fromkeys(self.started) if t not in self.ended]
 
 
-def run_tests(binary, arguments, limit_seconds, work, label):
+def start_tests(binary, arguments, work, label, prefix=(), output=None):
+    """Starts the test binary; `prefix` goes before it (a priority, an environment), `output` takes its text."""
     stream = os.path.join(work, f"{label}.jsonl")
-    command = [binary, "--testing-library", "swift-testing", "--no-parallel",
-               "--event-stream-output-path", stream, "--event-stream-version", "0"] + arguments
+    command = list(prefix) + [binary, "--testing-library", "swift-testing", "--no-parallel",
+                              "--event-stream-output-path", stream, "--event-stream-version", "0"] + arguments
     environment = dict(os.environ)
-    if not sys.stdout.isatty():
+    if output is not None or not sys.stdout.isatty():
         environment["NO_COLOR"] = "1"
     # Its own process group, so a run over its time limit is stopped with everything it started.
-    process = subprocess.Popen(command, env=environment, start_new_session=True)
+    process = subprocess.Popen(command, env=environment, start_new_session=True, stdout=output,
+                               stderr=subprocess.STDOUT if output is not None else None)
+    return process, stream
+
+
+def run_tests(binary, arguments, limit_seconds, work, label):
+    process, stream = start_tests(binary, arguments, work, label)
+    return finish_tests(process, stream, limit_seconds)
+
+
+def finish_tests(process, stream, limit_seconds):
+    """Waits for a started run (at most `limit_seconds` more) and reads its events."""
     timed_out = False
     try:
-        status = process.wait(timeout=limit_seconds)
+        status = process.wait(timeout=max(1.0, limit_seconds))
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(process.pid, signal.SIGTERM)
@@ -144,23 +160,51 @@ def main():
     parser.add_argument("--max-reruns", type=int, default=int(os.environ.get("MAX_RERUNS", "3")))
     parser.add_argument("--time-limit", type=float, default=float(os.environ.get("TEST_TIME_LIMIT_MINUTES", "60")),
                         help="minutes the whole first run may take (a second run gets a quarter, at least 5)")
+    parser.add_argument("--beside", help="a regex of test IDs to run at the same time as the others, in a second test "
+                        "process (ignored when a --filter is given)")
     options, passed = parser.parse_known_args()
     binary = options.tests or os.path.join(options.scratch_path, "debug", "DecibarPackageTests.xctest")
     if not os.access(binary, os.X_OK):
         say(f"no test binary at {binary}; build it first (swift build --build-tests)")
         return 2
 
+    beside = options.beside if options.beside and not has_filter(passed) else None
     with tempfile.TemporaryDirectory(prefix="decibar-tests.") as work:
-        first = run_tests(binary, passed, options.time_limit * 60, work, "first")
-        print(flush=True)
-        if not first.finished:
-            say(describe_end(first))
-            return 1
-        if first.stray_issues:
-            say("issues were recorded outside any test:")
-            for test_id, message in first.stray_issues.items():
-                print(f"  ✘ {test_id or '(the run)'}\t{message}")
-            return 1
+        limit = options.time_limit * 60
+        began = time.monotonic()
+        if beside:
+            # At the lowest priority it takes only the CPU the timed tests leave; in an environment of
+            # its own (sound server, display, bus), so neither lane sees the other's windows or players.
+            beside_text = open(os.path.join(work, "beside.txt"), "w+", encoding="utf-8", errors="replace")
+            beside_run = start_tests(binary, strip_filters(passed) + ["--filter", beside], work, "beside",
+                                     prefix=["nice", "-n", "19", os.path.join(ROOT, "Scripts", "with-test-env.sh")],
+                                     output=beside_text)
+            try:
+                runs = [run_tests(binary, passed + ["--skip", beside], limit, work, "first")]
+            except KeyboardInterrupt:
+                os.killpg(beside_run[0].pid, signal.SIGTERM)
+                raise
+            main_seconds = time.monotonic() - began
+            print(flush=True)
+            runs.append(finish_tests(*beside_run, limit - main_seconds))
+            say(f"the tests beside it, at the lowest priority in a test environment of its own ({beside}), "
+                f"ended {time.monotonic() - began:.0f} s after the start; the others took {main_seconds:.0f} s")
+            beside_text.seek(0)
+            sys.stdout.write(beside_text.read())
+            print(flush=True)
+        else:
+            runs = [run_tests(binary, passed, limit, work, "first")]
+            print(flush=True)
+        for run in runs:
+            if not run.finished:
+                say(describe_end(run))
+                return 1
+            if run.stray_issues:
+                say("issues were recorded outside any test:")
+                for test_id, message in run.stray_issues.items():
+                    print(f"  ✘ {test_id or '(the run)'}\t{message}")
+                return 1
+        first = Combined(runs)
         failed = first.failed
         if not failed:
             if first.status != 0:
@@ -209,6 +253,21 @@ def main():
         for test_id in failed:
             print(f"  ↻ {test_id}\t(first run: {first.issues[test_id]})")
         return 0
+
+
+class Combined:
+    """The runs of both lanes, read as one."""
+
+    def __init__(self, runs):
+        self.status = next((run.status for run in runs if run.status != 0), 0)
+        self.started = [t for run in runs for t in run.started]
+        self.failed = [t for run in runs for t in run.failed]
+        self.issues = {t: m for run in runs for t, m in run.issues.items()}
+        self.cases = {t: c for run in runs for t, c in run.cases.items()}
+
+
+def has_filter(arguments):
+    return any(argument == "--filter" or argument.startswith("--filter=") for argument in arguments)
 
 
 def strip_filters(arguments):
