@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -180,6 +181,8 @@ def main():
                                      prefix=["nice", "-n", "19", os.path.join(ROOT, "Scripts", "with-test-env.sh")],
                                      output=beside_text)
             lower_autogroup(beside_run[0].pid)
+            beside_ended = []
+            threading.Thread(target=lambda: (beside_run[0].wait(), beside_ended.append(time.monotonic())), daemon=True).start()
             try:
                 runs = [run_tests(binary, passed + ["--skip", beside], limit, work, "first")]
             except KeyboardInterrupt:
@@ -188,8 +191,9 @@ def main():
             main_seconds = time.monotonic() - began
             print(flush=True)
             runs.append(finish_tests(*beside_run, limit - main_seconds))
-            say(f"the tests beside it, at the lowest priority in a test environment of its own ({beside}), "
-                f"ended {time.monotonic() - began:.0f} s after the start; the others took {main_seconds:.0f} s")
+            beside_seconds = (beside_ended[0] if beside_ended else time.monotonic()) - began
+            say(f"the tests beside the others, at the lowest priority in a test environment of their own ({beside}), "
+                f"took {beside_seconds:.0f} s; the others {main_seconds:.0f} s")
             beside_text.seek(0)
             sys.stdout.write(beside_text.read())
             print(flush=True)
