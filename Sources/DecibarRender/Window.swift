@@ -259,6 +259,9 @@ public final class Window {
                 case Int(SDLK_RIGHTBRACKET.rawValue):
                     events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchUp : .rateUp))
                 case Int(SDLK_BACKSLASH.rawValue): events.append(.key(.resetRateAndPitch))
+                // + is = with Shift on most layouts.
+                case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): events.append(.key(.zoomIn))
+                case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): events.append(.key(.zoomOut))
                 // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
                 case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
                 case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))
@@ -277,6 +280,10 @@ public final class Window {
                 sdlFunctions.SDL_CaptureMouse!(SDL_FALSE)
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 events.append(.mouseUp(x: x, y: y))
+            case SDL_MOUSEWHEEL:
+                let (x, y) = toPixels(event.wheel.mouseX, event.wheel.mouseY)
+                let flipped = event.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue)
+                events.append(.wheel(x: x, y: y, steps: Double(event.wheel.preciseY) * (flipped ? -1 : 1)))
             case SDL_WINDOWEVENT:
                 if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
                     let size = drawableSize

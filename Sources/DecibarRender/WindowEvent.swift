@@ -7,6 +7,8 @@ public enum PlayerKey: Sendable, Equatable {
     case rateDown, rateUp, pitchDown, pitchUp, resetRateAndPitch
     /// m: the next visualizer mode; s: the next user shader.
     case cycleMode, cycleShader
+    /// + and -: the scrubber zooms in and out around the playhead.
+    case zoomIn, zoomOut
 }
 
 public enum WindowEvent: Sendable, Equatable {
@@ -23,4 +25,6 @@ public enum WindowEvent: Sendable, Equatable {
     case mouseDown(x: Double, y: Double)
     case mouseMoved(x: Double, y: Double)
     case mouseUp(x: Double, y: Double)
+    /// The wheel turned with the pointer at x, y: `steps` up (away from the user) are positive.
+    case wheel(x: Double, y: Double, steps: Double)
 }

@@ -38,6 +38,43 @@ struct PlaySessionTests {
         #expect(session.status == .playing)
     }
 
+    @Test("zoom shows a stretch around the playhead; the view turns a page with it, stops following after a pan until a seek; a new track shows all of itself")
+    func zoomAndFollow() throws {
+        let (session, parts) = session(["a.flac", "b.flac"])
+        session.open(from: 0)
+        // 10 s files; a 100-pixel scrubber lets a zoom go to 10 (10 ms a pixel).
+        session.scrubberWidth = 100
+        let output = try #require(parts.output)
+        #expect(session.view.isWhole && session.view.end == 10)
+        output.hear(at: 5)
+        session.zoom(to: 4)
+        #expect(session.view.start == 3.75 && session.view.end == 6.25)
+        session.zoom(to: 50)
+        #expect(session.view.factor == 10 && session.view.start == 4.5)
+        session.zoom(to: 4)
+        output.hear(at: 6.5)
+        session.followPlayhead(.page)
+        #expect(session.view.start == 6.5 && session.view.end == 9)
+        session.followPlayhead(.smooth)
+        #expect(session.view.start == 5.25)
+        // A look elsewhere on the minimap stays while the track plays on.
+        session.pan(to: 0)
+        output.hear(at: 9.5)
+        session.followPlayhead(.page)
+        #expect(session.view.start == 0)
+        session.seek(to: 8)
+        session.followPlayhead(.page)
+        #expect(session.view.start == 7.5 && session.view.end == 10)
+        // Paused, the view stays where it is.
+        session.pause()
+        session.pan(to: 1)
+        session.seek(to: 9)
+        session.followPlayhead(.page)
+        #expect(session.view.start == 1)
+        session.next()
+        #expect(session.index == 1 && session.view.isWhole && session.view.end == 10)
+    }
+
     @Test("pause and play cork and uncork the same stream; the playhead is the output's")
     func pauseAndPlay() throws {
         let (session, parts) = session(["a.flac"])

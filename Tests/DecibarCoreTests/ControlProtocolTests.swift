@@ -16,6 +16,7 @@ struct ControlProtocolTests {
         #expect(parse(#"{"command": ["subscribe", "levels", 60]}"#) ==
                 .request(ControlRequest(command: .subscribe(Subscription(kind: .levels, rate: 60)))))
         #expect(parse(#"{"command":["get_status"],"request_id":-3}"#) == .request(ControlRequest(id: -3, command: .getStatus)))
+        #expect(parse(#"{"command": ["zoom", 8]}"#) == .request(ControlRequest(command: .zoom(factor: 8))))
     }
 
     @Test("blank lines and # comments get no reply")
@@ -38,6 +39,9 @@ struct ControlProtocolTests {
         #expect(code(#"{"command": ["seek", "x"], "request_id": 5}"#)! == (.invalidParameter, 5))
         #expect(code(#"{"command": ["seek", 1, "sideways"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["show", 1]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["zoom", 0]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["zoom", "in"]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["zoom"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["subscribe", "levels", 1000]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["fly"], "request_id": 9}"#)! == (.unknownCommand, 9))
         #expect(code(#"{"command": ["get_status"], "request_id": 1.5}"#)! == (.invalidParameter, 0))

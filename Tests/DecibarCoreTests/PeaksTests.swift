@@ -85,6 +85,25 @@ struct PeaksTests {
         #expect(averaged[1].max < 0.2)
     }
 
+    @Test("a zoomed stretch: columns from pair positions, a column narrower than a pair takes the pair under it")
+    func stretch() {
+        let pairs = (0 ..< 100).map { PeakPair(min: -Float($0) / 100, max: Float($0) / 100) }
+        let peaks = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1, pairs: [pairs])
+        var columns: [PeakPair?] = [PeakPair(min: -1, max: 1)]
+        // Pairs 10 to 20 in 5 columns: two pairs each, the larger one counts.
+        PeaksRescaler.columns(peaks, count: 5, from: 10, to: 20, into: &columns)
+        #expect(columns.map { $0?.max } == [0.11, 0.13, 0.15, 0.17, 0.19])
+        // 2.5 pairs in 5 columns: each column shows the pair it falls in.
+        PeaksRescaler.columns(peaks, count: 5, from: 40.5, to: 43, into: &columns)
+        #expect(columns.map { $0?.max } == [0.40, 0.41, 0.41, 0.42, 0.42])
+        // Past what is analyzed: empty.
+        PeaksRescaler.columns(peaks, count: 4, from: 98, to: 102, into: &columns)
+        #expect(columns.map { $0?.max } == [0.98, 0.99, nil, nil])
+        // The whole track through the stretch form is exactly the whole-track columns.
+        PeaksRescaler.columns(peaks, count: 7, from: 0, to: 100, into: &columns)
+        #expect(columns == PeaksRescaler.columns(peaks, count: 7, totalLength: 100))
+    }
+
     @Test("columns past what is analyzed yet are empty, so the scrubber can fill in")
     func partial() {
         let peaks = Peaks(sampleRate: 48000, samplesPerPixel: 256, channelCount: 1,

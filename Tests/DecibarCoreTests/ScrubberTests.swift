@@ -18,6 +18,32 @@ struct ScrubberTests {
         #expect(geometry.x(forTime: 999) == 620)
     }
 
+    @Test("zoomed, the track maps the stretch shown: 52.5 to 67.5 s of 120 s across 600 px")
+    func zoomedTimePixel() {
+        var zoom = ScrubberZoom(duration: 120)
+        zoom.zoom(to: 8, around: 60, width: 600)
+        let geometry = ScrubberGeometry(left: 20, width: 600, zoom: zoom)
+        #expect(geometry.start == 52.5 && geometry.span == 15 && geometry.duration == 120)
+        #expect(geometry.x(forTime: 52.5) == 20 && geometry.x(forTime: 60) == 320 && geometry.x(forTime: 67.5) == 620)
+        #expect(geometry.time(forX: 20) == 52.5 && geometry.time(forX: 170) == 56.25 && geometry.time(forX: 620) == 67.5)
+        // Outside the stretch: pinned to its edges.
+        #expect(geometry.x(forTime: 10) == 20 && geometry.x(forTime: 100) == 620)
+        #expect(geometry.time(forX: -50) == 52.5 && geometry.time(forX: 900) == 67.5)
+    }
+
+    @Test("a zoomed layout puts the minimap over the scrubber, which stays where it was; the bars give up the room")
+    func minimapLayout() {
+        let plain = PlayLayout(width: 1280, height: 720)
+        let zoomed = PlayLayout(width: 1280, height: 720, showsMinimap: true)
+        #expect(plain.minimapHeight == 0 && !plain.isOnMinimap(x: 640, y: Double(plain.scrubberTop - 10)))
+        #expect(zoomed.scrubberTop == plain.scrubberTop && zoomed.scrubberHeight == plain.scrubberHeight && zoomed.labelTop == plain.labelTop)
+        // 22 % of 720 is 158 px of scrubber; a quarter of it for the minimap, 16 px margins halved.
+        #expect(zoomed.minimapHeight == 39 && zoomed.minimapTop == plain.scrubberTop - 39 - 16)
+        #expect(zoomed.barsHeight == zoomed.minimapTop - 16 && zoomed.barsHeight == plain.barsHeight - 39 - 16)
+        #expect(zoomed.isOnMinimap(x: 640, y: Double(zoomed.minimapTop)) && !zoomed.isOnMinimap(x: 640, y: Double(zoomed.scrubberTop)))
+        #expect(!zoomed.isOnMinimap(x: 5, y: Double(zoomed.minimapTop + 1)))
+    }
+
     @Test("columns fit bar width and spacing: (width + spacing) / (bar + spacing)")
     func columns() {
         #expect(ScrubberGeometry(left: 0, width: 1000, duration: 1).columnCount(barWidth: 3, spacing: 2) == 200)

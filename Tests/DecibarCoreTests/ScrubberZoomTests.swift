@@ -29,6 +29,12 @@ struct ScrubberZoomTests {
         #expect(zoom.isWhole && zoom.start == 0)
     }
 
+    @Test("the wheel: two steps double the zoom, two back halve it; a wild turn is bounded")
+    func wheelRatio() {
+        #expect(ScrubberZoom.ratio(wheelSteps: 2) == 2 && ScrubberZoom.ratio(wheelSteps: -2) == 0.5 && ScrubberZoom.ratio(wheelSteps: 0) == 1)
+        #expect(ScrubberZoom.ratio(wheelSteps: 1e9) == 1024 && ScrubberZoom.ratio(wheelSteps: .nan) == 1)
+    }
+
     @Test("following the playhead: a page turn when it leaves the view, or the view sliding with it; panning stays inside the file")
     func follow() {
         var zoom = ScrubberZoom(duration: 120)

@@ -27,4 +27,23 @@ final class PrivateDisplay {
     }
 
     deinit { process.kill() }
+
+    /// xdotool on this display (input goes to this display's windows alone); its output, trimmed.
+    @discardableResult
+    func xdotool(_ arguments: [String]) throws -> String {
+        let result = try TestRig.run("xdotool", arguments, environment: ["DISPLAY": display])
+        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits for the window of process `pid` and returns its X id (found by process, not title).
+    func window(of pid: Int32, timeout: Double = 20) throws -> String {
+        let deadline = TestRig.now() + timeout
+        while TestRig.now() < deadline {
+            if let id = try xdotool(["search", "--pid", "\(pid)", "--classname", "^decibar$"]).split(separator: "\n").first {
+                return String(id)
+            }
+            usleep(50_000)
+        }
+        throw RigError("the player window did not appear")
+    }
 }

@@ -10,25 +10,6 @@ struct ScrubberDragTests {
     let width = 800
     let height = 450
 
-    /// An X server of this test's own: other tests' windows cannot catch its input events.
-    func xdotool(_ arguments: [String], display: String) throws -> String {
-        let result = try TestRig.run("xdotool", arguments, environment: ["DISPLAY": display])
-        return String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Waits for the window of process `pid` and returns its X id. Other tests open windows on
-    /// the same display, so the search goes by process, not by title.
-    func window(of pid: Int32, display: String, timeout: Double = 20) throws -> String {
-        let deadline = TestRig.now() + timeout
-        while TestRig.now() < deadline {
-            if let id = try xdotool(["search", "--pid", "\(pid)", "--classname", "^decibar$"], display: display).split(separator: "\n").first {
-                return String(id)
-            }
-            usleep(50_000)
-        }
-        throw RigError("the player window did not appear")
-    }
-
     func offset(of needle: ArraySlice<Float>, in haystack: [Float], from start: Int = 0) -> Int? {
         var index = start - start % 2
         while index + needle.count <= haystack.count {
@@ -58,8 +39,9 @@ struct ScrubberDragTests {
         let screen = try PrivateDisplay()
         let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
                                         environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
-        let id = try window(of: player.process.processIdentifier, display: screen.display)
-        func input(_ arguments: [String]) throws { _ = try xdotool(arguments, display: screen.display) }
+        // An X server of this test's own: other tests' windows cannot catch its input events.
+        let id = try screen.window(of: player.process.processIdentifier)
+        func input(_ arguments: [String]) throws { try screen.xdotool(arguments) }
         // Playing, with the overview analyzed (the drag maps pixels to times through it).
         #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
         usleep(1_200_000)

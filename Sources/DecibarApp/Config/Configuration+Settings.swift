@@ -44,6 +44,7 @@ extension ScrubberSettings {
         decibels = c[Key.decibels]
         noiseFloor = Float(c[Key.noiseFloor])
         fillIndicator = c[Key.fillIndicator]
+        follow = c[Key.follow]
         videoLayout = c[Key.videoLayout]
     }
 }

@@ -79,6 +79,12 @@ extension Daemon {
             if session.isOver { session.close() }
         case .previous:
             try player().previous()
+        case .zoom(let factor):
+            let session = try player()
+            guard session.hasTrack, session.duration > 0, !session.isLive else {
+                throw ControlFailure(.commandFailed, "zoom: no track with a length is open")
+            }
+            session.zoom(to: factor)
         case .subscribe(let subscription):
             hub.add(client, subscription)
             updateTap()
@@ -223,6 +229,10 @@ extension Daemon {
                 player["file"] = .string(session.files[session.index])
                 player["position"] = .number((session.playhead * 1000).rounded() / 1000)
                 player["duration"] = .number((session.duration * 1000).rounded() / 1000)
+                // The stretch the scrubber shows (all of the track unless zoomed).
+                let view = session.view
+                player["view"] = .object(["start": .number((view.start * 1000).rounded() / 1000),
+                                          "end": .number((view.end * 1000).rounded() / 1000)])
                 // This track's stretches of silence: the decoder fell behind, or the machine did.
                 player["underruns"] = .number(Double(session.underrunCount))
                 player["dropouts"] = .number(Double(session.dropoutCount))

@@ -14,6 +14,8 @@ extension PlaySession {
     func seek(to seconds: Double) {
         // A radio plays what is on air now.
         if isLive { return }
+        // The view follows the playhead again after a look elsewhere on the minimap.
+        zoom.follows = true
         apply(.seek(to: max(0, min(duration, seconds))))
     }
 

@@ -80,6 +80,10 @@ final class PlaySession {
     private var probe: (any ServerProbe)?
     /// The playhead while the player last played well: a lost stream's own clock says nothing.
     private var lastGoodPlayhead = 0.0
+    /// The stretch of the track the scrubber shows, for the track it was set on (see PlaySession+View).
+    var zoom = (view: ScrubberZoom(duration: 0), track: -1, follows: true)
+    /// The scrubber's width in pixels as last drawn: how far in a zoom may go (10 ms a pixel).
+    var scrubberWidth = 1000.0
 
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal, parts: any PlayerParts = SystemPlayerParts()) {

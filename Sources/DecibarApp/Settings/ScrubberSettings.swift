@@ -12,6 +12,8 @@ public struct ScrubberSettings: Sendable {
     public var noiseFloor = Float(Key.noiseFloor.defaultValue)
     /// The played part as a filled region instead of a playhead line.
     public var fillIndicator = Key.fillIndicator.defaultValue
+    /// How a zoomed scrubber keeps the playhead in sight.
+    public var follow = Key.follow.defaultValue
     /// Where a video's picture goes.
     public var videoLayout = Key.videoLayout.defaultValue
 

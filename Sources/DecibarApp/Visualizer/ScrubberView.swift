@@ -25,6 +25,9 @@ final class ScrubberView {
         var isLive = false
         /// Added to the times the labels show (a radio's rolling scrubber starts minutes in).
         var timeOffset: Double = 0
+        /// The stretch shown when the track can be zoomed (nil: all of it); zoomed in, the
+        /// layout has a minimap.
+        var view: ScrubberZoom?
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -38,13 +41,27 @@ final class ScrubberView {
         var peaks: PeaksKey
         var columnCount: Int
         var decibels: Bool
+        /// The pairs shown (fractional positions in the overview).
+        var first: Double
+        var last: Double
+    }
+
+    /// Columns made for a key, kept until it changes; storage reused (a following view changes
+    /// every frame, and a frame allocates nothing).
+    private struct Columns {
+        var key: ColumnsKey?
+        var heights: [Float] = []
+        var analyzed = 0
+        var pairs: [PeakPair?] = []
     }
 
     let options: ScrubberSettings
     let colors = ScrubberTheme.default
     private let rects: RectRenderer
     private let text: TextRenderer
-    private var cached: (key: ColumnsKey?, heights: [Float], analyzed: Int) = (nil, [], 0)
+    private var cached = Columns()
+    /// The whole track, for the minimap.
+    private var whole = Columns()
     /// Storage reused every frame.
     private var columnRects: [PixelRect] = []
     private var shapes: [(PixelRect, Color)] = []
@@ -58,28 +75,18 @@ final class ScrubberView {
 
     func draw(_ state: State, layout: PlayLayout) {
         let width = layout.width, height = layout.height
-        let geometry = layout.scrubberGeometry(duration: state.duration)
+        let geometry = state.view.map { layout.scrubberGeometry(zoom: $0) } ?? layout.scrubberGeometry(duration: state.duration)
         let columnCount = geometry.columnCount(barWidth: options.barWidth, spacing: options.barSpacing)
-        let key = ColumnsKey(peaks: state.peaksKey, columnCount: columnCount, decibels: state.decibels)
-        if key != cached.key {
-            cached = (key, [], 0)
-            if let peaks = state.peaks {
-                let totalPairs = Int((state.duration * Double(peaks.sampleRate) / Double(peaks.samplesPerPixel)).rounded(.up))
-                let columns = PeaksRescaler.columns(peaks, count: columnCount, totalLength: max(totalPairs, peaks.length),
-                                                    filter: options.filter)
-                let scale: ScrubberScale = state.decibels ? .decibels(floor: options.noiseFloor) : .linear
-                let largest = peaks.largestMagnitude
-                cached.heights = columns.map { $0.map { scale.height(magnitude: $0.magnitude, largest: largest) } ?? 0 }
-                cached.analyzed = columns.prefix { $0 != nil }.count
-            }
-        }
+        // Unzoomed, exactly as before zooming existed: the whole overview.
+        let zoomed = !(state.view?.isWhole ?? true)
+        make(&cached, state, columnCount: columnCount, from: zoomed ? geometry.start : 0, to: zoomed ? geometry.start + geometry.span : nil)
         let playheadX = geometry.x(forTime: state.playhead)
         shapes.removeAll(keepingCapacity: true)
         if let downloaded = state.downloaded {
             // Behind the columns: a light band over what has arrived, and a firmer line under it.
             for part in downloaded {
-                let left = layout.scrubberLeft + Int((part.lowerBound * Double(layout.scrubberWidth)).rounded(.down))
-                let right = layout.scrubberLeft + Int((part.upperBound * Double(layout.scrubberWidth)).rounded(.up))
+                let left = Int(geometry.x(forTime: part.lowerBound * state.duration).rounded(.down))
+                let right = Int(geometry.x(forTime: part.upperBound * state.duration).rounded(.up))
                 guard right > left else { continue }
                 shapes.append((PixelRect(x: left, y: layout.scrubberTop, width: right - left, height: layout.scrubberHeight),
                                colors.unplayed.withAlpha(0.12)))
@@ -104,7 +111,8 @@ final class ScrubberView {
             shapes.append((PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop,
                                      width: max(0, Int(playheadX) - layout.scrubberLeft), height: layout.scrubberHeight),
                            colors.played.withAlpha(0.18)))
-        } else {
+        } else if state.playhead >= geometry.start && state.playhead <= geometry.start + geometry.span {
+            // (Zoomed elsewhere, the minimap shows where it is.)
             shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
                            colors.playhead))
         }
@@ -112,6 +120,7 @@ final class ScrubberView {
             shapes.append((PixelRect(x: Int(hoverX), y: layout.scrubberTop, width: 1, height: layout.scrubberHeight),
                            Color(hex: 0xFFFFFF, alpha: 0.35)))
         }
+        if layout.minimapHeight > 0 { addMinimap(state, layout: layout, columnCount: columnCount, geometry: geometry) }
         rects.draw(shapes, canvasWidth: width, canvasHeight: height)
 
         // Labels: elapsed, title, total; the time under the pointer. Times change every second, so
@@ -138,6 +147,49 @@ final class ScrubberView {
                       canvasWidth: width, canvasHeight: height)
         }
         text.endFrame()
+    }
+
+    /// Makes `columns` again when what they show changed: the overview from `start` seconds to
+    /// `end` (nil: the whole track, as long as the overview if that is longer).
+    private func make(_ columns: inout Columns, _ state: State, columnCount: Int, from start: Double, to end: Double?) {
+        let pairsPerSecond = state.peaks.map { Double($0.sampleRate) / Double($0.samplesPerPixel) } ?? 0
+        let totalPairs = (state.duration * pairsPerSecond).rounded(.up)
+        let last = end.map { $0 * pairsPerSecond } ?? max(totalPairs, Double(state.peaks?.length ?? 0))
+        let key = ColumnsKey(peaks: state.peaksKey, columnCount: columnCount, decibels: state.decibels,
+                             first: start * pairsPerSecond, last: last)
+        guard key != columns.key else { return }
+        columns.key = key
+        columns.heights.removeAll(keepingCapacity: true)
+        columns.analyzed = 0
+        guard let peaks = state.peaks else { return }
+        PeaksRescaler.columns(peaks, count: columnCount, from: key.first, to: max(key.first + 1, key.last), filter: options.filter,
+                              into: &columns.pairs)
+        let scale: ScrubberScale = state.decibels ? .decibels(floor: options.noiseFloor) : .linear
+        let largest = peaks.largestMagnitude
+        for pair in columns.pairs { columns.heights.append(pair.map { scale.height(magnitude: $0.magnitude, largest: largest) } ?? 0) }
+        columns.analyzed = columns.pairs.prefix { $0 != nil }.count
+    }
+
+    /// The minimap: the whole track in small, played and unplayed, with the scrubber's stretch
+    /// outlined on it.
+    private func addMinimap(_ state: State, layout: PlayLayout, columnCount: Int, geometry: ScrubberGeometry) {
+        make(&whole, state, columnCount: columnCount, from: 0, to: nil)
+        let map = layout.scrubberGeometry(duration: state.duration)
+        let playheadX = map.x(forTime: state.playhead)
+        layout.minimapColumns(heights: whole.heights, barWidth: options.barWidth, spacing: options.barSpacing, into: &columnRects)
+        for (index, rect) in columnRects.enumerated() where index < whole.analyzed {
+            shapes.append((rect, (Double(rect.x) < playheadX ? colors.played : colors.unplayed).withAlpha(0.6)))
+        }
+        let left = Int(map.x(forTime: geometry.start).rounded(.down))
+        let right = max(left + 2, Int(map.x(forTime: geometry.start + geometry.span).rounded(.up)))
+        let top = layout.minimapTop, height = layout.minimapHeight
+        shapes.append((PixelRect(x: left, y: top, width: right - left, height: height), Color(hex: 0xFFFFFF, alpha: 0.12)))
+        let outline = Color(hex: 0xFFFFFF, alpha: 0.6)
+        shapes.append((PixelRect(x: left, y: top, width: right - left, height: 1), outline))
+        shapes.append((PixelRect(x: left, y: top + height - 1, width: right - left, height: 1), outline))
+        shapes.append((PixelRect(x: left, y: top, width: 1, height: height), outline))
+        shapes.append((PixelRect(x: right - 1, y: top, width: 1, height: height), outline))
+        shapes.append((PixelRect(x: Int(playheadX), y: top, width: 1, height: height), colors.playhead))
     }
 
     /// A time label starting at `x`, or ending at `alignedRightAt`.

@@ -15,6 +15,8 @@ final class PlayerScreen {
     private var previewAsked: (time: Double, at: Double)?
     private let seekLog: LineLog?
     private var interaction = ScrubberInteraction()
+    /// The minimap's window is being dragged.
+    private var isPanning = false
     var decibels: Bool
     private var hoverX: Double?
     private var seekHandledAt: Double?
@@ -49,9 +51,12 @@ final class PlayerScreen {
     func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
         let (width, height) = window.drawableSize
-        let layout = PlayLayout(width: width, height: height)
         session.refreshDuration()
-        let geometry = layout.scrubberGeometry(duration: session.duration)
+        let zoomable = !session.isLive && session.duration > 0
+        // Zoomed in, the minimap shows where the scrubber's stretch lies in the whole track.
+        var layout = PlayLayout(width: width, height: height, showsMinimap: zoomable && !session.view.isWhole)
+        session.scrubberWidth = Double(layout.scrubberWidth)
+        var geometry = zoomable ? layout.scrubberGeometry(zoom: session.view) : layout.scrubberGeometry(duration: session.duration)
         let isPlaying = session.status == .playing
 
         for event in frame.events {
@@ -76,22 +81,43 @@ final class PlayerScreen {
                 case .previous: session.previous()
                 case .toggleDecibels: decibels.toggle()
                 case .cycleMode, .cycleShader: visualizer.handle(key)
+                case .zoomIn where zoomable: session.zoom(to: session.view.factor * 2)
+                case .zoomOut where zoomable: session.zoom(to: session.view.factor / 2)
+                case .zoomIn, .zoomOut: break
                 }
             case .mouseDown(let x, let y):
-                if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
-                                     isPlaying: isPlaying) == .pause {
+                if layout.isOnMinimap(x: x, y: y) {
+                    isPanning = true
+                    pan(to: x, layout: layout)
+                } else if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
+                                            isPlaying: isPlaying) == .pause {
                     session.pause()
                 }
             case .mouseMoved(let x, let y):
+                if isPanning { pan(to: x, layout: layout) }
                 interaction.move(x: x, geometry: geometry)
                 hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
             case .mouseUp(let x, _):
+                isPanning = false
                 if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
                     session.seek(to: time)
                     seekHandledAt = now
                     if resume { session.play() }
                 }
+            case .wheel(let x, let y, let steps):
+                // Around the time under the pointer, which stays under it.
+                guard zoomable, layout.isOnScrubber(x: x, y: y) || layout.isOnMinimap(x: x, y: y) else { break }
+                session.zoom(by: ScrubberZoom.ratio(wheelSteps: steps), around: geometry.time(forX: x))
             }
+            if zoomable {
+                // A zoom or pan takes effect for the next event of this frame.
+                layout = PlayLayout(width: width, height: height, showsMinimap: !session.view.isWhole)
+                geometry = layout.scrubberGeometry(zoom: session.view)
+            }
+        }
+        if zoomable && !interaction.isActive && !isPanning {
+            session.followPlayhead(scrubber.options.follow)
+            geometry = layout.scrubberGeometry(zoom: session.view)
         }
         if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
             seekLog?.write("\(handled) \(written)")
@@ -144,7 +170,7 @@ final class PlayerScreen {
                 peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
                 playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
                 decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
-                downloaded: stream.map(downloadShading))
+                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }
@@ -182,6 +208,12 @@ final class PlayerScreen {
         // The picture's place is kept from the moment the file is open, so the bars do not jump
         // when its first frame arrives.
         return area
+    }
+
+    /// Centers the scrubber's stretch on the time under `x` on the minimap (the whole track).
+    private func pan(to x: Double, layout: PlayLayout) {
+        let view = session.view
+        session.pan(to: layout.scrubberGeometry(duration: view.duration).time(forX: x) - view.span / 2)
     }
 
     /// How often a drag asks for a new preview frame.

@@ -19,6 +19,8 @@ public enum ControlCommand: Sendable, Equatable {
     case seek(seconds: Double, relative: Bool)
     case next
     case previous
+    /// `["zoom", 8]`: the scrubber shows an eighth of the track around the playhead; 1 all of it.
+    case zoom(factor: Double)
     case subscribe(Subscription)
     /// Without a kind: every subscription of the connection.
     case unsubscribe(Subscription.Kind?)
@@ -31,7 +33,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
-        "stop", "seek", "next", "previous", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
+        "stop", "seek", "next", "previous", "zoom", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -118,6 +120,12 @@ public enum ControlCommand: Sendable, Equatable {
                 }
             }
             self = .seek(seconds: seconds, relative: relative)
+        case "zoom":
+            try count(1...1)
+            guard let factor = rest[0].number, factor.isFinite, factor > 0 else {
+                throw ControlFailure(.invalidParameter, "zoom: the factor must be a positive number (1 shows the whole track)")
+            }
+            self = .zoom(factor: factor)
         case "subscribe":
             try count(1...3)
             guard let kind = Subscription.Kind(rawValue: try text(0, "the kind")) else {

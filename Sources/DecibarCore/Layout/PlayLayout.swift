@@ -13,23 +13,43 @@ public struct PlayLayout: Sendable, Equatable {
     public let labelTop: Int
     /// Pixel size for label text.
     public let labelSize: Int
+    /// The minimap (the whole track, with the zoomed scrubber's stretch marked) over the
+    /// scrubber, as wide; 0 high when not shown.
+    public let minimapTop: Int
+    public let minimapHeight: Int
 
-    public init(width: Int, height: Int) {
+    /// With `showsMinimap` (a zoomed scrubber) the minimap takes its room from the bars: the
+    /// scrubber stays where it is.
+    public init(width: Int, height: Int, showsMinimap: Bool = false) {
         self.width = width
         self.height = height
         labelSize = Swift.max(12, height / 40)
         let margin = Swift.max(8, width / 40)
         let scrubber = Swift.max(24, height * 22 / 100)
-        barsHeight = height - scrubber - labelSize * 2 - margin
+        let barsBand = height - scrubber - labelSize * 2 - margin
         scrubberLeft = margin
         scrubberWidth = Swift.max(1, width - 2 * margin)
-        scrubberTop = barsHeight + margin / 2
+        scrubberTop = barsBand + margin / 2
         scrubberHeight = scrubber
         labelTop = scrubberTop + scrubber + labelSize / 3
+        minimapHeight = showsMinimap ? Swift.max(10, scrubber / 4) : 0
+        minimapTop = scrubberTop - minimapHeight - margin / 2
+        barsHeight = showsMinimap ? Swift.max(0, minimapTop - margin / 2) : barsBand
     }
 
     public func scrubberGeometry(duration: Double) -> ScrubberGeometry {
         ScrubberGeometry(left: Double(scrubberLeft), width: Double(scrubberWidth), duration: duration)
+    }
+
+    /// The scrubber showing the stretch `zoom` holds.
+    public func scrubberGeometry(zoom: ScrubberZoom) -> ScrubberGeometry {
+        ScrubberGeometry(left: Double(scrubberLeft), width: Double(scrubberWidth), zoom: zoom)
+    }
+
+    /// Whether a point is on the minimap (when it is shown).
+    public func isOnMinimap(x: Double, y: Double) -> Bool {
+        minimapHeight > 0 && x >= Double(scrubberLeft) && x < Double(scrubberLeft + scrubberWidth)
+            && y >= Double(minimapTop) && y < Double(minimapTop + minimapHeight)
     }
 
     /// Whether a point (pixels, top-left origin) is on the scrubber (its labels included).
@@ -48,9 +68,18 @@ public struct PlayLayout: Sendable, Equatable {
 
     /// The same into `rects`, whose storage is reused (a display frame allocates nothing).
     public func scrubberColumns(heights: [Float], barWidth: Int, spacing: Int, into rects: inout [PixelRect]) {
+        columns(heights: heights, barWidth: barWidth, spacing: spacing, top: scrubberTop, height: scrubberHeight, into: &rects)
+    }
+
+    /// The minimap's columns (the whole track), as the scrubber's but in the minimap's strip.
+    public func minimapColumns(heights: [Float], barWidth: Int, spacing: Int, into rects: inout [PixelRect]) {
+        columns(heights: heights, barWidth: barWidth, spacing: spacing, top: minimapTop, height: minimapHeight, into: &rects)
+    }
+
+    private func columns(heights: [Float], barWidth: Int, spacing: Int, top: Int, height: Int, into rects: inout [PixelRect]) {
         rects.removeAll(keepingCapacity: true)
-        let center = scrubberTop + scrubberHeight / 2
-        let half = scrubberHeight / 2
+        let center = top + height / 2
+        let half = height / 2
         for (index, height) in heights.enumerated() {
             let extent = Swift.max(1, Int((Double(Swift.min(1, Swift.max(0, height))) * Double(half)).rounded()))
             rects.append(PixelRect(x: scrubberLeft + index * (barWidth + spacing), y: center - extent,

@@ -1,3 +1,5 @@
+import RealModule
+
 /// The stretch of a file the scrubber shows: all of it at zoom 1, in down to about 10 ms a pixel.
 /// Pure arithmetic on seconds; the scrubber's geometry maps this stretch onto its pixels.
 public struct ScrubberZoom: Sendable, Equatable {
@@ -50,6 +52,11 @@ public struct ScrubberZoom: Sendable, Equatable {
     public mutating func zoom(by ratio: Double, around time: Double, width: Double) {
         guard ratio > 0 else { return }
         zoom(to: factor * ratio, around: time, keeping: self.fraction(of: time), width: width)
+    }
+
+    /// The zoom ratio of a turn of the wheel: two steps double it, two back halve it.
+    public static func ratio(wheelSteps steps: Double) -> Double {
+        steps.isFinite ? Double.pow(2, Swift.min(20, Swift.max(-20, steps)) / 2) : 1
     }
 
     /// Where `time` falls in the view: 0 at its start, 1 at its end (outside when not shown).

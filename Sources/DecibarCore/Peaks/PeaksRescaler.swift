@@ -11,13 +11,29 @@ public enum PeaksRescaler {
     /// One value per column for the first `totalLength` pairs, the largest magnitude of any channel
     /// (or its average with `.average`). Columns beyond what has been analyzed yet come out nil.
     public static func columns(_ peaks: Peaks, count: Int, totalLength: Int, filter: ScrubberFilter = .max) -> [PeakPair?] {
-        guard count > 0 else { return [] }
-        let total = Swift.max(totalLength, 1)
+        var columns: [PeakPair?] = []
+        self.columns(peaks, count: count, from: 0, to: Double(Swift.max(totalLength, 1)), filter: filter, into: &columns)
+        return columns
+    }
+
+    /// The same for the pairs from `first` to `last` (positions in pairs, fractional: a zoomed
+    /// scrubber's stretch), into `columns`, whose storage is reused. A column narrower than a
+    /// pair takes the pair under it.
+    public static func columns(_ peaks: Peaks, count: Int, from first: Double, to last: Double, filter: ScrubberFilter = .max,
+                               into columns: inout [PeakPair?]) {
+        columns.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        let span = Swift.max(last - first, 0)
         let available = peaks.length
-        return (0 ..< count).map { column in
-            let start = column * total / count
-            let end = Swift.max(start + 1, (column + 1) * total / count)
-            guard start < available else { return nil }
+        // (column * span) / count, floored: for whole numbers this is exactly integer division.
+        func edge(_ column: Int) -> Int { Int((first + Double(column) * span / Double(count)).rounded(.down)) }
+        for column in 0 ..< count {
+            let start = Swift.max(0, edge(column))
+            let end = Swift.max(start + 1, edge(column + 1))
+            guard start < available else {
+                columns.append(nil)
+                continue
+            }
             let last = Swift.min(end, available)
             var merged = PeakPair.empty
             var magnitudeSum: Float = 0
@@ -30,10 +46,10 @@ public enum PeaksRescaler {
             }
             switch filter {
             case .max:
-                return merged
+                columns.append(merged)
             case .average:
                 let mean = magnitudeSum / Float((last - start) * peaks.channelCount)
-                return PeakPair(min: -mean, max: mean)
+                columns.append(PeakPair(min: -mean, max: mean))
             }
         }
     }
