@@ -8,7 +8,7 @@ extension Decibar {
             abstract: "Write a file's waveform overview in BBC audiowaveform's JSON or binary format.",
             discussion: CommandHelp.peaks)
 
-        @Argument(help: ArgumentHelp("The audio file to analyze (or a .dat/.json overview to convert).", valueName: "file"))
+        @Argument(help: ArgumentHelp("The audio file to analyze (- reads a pipe), or a .dat/.json overview to convert.", valueName: "file"))
         var file: String
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Where to write: a .json or .dat path.", valueName: "out"))

@@ -83,6 +83,42 @@ struct PeaksCommandTests {
         #expect(data == expectedValues(try decodeWithFFmpeg(file, channels: 2), channels: 2, samplesPerPixel: 256, eightBit: true))
     }
 
+    @Test("peaks - reads a pipe: a FLAC piped in gives the file's own overview; garbage or nothing gives one line; 20 minutes piped in are held as their overview, not their audio")
+    func standardInput() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = try makeFixture(folder)
+        let fromFile = try TestRig.run(TestRig.decibar, ["peaks", file, "-o", folder + "/file.json"])
+        #expect(fromFile.status == 0, "\(fromFile.error)")
+        let piped = try TestRig.run(TestRig.decibar, ["peaks", "-", "-o", folder + "/pipe.json"],
+                                    input: try Data(contentsOf: URL(fileURLWithPath: file)))
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/pipe.json")) == Data(contentsOf: URL(fileURLWithPath: folder + "/file.json")))
+        for input in [Data("not audio at all\n".utf8), Data()] {
+            let bad = try TestRig.run(TestRig.decibar, ["peaks", "-", "-o", folder + "/bad.json"], input: input)
+            #expect(bad.status == 1 && bad.error == "decibar: standard input: not an audio file or unsupported format\n", "\(bad.error)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/bad.json"))
+        }
+        // 20 minutes of stereo (460 MB as floats) through a pipe: the process's peak memory, polled.
+        let script = """
+            ffmpeg -v error -nostdin -f lavfi -i 'sine=frequency=440:sample_rate=48000:duration=1200' -ac 2 -compression_level 0 -f flac - \
+              | "$0" peaks - -o "$1" & pid=$!
+            high=0
+            while kill -0 $pid 2>/dev/null; do
+              now=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null); [ -n "$now" ] && [ "$now" -gt "$high" ] && high=$now
+              sleep 0.05
+            done
+            wait $pid && echo "$high"
+            """
+        let hour = try TestRig.run("bash", ["-c", script, TestRig.decibar, folder + "/hour.json"])
+        let highKiB = Int(String(decoding: hour.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        print("peaks: 20 minutes piped in, peak memory \(highKiB / 1024) MiB")
+        // Its overview is 225 000 pairs a channel (under 4 MB): far from the audio's 460 MB.
+        #expect(hour.status == 0 && highKiB > 0 && highKiB < 120 * 1024, "\(highKiB) KiB: \(hour.error)")
+        let text = try String(contentsOfFile: folder + "/hour.json", encoding: .utf8)
+        #expect(text.contains(#""length":225000,"#))
+    }
+
     @Test("bad input: missing file, unknown extension, bad bits")
     func badInput() throws {
         let missing = try TestRig.run(TestRig.decibar, ["peaks", "/nonexistent.wav", "-o", "/tmp/x.json"])

@@ -57,7 +57,16 @@ enum TestRig {
         let output = Pipe()
         let errors = Pipe()
         let process = Process(tool: tool, arguments: arguments, environment: environment, output: output, errors: errors)
+        let feed = input.map { _ in Pipe() }
+        if let feed { process.standardInput = feed }
         try process.startAlone()
+        if let feed, let input {
+            // Written on a thread of its own: a tool reads its input while it writes its output.
+            Thread {
+                try? feed.fileHandleForWriting.write(contentsOf: input)
+                try? feed.fileHandleForWriting.close()
+            }.start()
+        }
         // Read both pipes to the end before waiting, so a chatty tool cannot block on a full pipe.
         let errorData = ErrorCollector()
         let errorReader = Thread { errorData.data.withLock { $0 = errors.fileHandleForReading.readDataToEndOfFile() } }

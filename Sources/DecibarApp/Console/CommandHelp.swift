@@ -83,6 +83,8 @@ public enum CommandHelp {
         Values are samples scaled to 16 bits (round(x * 32767)); 8-bit data is that / 256.
         Given a .dat or .json overview instead of audio, converts it between the two \
         (keeping its samples per pixel) or between 8 and 16 bits, as audiowaveform does.
+        FILE - reads audio piped into standard input (any format FFmpeg reads from a stream), \
+        decoded in one pass as it arrives: memory holds the overview, never the audio.
         """
 
     public static let play = """

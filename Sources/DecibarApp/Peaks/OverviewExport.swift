@@ -1,5 +1,6 @@
 import DecibarCore
 import Foundation
+import Glibc
 
 /// `decibar peaks`: a file's overview in audiowaveform's JSON or `.dat` format, or an overview
 /// converted between the two.
@@ -25,7 +26,17 @@ public struct OverviewExport {
     public func run() throws {
         let peaks: Peaks
         let input = OutputPath.fileExtension(of: file)
-        if input == "dat" || input == "json" {
+        if file == "-" {
+            // Audio piped in (`ffmpeg ... -f flac - | decibar peaks - -o out.json`), decoded as it comes.
+            guard !Posix.isTerminal(STDIN_FILENO) else {
+                throw CommandFailure(message: "peaks -: standard input is a terminal; pipe audio into it (... | decibar peaks - -o OUT)")
+            }
+            do {
+                peaks = try PeaksAnalysis.analyze(source: PipeInput(), name: "standard input", samplesPerPixel: samplesPerPixel).peaks
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
+        } else if input == "dat" || input == "json" {
             // Already an overview (audiowaveform's own files): convert it, as audiowaveform does.
             peaks = try Self.readOverview(file, isJSON: input == "json")
         } else {

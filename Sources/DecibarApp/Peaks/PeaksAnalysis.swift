@@ -54,6 +54,17 @@ enum PeaksAnalysis {
                            inOnePass: true, usingFFmpeg: true, progress: progress)
     }
 
+    /// The overview of all that `source` gives (standard input), in one pass: it cannot seek.
+    static func analyze(source: any AudioByteSource, name: String, samplesPerPixel: Int) throws(AudioFileError) -> Result {
+        let decoder = try AudioFileDecoder(source: source, name: name)
+        guard let result = try overview(of: decoder, path: name, samplesPerPixel: samplesPerPixel, maximumFrames: .max, inPieces: false,
+                                        reopen: { path throws(AudioFileError) in throw AudioFileError(path: path, reason: "cannot be read again") },
+                                        progress: { _, _, _ in true }) else {
+            throw AudioFileError(path: name, reason: "cannot be analyzed")
+        }
+        return result
+    }
+
     /// The overview of what `reader` reads, in pieces or in one pass; nil when pieces did not fit.
     private static func overview(of reader: some FrameReader, path: String, samplesPerPixel: Int, maximumFrames: Int64, inPieces: Bool,
                                  reopen: @escaping @Sendable (String) throws(AudioFileError) -> any FrameReader,

@@ -22,6 +22,9 @@ enum Posix {
         }
     }
 
+    /// Whether `fd` is a terminal (a person typing, not a pipe or a file).
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
+
     /// Reads what is there, up to the buffer's size; 0 at the end.
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
         try retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
