@@ -172,10 +172,6 @@ public final class AudioFileDecoder {
         self.state = state
     }
 
-    /// The estimated frame count, bounded by what the file's size could plausibly hold, for sizing
-    /// memory ahead: a header that claims billions of frames in a few kilobytes must not decide
-    /// how much is reserved. (64 frames a byte is well above any codec's rate for real audio; a
-    /// file that beats it only costs some growth later.)
     private static func tags(of format: UnsafeMutablePointer<AVFormatContext>, stream: UnsafeMutablePointer<AVStream>) -> TrackTags {
         // Ogg and Opus keep their comments on the stream; most containers on the file.
         func tag(_ key: String) -> String? {
@@ -187,9 +183,32 @@ public final class AudioFileDecoder {
             }
             return nil
         }
-        return TrackTags(title: tag("title"), artist: tag("artist"), album: tag("album"))
+        return TrackTags(title: tag("title"), artist: tag("artist"), album: tag("album"), chapters: chapters(of: format))
     }
 
+    /// The container's chapters, by start; one without a title is named by its number. (A hostile
+    /// file's thousands are cut at 10 000.)
+    private static func chapters(of format: UnsafeMutablePointer<AVFormatContext>) -> [Chapter] {
+        guard let list = format.pointee.chapters else { return [] }
+        var chapters: [Chapter] = []
+        for index in 0 ..< Int(min(format.pointee.nb_chapters, 10_000)) {
+            guard let chapter = list[index]?.pointee, chapter.time_base.den > 0 else { continue }
+            let start = Double(chapter.start) * Double(chapter.time_base.num) / Double(chapter.time_base.den)
+            guard start.isFinite, start >= 0 else { continue }
+            var title = "Chapter \(index + 1)"
+            if let entry = ff.av_dict_get!(chapter.metadata, "title", nil, 0), let value = entry.pointee.value {
+                let text = String(cString: value)
+                if !text.isEmpty { title = text }
+            }
+            chapters.append(Chapter(title: title, start: start))
+        }
+        return chapters.sorted { $0.start < $1.start }
+    }
+
+    /// The estimated frame count, bounded by what the file's size could plausibly hold, for sizing
+    /// memory ahead: a header that claims billions of frames in a few kilobytes must not decide
+    /// how much is reserved. (64 frames a byte is well above any codec's rate for real audio; a
+    /// file that beats it only costs some growth later.)
     public var frameCountForReservation: Int64 {
         let bound = byteCount.multipliedReportingOverflow(by: 64)
         return min(estimatedFrameCount ?? 0, bound.overflow ? Int64.max : bound.partialValue)

@@ -262,6 +262,8 @@ public final class Window {
                 // + is = with Shift on most layouts.
                 case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): events.append(.key(.zoomIn))
                 case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): events.append(.key(.zoomOut))
+                case Int(SDLK_PAGEDOWN.rawValue): events.append(.key(.nextChapter))
+                case Int(SDLK_PAGEUP.rawValue): events.append(.key(.previousChapter))
                 // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
                 case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
                 case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))

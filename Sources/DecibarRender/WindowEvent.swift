@@ -9,6 +9,8 @@ public enum PlayerKey: Sendable, Equatable {
     case cycleMode, cycleShader
     /// + and -: the scrubber zooms in and out around the playhead.
     case zoomIn, zoomOut
+    /// Page Down and Page Up: the next chapter, or back (as a CD player's previous).
+    case nextChapter, previousChapter
 }
 
 public enum WindowEvent: Sendable, Equatable {

@@ -52,7 +52,7 @@ struct DaemonCommandTests {
     }
 
     @Test("player commands with nothing open say how to open something", arguments: [
-        ControlCommand.play, .pause, .cyclePause, .stop, .next, .previous, .seek(seconds: 5, relative: true), .zoom(factor: 2),
+        ControlCommand.play, .pause, .cyclePause, .stop, .next, .previous, .seek(seconds: 5, relative: true), .zoom(factor: 2), .chapter(forward: true),
     ])
     func nothingOpen(command: ControlCommand) throws {
         let rig = try DaemonUnderTest()

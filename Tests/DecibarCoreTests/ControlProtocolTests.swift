@@ -17,6 +17,7 @@ struct ControlProtocolTests {
                 .request(ControlRequest(command: .subscribe(Subscription(kind: .levels, rate: 60)))))
         #expect(parse(#"{"command":["get_status"],"request_id":-3}"#) == .request(ControlRequest(id: -3, command: .getStatus)))
         #expect(parse(#"{"command": ["zoom", 8]}"#) == .request(ControlRequest(command: .zoom(factor: 8))))
+        #expect(parse(#"{"command": ["chapter", "previous"]}"#) == .request(ControlRequest(command: .chapter(forward: false))))
     }
 
     @Test("blank lines and # comments get no reply")
@@ -42,6 +43,7 @@ struct ControlProtocolTests {
         #expect(code(#"{"command": ["zoom", 0]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom", "in"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom"]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["chapter", "sideways"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["subscribe", "levels", 1000]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["fly"], "request_id": 9}"#)! == (.unknownCommand, 9))
         #expect(code(#"{"command": ["get_status"], "request_id": 1.5}"#)! == (.invalidParameter, 0))

@@ -95,7 +95,8 @@ public enum CommandHelp {
         next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
         normal rate and pitch, l loop none/track/playlist, d switches the \
         scrubber between linear and dB, +/- (or the wheel over it) zoom the scrubber, whose \
-        minimap then shows the whole track (drag it to look elsewhere), m bars/spectrum/meter, s the next --shader-dir \
+        minimap then shows the whole track (drag it to look elsewhere), Page Down/Up the next/previous \
+        chapter (the file's own, or a .cue sheet's beside it), m bars/spectrum/meter, s the next --shader-dir \
         shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
         on the session bus).
         At the end of the list the window stays open on the last track, stopped; \

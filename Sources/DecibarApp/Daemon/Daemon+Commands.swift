@@ -79,6 +79,10 @@ extension Daemon {
             if session.isOver { session.close() }
         case .previous:
             try player().previous()
+        case .chapter(let forward):
+            let session = try player()
+            guard !session.chapters.isEmpty else { throw ControlFailure(.commandFailed, "chapter: this track has no chapters") }
+            guard session.seekChapter(forward: forward) else { throw ControlFailure(.commandFailed, "chapter: this is the last chapter") }
         case .zoom(let factor):
             let session = try player()
             guard session.hasTrack, session.duration > 0, !session.isLive else {
@@ -229,6 +233,9 @@ extension Daemon {
                 player["file"] = .string(session.files[session.index])
                 player["position"] = .number((session.playhead * 1000).rounded() / 1000)
                 player["duration"] = .number((session.duration * 1000).rounded() / 1000)
+                player["chapters"] = .array(session.chapters.map {
+                    .object(["title": .string($0.title), "start": .number(($0.start * 1000).rounded() / 1000)])
+                })
                 // The stretch the scrubber shows (all of the track unless zoomed).
                 let view = session.view
                 player["view"] = .object(["start": .number((view.start * 1000).rounded() / 1000),

@@ -58,6 +58,8 @@ final class PlaySession {
     /// The open track as the desktop sees it (MPRIS metadata).
     private(set) var track: MediaTrack?
     private var tags = TrackTags()
+    /// The open track's chapters: the file's own, or its cue sheet's (PlaySession+Chapters).
+    private(set) var chapters: [Chapter] = []
     private var pump: FeedPump?
     /// Hears of the beats found in what plays, before they are heard (a daemon's beat subscribers).
     var beatListener: (@Sendable (BeatEvent) -> Void)?
@@ -433,6 +435,7 @@ final class PlaySession {
         duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
         peaks = parts.overview(of: path, source: source, following: download)
         tags = source.tags
+        chapters = tags.chapters.isEmpty ? Self.cueChapters(beside: path) : tags.chapters
         track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
     }
 

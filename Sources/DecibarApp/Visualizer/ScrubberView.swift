@@ -28,6 +28,8 @@ final class ScrubberView {
         /// The stretch shown when the track can be zoomed (nil: all of it); zoomed in, the
         /// layout has a minimap.
         var view: ScrubberZoom?
+        /// The track's chapters: ticks on the scrubber, and the title under the pointer.
+        var chapters: [Chapter] = []
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -116,6 +118,12 @@ final class ScrubberView {
             shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
                            colors.playhead))
         }
+        // Chapters: a tick over the scrubber and a faint line through it where each starts.
+        for chapter in state.chapters where chapter.start > 0 && chapter.start >= geometry.start && chapter.start <= geometry.start + geometry.span {
+            let x = Int(geometry.x(forTime: chapter.start).rounded())
+            shapes.append((PixelRect(x: x - 1, y: layout.scrubberTop - 7, width: 3, height: 6), colors.label))
+            shapes.append((PixelRect(x: x, y: layout.scrubberTop, width: 1, height: layout.scrubberHeight), colors.label.withAlpha(0.25)))
+        }
         if let hoverX = state.hoverX, !state.isDragging {
             shapes.append((PixelRect(x: Int(hoverX), y: layout.scrubberTop, width: 1, height: layout.scrubberHeight),
                            Color(hex: 0xFFFFFF, alpha: 0.35)))
@@ -142,9 +150,15 @@ final class ScrubberView {
             labelBytes.removeAll(keepingCapacity: true)
             TimeLabel.append(seconds: geometry.time(forX: labelX) + state.timeOffset, to: &labelBytes)
             let hoverSize = text.size(ofCharacters: labelBytes)
-            let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width)
-            text.draw(characters: labelBytes, x: x, y: max(0, layout.scrubberTop - hoverSize.height - 6), color: colors.label,
-                      canvasWidth: width, canvasHeight: height)
+            // The chapter there, after the time.
+            let chapter = state.chapters.index(at: geometry.time(forX: labelX)).map { state.chapters[$0].title }
+            let chapterWidth = chapter.map { text.size(of: $0).width + 10 } ?? 0
+            let x = min(max(0, Int(labelX) - hoverSize.width / 2), width - hoverSize.width - chapterWidth)
+            let y = max(0, layout.scrubberTop - hoverSize.height - 9)
+            text.draw(characters: labelBytes, x: x, y: y, color: colors.label, canvasWidth: width, canvasHeight: height)
+            if let chapter {
+                text.draw(chapter, x: x + hoverSize.width + 10, y: y, color: colors.label, canvasWidth: width, canvasHeight: height)
+            }
         }
         text.endFrame()
     }

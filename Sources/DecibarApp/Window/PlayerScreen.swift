@@ -84,6 +84,8 @@ final class PlayerScreen {
                 case .zoomIn where zoomable: session.zoom(to: session.view.factor * 2)
                 case .zoomOut where zoomable: session.zoom(to: session.view.factor / 2)
                 case .zoomIn, .zoomOut: break
+                case .nextChapter: session.seekChapter(forward: true)
+                case .previousChapter: session.seekChapter(forward: false)
                 }
             case .mouseDown(let x, let y):
                 if layout.isOnMinimap(x: x, y: y) {
@@ -170,7 +172,7 @@ final class PlayerScreen {
                 peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
                 playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
                 decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
-                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil)
+                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }

@@ -19,6 +19,8 @@ public enum ControlCommand: Sendable, Equatable {
     case seek(seconds: Double, relative: Bool)
     case next
     case previous
+    /// `["chapter", "next"]` or `"previous"`: the next chapter's start, or back as a CD player does.
+    case chapter(forward: Bool)
     /// `["zoom", 8]`: the scrubber shows an eighth of the track around the playhead; 1 all of it.
     case zoom(factor: Double)
     case subscribe(Subscription)
@@ -33,7 +35,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
-        "stop", "seek", "next", "previous", "zoom", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
+        "stop", "seek", "next", "previous", "chapter", "zoom", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -120,6 +122,13 @@ public enum ControlCommand: Sendable, Equatable {
                 }
             }
             self = .seek(seconds: seconds, relative: relative)
+        case "chapter":
+            try count(1...1)
+            switch try text(0, "the direction") {
+            case "next": self = .chapter(forward: true)
+            case "previous": self = .chapter(forward: false)
+            case let other: throw ControlFailure(.invalidParameter, "chapter: say next or previous, not \(other.quotedForMessage)")
+            }
         case "zoom":
             try count(1...1)
             guard let factor = rest[0].number, factor.isFinite, factor > 0 else {
