@@ -183,7 +183,24 @@ public final class AudioFileDecoder {
             }
             return nil
         }
-        return TrackTags(title: tag("title"), artist: tag("artist"), album: tag("album"), chapters: chapters(of: format))
+        return TrackTags(title: tag("title"), artist: tag("artist"), album: tag("album"), chapters: chapters(of: format),
+                         cover: cover(of: format))
+    }
+
+    /// The cover picture a file carries (an "attached picture" stream: ID3's APIC, MP4's covr,
+    /// FLAC's PICTURE), as stored; nil without one, or for one over 16 MiB.
+    private static func cover(of format: UnsafeMutablePointer<AVFormatContext>) -> (bytes: [UInt8], fileExtension: String)? {
+        guard let streams = format.pointee.streams else { return nil }
+        for index in 0 ..< Int(format.pointee.nb_streams) {
+            guard let stream = streams[index], stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0,
+                  let data = stream.pointee.attached_pic.data, stream.pointee.attached_pic.size > 0,
+                  stream.pointee.attached_pic.size <= 16 << 20 else { continue }
+            let codec = stream.pointee.codecpar.pointee.codec_id
+            guard codec == AV_CODEC_ID_MJPEG || codec == AV_CODEC_ID_PNG else { continue }
+            return (Array(UnsafeBufferPointer(start: data, count: Int(stream.pointee.attached_pic.size))),
+                    codec == AV_CODEC_ID_PNG ? "png" : "jpg")
+        }
+        return nil
     }
 
     /// The container's chapters, by start; one without a title is named by its number. (A hostile

@@ -79,15 +79,25 @@ struct MediaPlayerTests {
         }
     }
 
-    /// 60 s whose frequency tells the time: 200 Hz + 20 Hz per second, at -6 dBFS, tagged.
-    static func makeChirp(in folder: String) throws -> String {
+    /// 60 s whose frequency tells the time: 200 Hz + 20 Hz per second, at -6 dBFS, tagged; with
+    /// `cover`, that picture embedded (FLAC's PICTURE block).
+    static func makeChirp(in folder: String, cover: String? = nil) throws -> String {
         let path = folder + "/chirp.flac"
-        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                              "aevalsrc=0.5*sin(2*PI*(200*t+10*t*t))|0.5*sin(2*PI*(200*t+10*t*t)):s=48000:d=60",
-                                              "-metadata", "title=Chirp & Co", "-metadata", "artist=Decibar Lab", "-metadata", "album=Signals",
-                                              path])
+        var arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                         "aevalsrc=0.5*sin(2*PI*(200*t+10*t*t))|0.5*sin(2*PI*(200*t+10*t*t)):s=48000:d=60"]
+        if let cover { arguments += ["-i", cover, "-map", "0", "-map", "1", "-c:v", "png", "-disposition:v", "attached_pic"] }
+        arguments += ["-metadata", "title=Chirp & Co", "-metadata", "artist=Decibar Lab", "-metadata", "album=Signals", path]
+        let made = try TestRig.run("ffmpeg", arguments)
         guard made.status == 0 else { throw RigError("ffmpeg failed: \(made.error)") }
         return path
+    }
+
+    /// A picture's pixels as ffmpeg decodes them (RGB24), and its size.
+    static func pixels(of picture: String) throws -> (data: Data, size: String) {
+        let probe = try TestRig.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                                                "-of", "csv=p=0:s=x", picture])
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", picture, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        return (decoded.output, String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test("the window opens every time on an X server that resets whenever its last client leaves, while other clients come and go")
@@ -124,10 +134,19 @@ struct MediaPlayerTests {
 
     private func runPlayerctl() throws {
         let desk = try Desk()
-        let chirp = try Self.makeChirp(in: desk.server.directory)
-        let second = desk.server.directory + "/second.wav"
+        // The first track carries a 300x300 cover; the second has a folder picture beside it.
+        let cover = desk.server.directory + "/drawn.png"
+        let drawn = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc=size=300x300:rate=1",
+                                               "-frames:v", "1", cover])
+        #expect(drawn.status == 0, "\(drawn.error)")
+        let chirp = try Self.makeChirp(in: desk.server.directory, cover: cover)
+        try FileManager.default.createDirectory(atPath: desk.server.directory + "/next", withIntermediateDirectories: false)
+        let second = desk.server.directory + "/next/second.wav"
         try TestRig.makeTone(at: second, amplitude: 0.5, seconds: 20)
-        let player = try RunningCommand(["play", chirp, second, "--size", "320x180"], environment: desk.environment)
+        let folderPicture = desk.server.directory + "/next/Folder.JPG"
+        #expect(try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", cover, folderPicture]).status == 0)
+        let player = try RunningCommand(["play", chirp, second, "--size", "320x180"],
+                                        environment: desk.environment.merging(["XDG_CACHE_HOME": desk.server.directory + "/cache"]) { $1 })
         defer { player.stop() }
         #expect(TestRig.wait(timeout: 10) { (try? desk.playerctl("status")) == "Playing" }, "\(player.standardError)")
         #expect(try desk.playerctl("-l") == "decibar")
@@ -136,6 +155,12 @@ struct MediaPlayerTests {
         #expect(try desk.playerctl("metadata", "album") == "Signals")
         #expect(try desk.playerctl("metadata", "mpris:length") == "60000000")
         #expect(try desk.playerctl("metadata", "xesam:url") == "file://" + chirp)
+        // The embedded cover, written once into the cache: the same 300x300 picture.
+        let art = try desk.playerctl("metadata", "mpris:artUrl")
+        #expect(art.hasPrefix("file://" + desk.server.directory + "/cache/decibar/covers/") && art.hasSuffix(".png"), "\(art)")
+        let stored = try Self.pixels(of: String(art.dropFirst("file://".count)))
+        let original = try Self.pixels(of: cover)
+        #expect(stored.size == "300x300" && stored.data == original.data && !stored.data.isEmpty, "\(stored.size)")
 
         _ = try desk.playerctl("play-pause")
         #expect(TestRig.wait(timeout: 15) { (try? desk.playerctl("status")) == "Paused" })
@@ -153,6 +178,7 @@ struct MediaPlayerTests {
 
         _ = try desk.playerctl("next")
         #expect(TestRig.wait(timeout: 15) { (try? desk.playerctl("metadata", "title")) == "second.wav" })
+        #expect(try desk.playerctl("metadata", "mpris:artUrl") == "file://" + folderPicture)
         // The next file's audio follows its metadata by the stream's latency (longer on a busy machine).
         var heard = 0.0
         #expect(TestRig.wait(timeout: 15) { heard = (try? desk.heardFrequency()) ?? 0; return abs(heard - 1000) < 10 }, "heard \(heard) Hz")

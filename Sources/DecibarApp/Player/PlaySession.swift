@@ -252,7 +252,7 @@ final class PlaySession {
             let exact = Double(frames) / Double(done.sampleRate)
             if exact != duration {
                 duration = exact
-                track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration)
+                track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL)
             }
         } else if let partial = snapshot.peaks, !snapshot.isDone {
             // A stream whose container does not state its length (or a radio): as long as what is
@@ -261,7 +261,7 @@ final class PlaySession {
             if analyzed > duration {
                 duration = analyzed
                 if analyzed > Double(track?.length ?? 0) / 1_000_000 + 5 {
-                    track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration)
+                    track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL)
                 }
             }
         }
@@ -436,7 +436,8 @@ final class PlaySession {
         peaks = parts.overview(of: path, source: source, following: download)
         tags = source.tags
         chapters = tags.chapters.isEmpty ? Self.cueChapters(beside: path) : tags.chapters
-        track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration)
+        track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration,
+                           artURL: Self.coverURL(for: path, tags: tags))
     }
 
     func announce(_ text: String) {

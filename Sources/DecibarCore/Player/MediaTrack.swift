@@ -9,6 +9,8 @@ public struct MediaTrack: Sendable, Equatable {
     public var album: String?
     /// A `file://` URL, or the address of a streamed track.
     public var url: String
+    /// A `file://` URL of the track's cover picture, if it has one.
+    public var artURL: String?
 
     public init(id: String, length: Int64?, title: String, artists: [String], album: String?, url: String) {
         self.id = id
@@ -20,13 +22,14 @@ public struct MediaTrack: Sendable, Equatable {
     }
 
     /// The track at `index` of a playlist: the tags' title, or the file's name when it has none.
-    public init(index: Int, path: String, tags: TrackTags, duration: Double) {
+    public init(index: Int, path: String, tags: TrackTags, duration: Double, artURL: String? = nil) {
         let location = MediaLocation(path)
         let name = location.displayName
         self.init(id: "/org/decibar/track/\(index)", length: duration > 0 ? Int64((duration * 1_000_000).rounded()) : nil,
                   title: tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? name,
                   artists: tags.artist.flatMap { $0.isEmpty ? nil : [$0] } ?? [], album: tags.album.flatMap { $0.isEmpty ? nil : $0 },
                   url: location == .remote(path) ? path : Self.fileURL(path))
+        self.artURL = artURL
     }
 
     /// `path` as a file URL: percent-encoded except for unreserved characters and `/`.
