@@ -71,9 +71,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        // What both kinds of tests share: material with known beats (Scripts/make-beats.py) and its score.
+        // What the kinds of tests share: material with known beats (Scripts/make-beats.py) and its score, a seeded generator.
         .target(name: "DecibarTestSupport", path: "Tests/DecibarTestSupport"),
-        .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore"]),
+        .testTarget(name: "DecibarCoreTests", dependencies: ["DecibarCore", "DecibarTestSupport"]),
         // The application's logic in-process: no display, sound server, session bus or runtime folder.
         .testTarget(name: "DecibarAppTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarApp", "decibar", "DecibarTestSupport"]),
         .testTarget(name: "DecibarSystemTests", dependencies: ["DecibarCore", "DecibarAudio", "DecibarRender", "DecibarNetwork", "DecibarApp", "decibar",

@@ -65,6 +65,7 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_PROPERTY("PlaybackStatus", "s", get_property, 0, CHANGES),
     SD_BUS_WRITABLE_PROPERTY("LoopStatus", "s", get_property, set_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_WRITABLE_PROPERTY("Rate", "d", get_property, set_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_WRITABLE_PROPERTY("Shuffle", "b", get_property, set_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_PROPERTY("Metadata", "a{sv}", get_property, 0, CHANGES),
     SD_BUS_WRITABLE_PROPERTY("Volume", "d", get_property, set_property, 0, CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     // Position changes all the time: clients ask for it, and are told of jumps by Seeked.

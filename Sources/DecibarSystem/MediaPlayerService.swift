@@ -239,6 +239,7 @@ public final class MediaPlayerService: Sendable {
         case "PlaybackStatus": return Self.append(state.status.mprisName, type: "s", to: reply)
         case "LoopStatus": return Self.append(state.loop.mprisName, type: "s", to: reply)
         case "Rate": return Self.append(state.rate, to: reply)
+        case "Shuffle": return Self.append(state.shuffle, to: reply)
         case "MinimumRate": return Self.append(state.minimumRate, to: reply)
         case "MaximumRate": return Self.append(state.maximumRate, to: reply)
         case "Volume": return Self.append(state.volume / 100, to: reply)
@@ -260,6 +261,11 @@ public final class MediaPlayerService: Sendable {
         case "LoopStatus":
             guard let text = Self.readString(value, type: "s"), let loop = LoopMode(mprisName: text) else { return -EINVAL }
             onRequest(.setLoop(loop))
+        case "Shuffle":
+            var flag: Int32 = 0
+            let read = systemdFunctions.sd_bus_message_read_basic!(value, Self.type("b"), &flag)
+            guard read > 0 else { return -EINVAL }
+            onRequest(.setShuffle(flag != 0))
         case "Volume":
             var number = 0.0
             let read = systemdFunctions.sd_bus_message_read_basic!(value, Self.type("d"), &number)

@@ -16,6 +16,7 @@ extension Decibar {
         @OptionGroup var display: DisplayOptions
 
         @Option(name: Key.loop.option, help: Key.loop.help) var loop: LoopMode?
+        @Flag(name: Key.shuffle.option, inversion: .prefixedNo, help: Key.shuffle.help) var shuffle: Bool?
         @Option(name: Key.volume.option, help: Key.volume.help) var volume: Double?
         @Option(name: Key.rate.option, help: Key.rate.help) var rate: Double?
         @Option(name: Key.pitch.option, parsing: .unconditional, help: Key.pitch.help) var pitch: Double?
@@ -46,6 +47,7 @@ extension Decibar {
         private func layer() throws -> Configuration {
             var layer = Configuration()
             try layer.put(Key.loop, loop.map { .string($0.rawValue) })
+            try layer.put(Key.shuffle, shuffle.map { .bool($0) })
             try layer.put(Key.volume, volume.map(JSONValue.number))
             try layer.put(Key.rate, rate.map(JSONValue.number))
             try layer.put(Key.pitch, pitch.map(JSONValue.number))
@@ -61,7 +63,7 @@ extension Decibar {
             let file = try config.load()
             let player = file.merging(try layer())
             return PlayView.Settings(
-                files: files, loop: player[Key.loop], exitsAtEnd: exitAtEnd, volume: player[Key.volume],
+                files: files, loop: player[Key.loop], shuffle: player[Key.shuffle], exitsAtEnd: exitAtEnd, volume: player[Key.volume],
                 rateAndPitch: RateAndPitch(rate: player[Key.rate], pitch: player[Key.pitch]),
                 display: try display.settings(over: file),
                 scrubber: try scrubber.settings(over: file), stream: try stream.settings(over: file), seekLogPath: seekLog)

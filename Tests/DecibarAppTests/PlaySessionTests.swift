@@ -1,5 +1,6 @@
 import DecibarAudio
 import DecibarCore
+import DecibarTestSupport
 import Testing
 @testable import DecibarApp
 
@@ -73,6 +74,26 @@ struct PlaySessionTests {
         #expect(session.view.start == 1)
         session.next()
         #expect(session.index == 1 && session.view.isWhole && session.view.end == 10)
+    }
+
+    @Test("shuffle reorders the list with the track playing first; next follows the new order; off puts the list back and keeps playing")
+    func shuffle() throws {
+        let names = ["a.flac", "b.flac", "c.flac", "d.flac", "e.flac"]
+        let (session, _) = session(names)
+        session.open(from: 2)
+        #expect(session.currentName == "c.flac" && !session.shuffle)
+        var generator = SeededGenerator(state: 11)
+        session.setShuffle(true, using: &generator)
+        #expect(session.shuffle && session.index == 0 && session.files[0] == "c.flac" && Set(session.files) == Set(names))
+        #expect(session.track?.id == "/org/decibar/track/0")
+        session.next()
+        let second = session.files[1]
+        #expect(session.currentName == second && session.index == 1)
+        session.append(["f.flac"])
+        #expect(session.files.last == "f.flac")
+        session.setShuffle(false)
+        #expect(!session.shuffle && session.files == names + ["f.flac"])
+        #expect(session.index == session.files.firstIndex(of: second) && session.currentName == second)
     }
 
     @Test("pause and play cork and uncork the same stream; the playhead is the output's")

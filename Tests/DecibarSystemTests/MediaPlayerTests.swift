@@ -179,6 +179,13 @@ struct MediaPlayerTests {
         _ = try desk.playerctl("next")
         #expect(TestRig.wait(timeout: 15) { (try? desk.playerctl("metadata", "title")) == "second.wav" })
         #expect(try desk.playerctl("metadata", "mpris:artUrl") == "file://" + folderPicture)
+        // Shuffle, written and read back over the bus (two files: the one playing stays first).
+        #expect(try desk.playerctl("shuffle") == "Off")
+        _ = try desk.playerctl("shuffle", "On")
+        #expect(TestRig.wait(timeout: 5) { (try? desk.playerctl("shuffle")) == "On" })
+        #expect(try desk.playerctl("metadata", "title") == "second.wav")
+        _ = try desk.playerctl("shuffle", "Off")
+        #expect(TestRig.wait(timeout: 5) { (try? desk.playerctl("shuffle")) == "Off" })
         // The next file's audio follows its metadata by the stream's latency (longer on a busy machine).
         var heard = 0.0
         #expect(TestRig.wait(timeout: 15) { heard = (try? desk.heardFrequency()) ?? 0; return abs(heard - 1000) < 10 }, "heard \(heard) Hz")
@@ -187,7 +194,7 @@ struct MediaPlayerTests {
                                            environment: desk.environment)
         let listing = String(decoding: introspected.output, as: UTF8.self)
         for name in ["Identity", "DesktopEntry", "CanQuit", "CanRaise", "HasTrackList", "SupportedUriSchemes", "SupportedMimeTypes",
-                     "PlaybackStatus", "LoopStatus", "Metadata", "Position", "Rate", "MinimumRate", "MaximumRate", "Volume",
+                     "PlaybackStatus", "LoopStatus", "Shuffle", "Metadata", "Position", "Rate", "MinimumRate", "MaximumRate", "Volume",
                      "CanGoNext", "CanGoPrevious", "CanPlay", "CanPause", "CanSeek", "CanControl", "Seeked",
                      "Play", "Pause", "PlayPause", "Stop", "Next", "Previous", "Seek", "SetPosition", "OpenUri", "Raise", "Quit"] {
             #expect(listing.contains("." + name + " "), "\(name) is missing: \(listing)")

@@ -152,6 +152,7 @@ extension Daemon {
             updateTap()
         }
         if key == ConfigSchema.Player.loop.key { session?.loop = loopMode }
+        if key == ConfigSchema.Player.shuffle.key { session?.setShuffle(configuration[ConfigSchema.Player.shuffle]) }
         if key == ConfigSchema.Player.volume.key { session?.setVolume(volume) }
         if key == ConfigSchema.Player.rate.key || key == ConfigSchema.Player.pitch.key { session?.setRateAndPitch(rateAndPitch) }
     }
@@ -165,6 +166,7 @@ extension Daemon {
             let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch)
             session.streamSettings = StreamSettings(configuration: configuration)
             session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
+            if configuration[ConfigSchema.Player.shuffle] { session.setShuffle(true) }
             let announcer = self.announcer
             session.beatListener = { announcer.announce($0, from: .player) }
             session.outputs = outputs
@@ -224,6 +226,7 @@ extension Daemon {
         if let session {
             player["playlist"] = .array(session.files.map(JSONValue.string))
             player["loop"] = .string(session.loop.rawValue)
+            player["shuffle"] = .bool(session.shuffle)
             player["volume"] = .number(session.volume)
             player["rate"] = .number(session.rateAndPitch.rate)
             player["pitch"] = .number(session.rateAndPitch.pitch)

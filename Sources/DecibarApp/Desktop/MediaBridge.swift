@@ -53,6 +53,7 @@ final class MediaBridge {
         session.refreshDuration()
         state.status = session.status
         state.loop = session.loop
+        state.shuffle = session.shuffle
         state.volume = session.volume
         state.rate = session.rateAndPitch.rate
         if session.hasTrack {

@@ -22,6 +22,7 @@ extension PlaySession {
             guard let track, track.id == trackID, position >= 0, seconds <= duration else { return }
             seek(to: seconds)
         case .setLoop(let mode): loop = mode
+        case .setShuffle(let on): setShuffle(on)
         case .setVolume(let percent): setVolume(percent)
         case .setRate(let rate):
             // A rate of 0 means pause (the specification's rule); others are clamped to 0.25...4.

@@ -86,6 +86,8 @@ final class PlaySession {
     var zoom = (view: ScrubberZoom(duration: 0), track: -1, follows: true)
     /// The scrubber's width in pixels as last drawn: how far in a zoom may go (10 ms a pixel).
     var scrubberWidth = 1000.0
+    /// While shuffled: where each entry of `files` stood in the list as given (PlaySession+Shuffle).
+    var shuffleOrder: [Int]?
 
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal, parts: any PlayerParts = SystemPlayerParts()) {
@@ -309,8 +311,20 @@ final class PlaySession {
 
     /// Adds files to the end of the list.
     func append(_ more: [String]) {
+        // Shuffled, new files go at the end of the play order, where they also stand in the list.
+        shuffleOrder? += (files.count ..< files.count + more.count)
         files += more
         transport.trackCount = files.count
+    }
+
+    /// Puts the list in a new order (shuffle on or off); the track open plays on where it now stands.
+    func reorder(_ reordered: [String], currentAt position: Int) {
+        files = reordered
+        transport.renumber(to: position)
+        // The same track: its zoom and MPRIS identity follow it.
+        if zoom.track >= 0 { zoom.track = position }
+        if position >= 0, let track { self.track = MediaTrack(index: position, path: Self.absolute(files[position]), tags: tags,
+                                                             duration: duration, artURL: track.artURL) }
     }
 
     /// Takes a streamed track once it is open, notices the server leaving and coming back, holds

@@ -9,6 +9,8 @@ public struct PlayView {
     public struct Settings: Sendable {
         public var files: [String]
         public var loop: LoopMode
+        /// Play the list in random order.
+        public var shuffle: Bool
         /// Close at the end of the list (scripts); otherwise the window stays, on the last track stopped.
         public var exitsAtEnd: Bool
         /// Percent on the sound server's scale.
@@ -24,11 +26,12 @@ public struct PlayView {
         /// One line per seek for the benchmarks.
         public var seekLogPath: String?
 
-        public init(files: [String], loop: LoopMode = .none, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
+        public init(files: [String], loop: LoopMode = .none, shuffle: Bool = false, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
                     rateAndPitch: RateAndPitch = .normal, publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, stream: StreamSettings = StreamSettings(),
                     seekLogPath: String? = nil) {
             self.files = files
             self.loop = loop
+            self.shuffle = shuffle
             self.exitsAtEnd = exitsAtEnd
             self.volume = volume
             self.rateAndPitch = rateAndPitch
@@ -52,6 +55,7 @@ public struct PlayView {
                                   rateAndPitch: settings.rateAndPitch)
         session.streamSettings = settings.stream
         session.videoLayout = settings.scrubber.videoLayout
+        if settings.shuffle { session.setShuffle(true) }
         // A first track at an address starts downloading while the window opens.
         session.prefetch(0)
         let window: Window

@@ -91,6 +91,8 @@ public enum ConfigSchema {
     public enum Player {
         public static let loop: Setting<LoopMode> = .choice(.player, "loop", default: LoopMode.none, booleanWords: (.playlist, LoopMode.none),
             "At the end of a track: none (the next one; the window stays open on the last, stopped), track (play it again) or playlist (start the list again after the last). l cycles at run time.")
+        public static let shuffle: Setting<Bool> = .boolean(.player, "shuffle",
+            "Play the list in random order (the track playing first, then each other once); off puts it back in its own order.")
         public static let volume: Setting<Double> = .number(.player, "volume", PlayerVolume.range, default: PlayerVolume.defaultPercent, unit: "percent",
             "Volume of the player's stream in percent, as the sound server shows it (100: the file as it is; 9 and 0 step it by 5).")
         public static let rate: Setting<Double> = .number(.player, "rate", RateAndPitch.rates, default: 1, unit: "factor",
@@ -148,7 +150,7 @@ public enum ConfigSchema {
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
         Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
-        Player.loop.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
+        Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
         Player.fillIndicator.key, Player.follow.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
         Player.connectTimeout.key, Player.streamStart.key,

@@ -4,6 +4,7 @@
 public struct MediaPlayerState: Sendable, Equatable {
     public var status: PlaybackStatus = .idle
     public var loop: LoopMode = .none
+    public var shuffle = false
     /// Percent on the sound server's scale (MPRIS's Volume is this over 100).
     public var volume: Double = PlayerVolume.defaultPercent
     public var rate: Double = 1
@@ -26,6 +27,7 @@ public struct MediaPlayerState: Sendable, Equatable {
         if status.mprisName != other.status.mprisName { names.append("PlaybackStatus") }
         if loop != other.loop { names.append("LoopStatus") }
         if rate != other.rate { names.append("Rate") }
+        if shuffle != other.shuffle { names.append("Shuffle") }
         if track != other.track { names.append("Metadata") }
         if volume != other.volume { names.append("Volume") }
         if minimumRate != other.minimumRate { names.append("MinimumRate") }

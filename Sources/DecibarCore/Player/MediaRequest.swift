@@ -15,6 +15,7 @@ public enum MediaRequest: Sendable, Equatable {
     case setPosition(trackID: String, position: Int64)
     case open(path: String)
     case setLoop(LoopMode)
+    case setShuffle(Bool)
     /// Percent.
     case setVolume(Double)
     case setRate(Double)

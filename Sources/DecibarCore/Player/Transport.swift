@@ -19,6 +19,12 @@ public struct Transport: Equatable, Sendable {
         self.exitsAtEnd = exitsAtEnd
     }
 
+    /// The track open stays open, at `position` of a reordered list (shuffle turned on or off).
+    public mutating func renumber(to position: Int) {
+        guard index >= 0, (0 ..< trackCount).contains(position) else { return }
+        index = position
+    }
+
     public enum Event: Equatable, Sendable {
         // Asked for (keys, ctl, MPRIS). A seek's target is already within the track.
         case play, pause, togglePause, stop, next, previous
