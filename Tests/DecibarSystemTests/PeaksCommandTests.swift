@@ -114,7 +114,9 @@ struct PeaksCommandTests {
         let highKiB = Int(String(decoding: hour.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         print("peaks: 20 minutes piped in, peak memory \(highKiB / 1024) MiB")
         // Its overview is 225 000 pairs a channel (under 4 MB): far from the audio's 460 MB.
-        #expect(hour.status == 0 && highKiB > 0 && highKiB < 120 * 1024, "\(highKiB) KiB: \(hour.error)")
+        // (AddressSanitizer keeps 256 MiB of freed memory in quarantine on top.)
+        let bound = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == "address" ? 400 : 120
+        #expect(hour.status == 0 && highKiB > 0 && highKiB < bound * 1024, "\(highKiB) KiB: \(hour.error)")
         let text = try String(contentsOfFile: folder + "/hour.json", encoding: .utf8)
         #expect(text.contains(#""length":225000,"#))
     }
