@@ -61,6 +61,9 @@ section "Rate and pitch: playback CPU at rate 1.5 / pitch +300 against rate 1"
 section "Video: CPU with the picture against --video-layout off (720p30), frames on time at 1080p60"
 "$here/bench-video.sh" "$root/.build-release/release/decibar"
 
+section "Scrubber zoom: a 60-minute FLAC zoomed to 10 ms a pixel, the frame that shows it"
+"$here/bench-zoom.sh" "$root/.build-release/release/decibar"
+
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"
 
