@@ -33,6 +33,19 @@ static int call_method(sd_bus_message *call, void *userdata, sd_bus_error *error
     return decibar_systemd_load(0, 0)->sd_bus_reply_method_return(call, NULL);
 }
 
+static int answer_method(sd_bus_message *call, void *userdata, sd_bus_error *error) {
+    DecibarMprisTarget *target = userdata;
+    const DecibarSystemd *systemd = decibar_systemd_load(0, 0);
+    sd_bus_message *reply = NULL;
+    int result = systemd->sd_bus_message_new_method_return(call, &reply);
+    if (result < 0) return result;
+    result = target->answer_method(target->owner, systemd->sd_bus_message_get_member(call), call, reply, error);
+    // A bus of NULL: the one the call came on.
+    if (result >= 0) result = systemd->sd_bus_send(NULL, reply, NULL);
+    systemd->sd_bus_message_unref(reply);
+    return result;
+}
+
 #define CHANGES SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
 #define CONSTANT SD_BUS_VTABLE_PROPERTY_CONST
 
@@ -81,5 +94,22 @@ static const sd_bus_vtable player_vtable[] = {
     SD_BUS_VTABLE_END
 };
 
+static const sd_bus_vtable track_list_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD("GetTracksMetadata", "ao", "aa{sv}", answer_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("AddTrack", "sob", "", call_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("RemoveTrack", "o", "", call_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD("GoTo", "o", "", call_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL("TrackListReplaced", "aoo", 0),
+    SD_BUS_SIGNAL("TrackAdded", "a{sv}o", 0),
+    SD_BUS_SIGNAL("TrackRemoved", "o", 0),
+    SD_BUS_SIGNAL("TrackMetadataChanged", "oa{sv}", 0),
+    // The specification's rule: a change of Tracks is told by TrackListReplaced, never with its value.
+    SD_BUS_PROPERTY("Tracks", "ao", get_property, 0, SD_BUS_VTABLE_PROPERTY_EMITS_INVALIDATION),
+    SD_BUS_PROPERTY("CanEditTracks", "b", get_property, 0, CONSTANT),
+    SD_BUS_VTABLE_END
+};
+
 const sd_bus_vtable *decibar_mpris_root_vtable(void) { return root_vtable; }
+const sd_bus_vtable *decibar_mpris_track_list_vtable(void) { return track_list_vtable; }
 const sd_bus_vtable *decibar_mpris_player_vtable(void) { return player_vtable; }

@@ -99,6 +99,19 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
         worker.requestSeek(to: frame)
     }
 
+    /// Plays `loop` over and over from the next time the audio reaches its end (B) from before it;
+    /// nil plays on. Seek to its start (A) after setting one: audio decoded ahead past B is not undone.
+    public func setLoop(_ loop: ABLoop?) {
+        worker.loop.withLock { $0 = loop }
+        worker.wake()
+    }
+
+    public func fileFrame(playedFrame: Double) -> Double {
+        worker.fold.withLock { fold in
+            fold.loop?.fileFrame(playedFrame: playedFrame, origin: fold.origin, wraps: fold.wraps) ?? playedFrame
+        }
+    }
+
     /// Seconds of audio decoded and not yet read by the sound server; 0 while a seek's first audio
     /// is still being decoded. A streamed track waits on this before it starts or resumes.
     public var bufferedSeconds: Double {
@@ -137,6 +150,8 @@ private final class DecodeWorker: @unchecked Sendable {
     private var generation = 0
     /// The decoder has nothing more for this generation (the end, or an error).
     private var decoderEnded = false
+    /// The file frame the decoder's next audio starts at.
+    private var decodedFrame: Int64 = 0
 
     /// Seeks asked for (main thread) and carried out (decoding thread), and where in the ring the
     /// audio of the latest one starts.
@@ -150,6 +165,18 @@ private final class DecodeWorker: @unchecked Sendable {
     let primedGeneration = Atomic<Int>(0)
     let isReaderWaiting = Atomic<Bool>(false)
     let onAudio = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The A-B loop asked for; the decoding thread jumps from its end back to its start.
+    let loop = Mutex<ABLoop?>(nil)
+    /// How the audio of the latest seek folds back into the file: the loop it jumped in, from
+    /// where, how often. Reset by the seek itself, so a read after it never folds by an older one.
+    let fold = Mutex(Fold(generation: 0, origin: 0))
+
+    struct Fold {
+        var generation: Int
+        var origin: Int64
+        var loop: ABLoop?
+        var wraps = 0
+    }
     private let failureBox = Mutex<AudioFileError?>(nil)
     private let stopped = Atomic<Bool>(false)
     private let stallNanoseconds = Atomic<Int>(0)
@@ -161,6 +188,7 @@ private final class DecodeWorker: @unchecked Sendable {
         channelCount = decoder.channelCount
         // The first chunk now: a file that cannot give any audio fails to open.
         let more = try decoder.read { [self] samples in pending.append(contentsOf: samples) }
+        decodedFrame = Int64(pending.count / max(1, channelCount))
         flushPending()
         decoderEnded = !more
     }
@@ -179,7 +207,8 @@ private final class DecodeWorker: @unchecked Sendable {
 
     func requestSeek(to frame: Int64) {
         seekTarget.store(max(0, frame), ordering: .relaxed)
-        requestedGeneration.add(1, ordering: .releasing)
+        let generation = requestedGeneration.add(1, ordering: .releasing).newValue
+        fold.withLock { $0 = Fold(generation: generation, origin: max(0, frame)) }
         semaphore.signal()
     }
 
@@ -219,6 +248,7 @@ private final class DecodeWorker: @unchecked Sendable {
         do {
             try decoder.seek(toFrame: frame)
             decoderEnded = false
+            decodedFrame = max(0, frame)
         } catch {
             failureBox.withLock { $0 = error }
             decoderEnded = true
@@ -233,14 +263,46 @@ private final class DecodeWorker: @unchecked Sendable {
     }
 
     private func decodeChunk() {
+        let first = decodedFrame
+        let before = pending.count
+        var failed = false
         do {
             let more = try decoder.read { samples in pending.append(contentsOf: samples) }
             if !more { decoderEnded = true }
         } catch {
             failureBox.withLock { $0 = error }
             decoderEnded = true
+            failed = true
+        }
+        decodedFrame += Int64((pending.count - before) / channelCount)
+        // Audio that started before B jumps back to A at B exactly (or at the file's end, if B lies beyond it).
+        if !failed, let loop = loop.withLock({ $0 }), first < loop.end {
+            if decodedFrame >= loop.end {
+                pending.removeLast(Int(decodedFrame - loop.end) * channelCount)
+                decodedFrame = loop.end
+                jumpBack(in: loop)
+            } else if decoderEnded, let shortened = ABLoop(start: loop.start, end: decodedFrame) {
+                jumpBack(in: shortened)
+            }
         }
         flushPending()
+    }
+
+    /// Moves the decoder from the loop's end to its start; the audio goes on as one stream.
+    private func jumpBack(in loop: ABLoop) {
+        do {
+            try decoder.seek(toFrame: loop.start)
+            decoderEnded = false
+            decodedFrame = loop.start
+            fold.withLock { fold in
+                guard fold.generation == generation else { return }
+                fold.loop = loop
+                fold.wraps += 1
+            }
+        } catch {
+            failureBox.withLock { $0 = error }
+            decoderEnded = true
+        }
     }
 
     /// Everything of `generation` is in the ring: the reader ends once it has read it all.

@@ -28,6 +28,13 @@ public protocol PlaybackSource: AnyObject, Sendable {
     func seek(toFrame frame: Int64)
     /// Called (on the source's own thread) when audio arrives after `render` said `.waiting`.
     var whenAudioArrives: (@Sendable () -> Void)? { get set }
+    /// The file frame of `playedFrame`, a count of frames played on from the latest seek's target
+    /// (they differ once an A-B loop jumped back).
+    func fileFrame(playedFrame: Double) -> Double
+}
+
+extension PlaybackSource {
+    public func fileFrame(playedFrame: Double) -> Double { playedFrame }
 }
 
 /// Plays a `PlaybackSource` through a PulseAudio playback stream with a small target latency, and
@@ -446,13 +453,14 @@ public final class PulsePlayer: @unchecked Sendable {
     public var heardFrame: Int64 {
         let sampleRate = Double(sampleRate)
         let now = HostClock.now()
-        return positionBox.withLock { position in
+        let playedFrame = positionBox.withLock { position in
             // Between writes the queue keeps playing: without this the playhead would stand still
             // from one write to the next and lag by up to a write's worth.
             let played = position.isPaused ? 0 : min(position.latency, max(0, now - position.latencyMeasuredAt))
             let heard = position.outputFrame - Int64(((position.latency - played) * sampleRate).rounded())
-            return max(0, Int64(position.map.fileFrame(atOutput: heard).rounded()))
+            return position.map.fileFrame(atOutput: heard)
         }
+        return max(0, Int64(source.fileFrame(playedFrame: playedFrame).rounded()))
     }
 
     /// False when the rate and pitch given to `init` could not be set up (it plays at normal speed).

@@ -264,6 +264,9 @@ public final class Window {
                 case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): events.append(.key(.zoomOut))
                 case Int(SDLK_PAGEDOWN.rawValue): events.append(.key(.nextChapter))
                 case Int(SDLK_PAGEUP.rawValue): events.append(.key(.previousChapter))
+                case Int(SDLK_a.rawValue):
+                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .clearLoop : .loopStart))
+                case Int(SDLK_b.rawValue): events.append(.key(.loopEnd))
                 // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
                 case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
                 case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))
@@ -274,7 +277,8 @@ public final class Window {
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 // Keep receiving motion and the release when the pointer leaves the window.
                 sdlFunctions.SDL_CaptureMouse!(SDL_TRUE)
-                events.append(.mouseDown(x: x, y: y))
+                let shift = sdlFunctions.SDL_GetModState!().rawValue & KMOD_SHIFT.rawValue != 0
+                events.append(.mouseDown(x: x, y: y, shift: shift))
             case SDL_MOUSEMOTION:
                 let (x, y) = toPixels(event.motion.x, event.motion.y)
                 events.append(.mouseMoved(x: x, y: y))

@@ -11,6 +11,8 @@ public enum PlayerKey: Sendable, Equatable {
     case zoomIn, zoomOut
     /// Page Down and Page Up: the next chapter, or back (as a CD player's previous).
     case nextChapter, previousChapter
+    /// a and b: the A-B loop's start and end at the playhead; A (shift+a): no loop.
+    case loopStart, loopEnd, clearLoop
 }
 
 public enum WindowEvent: Sendable, Equatable {
@@ -24,7 +26,7 @@ public enum WindowEvent: Sendable, Equatable {
     case key(PlayerKey)
     /// Left button pressed, moved, released; positions in drawable pixels from the top-left, and
     /// possibly outside the window while the mouse is captured.
-    case mouseDown(x: Double, y: Double)
+    case mouseDown(x: Double, y: Double, shift: Bool = false)
     case mouseMoved(x: Double, y: Double)
     case mouseUp(x: Double, y: Double)
     /// The wheel turned with the pointer at x, y: `steps` up (away from the user) are positive.

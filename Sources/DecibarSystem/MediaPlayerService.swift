@@ -17,6 +17,9 @@ public final class MediaPlayerService: Sendable {
 
     static let objectPath = "/org/mpris/MediaPlayer2"
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    /// The specification's id for "no track".
+    static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     private struct Shared {
         var state = MediaPlayerState()
@@ -68,10 +71,11 @@ public final class MediaPlayerService: Sendable {
         let target = UnsafeMutablePointer<DecibarMprisTarget>.allocate(capacity: 1)
         target.initialize(to: DecibarMprisTarget(owner: Unmanaged.passUnretained(self).toOpaque(),
                                                  get_property: Self.getProperty, set_property: Self.setProperty,
-                                                 call_method: Self.callMethod))
+                                                 call_method: Self.callMethod, answer_method: Self.answerMethod))
         connection.target = target
         for (interface, table) in [("org.mpris.MediaPlayer2", decibar_mpris_root_vtable()),
-                                   (Self.playerInterface, decibar_mpris_player_vtable())] {
+                                   (Self.playerInterface, decibar_mpris_player_vtable()),
+                                   (Self.trackListInterface, decibar_mpris_track_list_vtable())] {
             let added = systemdFunctions.sd_bus_add_object_vtable!(bus, nil, Self.objectPath, interface, table, UnsafeMutableRawPointer(target))
             guard added >= 0 else {
                 close(wake)
@@ -151,14 +155,17 @@ public final class MediaPlayerService: Sendable {
                 writeLine("decibar: MPRIS stopped: the session bus went away (\(Self.errorText(processed)))")
                 return
             }
-            let (stops, changes, seeks) = shared.withLock { shared in
+            let (stops, changes, seeks, replacedList) = shared.withLock { shared in
                 let changes = shared.state.changedProperties(since: shared.announced)
+                let replaced = shared.state.trackList != shared.announced.trackList
+                    ? (shared.state.trackList.map(\.id), shared.state.track?.id ?? Self.noTrack) : nil
                 shared.announced = shared.state
                 defer { shared.seeks = [] }
-                return (shared.stops, changes, shared.seeks)
+                return (shared.stops, changes, shared.seeks, replaced)
             }
             if stops { return }
             if !changes.isEmpty { announce(changes, on: bus) }
+            if let replacedList { signalTrackListReplaced(replacedList.0, current: replacedList.1, on: bus) }
             for position in seeks { signalSeeked(position, on: bus) }
             descriptors[0].events = Int16(truncatingIfNeeded: systemdFunctions.sd_bus_get_events!(bus))
             var deadline: UInt64 = 0
@@ -167,7 +174,7 @@ public final class MediaPlayerService: Sendable {
                 let now = UInt64(Self.monotonicNow() * 1_000_000)
                 timeout = deadline <= now ? 0 : Int32(min(60_000, (deadline - now + 999) / 1000))
             }
-            if !changes.isEmpty || !seeks.isEmpty { timeout = 0 }
+            if !changes.isEmpty || !seeks.isEmpty || replacedList != nil { timeout = 0 }
             _ = poll(&descriptors, 2, timeout)
             if descriptors[1].revents & Int16(POLLIN) != 0 {
                 var count: UInt64 = 0
@@ -194,6 +201,16 @@ public final class MediaPlayerService: Sendable {
         _ = systemdFunctions.sd_bus_send!(bus, message, nil)
     }
 
+    /// The list is another (opened, added to, shuffled): `TrackListReplaced(tracks, current)`.
+    private func signalTrackListReplaced(_ ids: [String], current: String, on bus: OpaquePointer) {
+        var message: OpaquePointer?
+        guard systemdFunctions.sd_bus_message_new_signal!(bus, &message, Self.objectPath, Self.trackListInterface, "TrackListReplaced") >= 0,
+              let message else { return }
+        defer { _ = systemdFunctions.sd_bus_message_unref!(message) }
+        guard Self.appendPaths(ids, to: message) >= 0, Self.append(current, type: "o", to: message) >= 0 else { return }
+        _ = systemdFunctions.sd_bus_send!(bus, message, nil)
+    }
+
     // MARK: Properties
 
     private static let getProperty: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, OpaquePointer?) -> Int32 = {
@@ -215,6 +232,13 @@ public final class MediaPlayerService: Sendable {
         return Unmanaged<MediaPlayerService>.fromOpaque(owner).takeUnretainedValue().call(String(cString: member), call, error: error)
     }
 
+    private static let answerMethod: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?, OpaquePointer?,
+                                                     UnsafeMutablePointer<sd_bus_error>?) -> Int32 = {
+        owner, member, call, reply, _ in
+        guard let owner, let member, let call, let reply else { return -EINVAL }
+        return Unmanaged<MediaPlayerService>.fromOpaque(owner).takeUnretainedValue().answer(String(cString: member), call, reply: reply)
+    }
+
     /// The playhead now: where it was last published, moved on by the time since while playing.
     private var currentPosition: (state: MediaPlayerState, position: Int64) {
         let now = Self.monotonicNow()
@@ -231,7 +255,9 @@ public final class MediaPlayerService: Sendable {
         let (state, position) = currentPosition
         switch property {
         case "CanQuit", "CanRaise", "CanControl": return Self.append(true, to: reply)
-        case "HasTrackList": return Self.append(false, to: reply)
+        case "HasTrackList": return Self.append(true, to: reply)
+        case "CanEditTracks": return Self.append(false, to: reply)
+        case "Tracks": return Self.appendPaths(state.trackList.map(\.id), to: reply)
         case "Identity": return Self.append(identity, type: "s", to: reply)
         case "DesktopEntry": return Self.append("decibar", type: "s", to: reply)
         case "SupportedUriSchemes": return Self.append(["file"], to: reply)
@@ -304,6 +330,12 @@ public final class MediaPlayerService: Sendable {
                 return -EINVAL
             }
             request = .setPosition(trackID: track, position: position)
+        case "GoTo":
+            guard let track = Self.readString(call, type: "o") else { return -EINVAL }
+            request = .goTo(trackID: track)
+        case "AddTrack", "RemoveTrack":
+            return systemdFunctions.sd_bus_error_set!(error, "org.freedesktop.DBus.Error.NotSupported",
+                                                      "decibar's list is edited with decibar ctl open (CanEditTracks is false)")
         case "OpenUri":
             guard let uri = Self.readString(call, type: "s") else { return -EINVAL }
             guard let path = MediaTrack.path(fromURI: uri) else {
@@ -315,6 +347,22 @@ public final class MediaPlayerService: Sendable {
         }
         onRequest(request)
         return 0
+    }
+
+    /// A method with an answer: GetTracksMetadata(ids) gives each known track's metadata, in the
+    /// order asked (ids not in the list are left out, as the specification says).
+    private func answer(_ member: String, _ call: OpaquePointer, reply: OpaquePointer) -> Int32 {
+        guard member == "GetTracksMetadata" else { return -EOPNOTSUPP }
+        guard let ids = Self.readPaths(call) else { return -EINVAL }
+        let state = shared.withLock { $0.state }
+        var result = systemdFunctions.sd_bus_message_open_container!(reply, Self.type("a"), "a{sv}")
+        for id in ids where result >= 0 {
+            // The open track in full; the others by name and address.
+            guard let track = state.track?.id == id ? state.track : state.trackList.first(where: { $0.id == id }) else { continue }
+            result = Self.appendMetadata(track, to: reply)
+        }
+        guard result >= 0 else { return result }
+        return systemdFunctions.sd_bus_message_close_container!(reply)
     }
 
     // MARK: Messages
@@ -345,6 +393,23 @@ public final class MediaPlayerService: Sendable {
         defer { strings.forEach { free($0) } }
         strings.append(nil)
         return strings.withUnsafeMutableBufferPointer { systemdFunctions.sd_bus_message_append_strv!(message, $0.baseAddress) }
+    }
+
+    /// `ao`.
+    private static func appendPaths(_ paths: [String], to message: OpaquePointer) -> Int32 {
+        var result = systemdFunctions.sd_bus_message_open_container!(message, type("a"), "o")
+        for path in paths where result >= 0 { result = append(path, type: "o", to: message) }
+        guard result >= 0 else { return result }
+        return systemdFunctions.sd_bus_message_close_container!(message)
+    }
+
+    /// Reads `ao`; nil when the message holds something else.
+    private static func readPaths(_ message: OpaquePointer) -> [String]? {
+        guard systemdFunctions.sd_bus_message_enter_container!(message, type("a"), "o") > 0 else { return nil }
+        var paths: [String] = []
+        while let path = readString(message, type: "o") { paths.append(path) }
+        guard systemdFunctions.sd_bus_message_exit_container!(message) >= 0 else { return nil }
+        return paths
     }
 
     private static func readString(_ message: OpaquePointer, type: Character) -> String? {

@@ -13,6 +13,7 @@ struct ScrubberOptions: ParsableArguments {
     @Option(name: Key.noiseFloor.option, parsing: .unconditional, help: Key.noiseFloor.help) var noiseFloor: Double?
     @Flag(name: Key.fillIndicator.option, inversion: .prefixedNo, help: Key.fillIndicator.help) var fillIndicator: Bool?
     @Option(name: Key.follow.option, help: Key.follow.help) var follow: String?
+    @Flag(name: Key.scrubAudio.option, inversion: .prefixedNo, help: Key.scrubAudio.help) var scrubAudio: Bool?
     @Option(name: Key.videoLayout.option, help: Key.videoLayout.help) var videoLayout: VideoLayout?
     func validate() throws {
         _ = try layer()
@@ -28,6 +29,7 @@ struct ScrubberOptions: ParsableArguments {
         try layer.put(Key.noiseFloor, noiseFloor.map { .number($0) })
         try layer.put(Key.fillIndicator, fillIndicator.map { .bool($0) })
         try layer.put(Key.follow, follow.map { .string($0) })
+        try layer.put(Key.scrubAudio, scrubAudio.map { .bool($0) })
         try layer.put(Key.videoLayout, videoLayout.map { .string($0.rawValue) })
         return layer
     }

@@ -341,4 +341,85 @@ struct PlaySessionTests {
         session.handle(.setRate(0))
         #expect(session.status == .paused)
     }
+
+    @Test("A-B loop: the source gets it in frames and the output plays from A; a and b at the playhead; A after B drops B; another track has none")
+    func abLoop() throws {
+        let (session, parts) = session(["a.flac", "b.flac"])
+        session.open(from: 0)
+        let output = try #require(parts.output)
+        let source = try #require(session.source as? SteeredSource)
+        output.hear(at: 3)
+        #expect(session.setLoop(from: 2, to: 4))
+        #expect(source.loop == ABLoop(start: 96_000, end: 192_000) && output.seeks.last == 96_000)
+        #expect(session.loopPoints == (2, 4) && session.abLoop! == (2, 4))
+        // Not within the track, or too short: nothing changes.
+        #expect(!session.setLoop(from: 20, to: 30) && !session.setLoop(from: 5, to: 5.01))
+        #expect(session.loopPoints == (2, 4))
+        // a at 5 s, after B: B goes, and with it the loop (no jump).
+        output.hear(at: 5)
+        let seeks = output.seeks.count
+        session.setLoopStart()
+        #expect(session.loopPoints == (5, nil) && session.abLoop == nil && source.loop == nil && output.seeks.count == seeks)
+        // b at 7 s: the loop from 5 s, played from there.
+        output.hear(at: 7)
+        session.setLoopEnd()
+        #expect(session.loopPoints == (5, 7) && source.loop == ABLoop(start: 240_000, end: 336_000) && output.seeks.last == 240_000)
+        session.clearLoop()
+        #expect(session.loopPoints == (nil, nil) && source.loop == nil)
+        // b alone loops from the start.
+        output.hear(at: 1)
+        session.setLoopEnd()
+        #expect(session.loopPoints == (0, 1))
+        session.next()
+        #expect(session.index == 1 && session.loopPoints == (nil, nil) && (session.source as? SteeredSource)?.loop == nil)
+    }
+
+    @Test("hearing the drag: from pause the output plays grains at the pointer without Seeked; the release seeks once and pauses again")
+    func scrubFromPause() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        session.pause()
+        let output = try #require(parts.output)
+        let seekCount = session.seekCount
+        #expect(session.beginScrub(at: 3, now: 100))
+        #expect(!output.isPaused && output.seeks == [144_000] && session.status == .paused)
+        // 50 ms later the grain plays on; at 90 ms the pointer (6 s) is far from it: a jump.
+        session.scrub(to: 6, now: 100.05)
+        #expect(output.seeks == [144_000])
+        session.scrub(to: 6, now: 100.09)
+        #expect(output.seeks == [144_000, 288_000] && session.seekCount == seekCount)
+        // Held still: silent after 0.3 s.
+        session.scrub(to: 6, now: 100.4)
+        #expect(output.isPaused)
+        session.endScrub(at: 6.5, resume: false)
+        #expect(output.seeks.last == 312_000 && session.seekCount == seekCount + 1 && output.isPaused && session.status == .paused)
+        #expect(session.scrubbing == nil)
+    }
+
+    @Test("hearing the drag while playing: the release plays on from the drop; stopped, the drag is silent")
+    func scrubWhilePlaying() throws {
+        let (session, parts) = session(["a.flac"])
+        session.open(from: 0)
+        let output = try #require(parts.output)
+        #expect(session.beginScrub(at: 8, now: 0))
+        // A grain that ends the track while the button is held moves nothing on.
+        output.isFinished = true
+        session.tick()
+        #expect(session.index == 0 && session.status == .playing)
+        session.endScrub(at: 2, resume: true)
+        #expect(output.seeks.last == 96_000 && !output.isPaused && session.status == .playing)
+        session.stop()
+        #expect(!session.beginScrub(at: 5, now: 1) && session.scrubbing == nil)
+    }
+
+    @Test("MPRIS GoTo plays the track its id names; an id of no track is ignored")
+    func goTo() throws {
+        let (session, _) = session(["a.flac", "b.flac", "c.flac"])
+        session.open(from: 0)
+        session.handle(.goTo(trackID: "/org/decibar/track/2"))
+        #expect(session.index == 2 && session.status == .playing)
+        session.handle(.goTo(trackID: "/org/decibar/track/7"))
+        session.handle(.goTo(trackID: "/org/mpris/MediaPlayer2/TrackList/NoTrack"))
+        #expect(session.index == 2)
+    }
 }

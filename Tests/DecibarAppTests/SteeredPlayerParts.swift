@@ -105,8 +105,12 @@ final class SteeredSource: TrackSource, @unchecked Sendable {
         estimatedFrameCount = Int64(seconds * 48000)
     }
 
+    /// The A-B loop the session gave it.
+    private(set) var loop: ABLoop?
+
     func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> PlaybackRender { .waiting }
     func seek(toFrame frame: Int64) {}
+    func setLoop(_ loop: ABLoop?) { self.loop = loop }
 }
 
 final class SteeredDownload: TrackDownload {

@@ -17,6 +17,8 @@ struct ControlProtocolTests {
                 .request(ControlRequest(command: .subscribe(Subscription(kind: .levels, rate: 60)))))
         #expect(parse(#"{"command":["get_status"],"request_id":-3}"#) == .request(ControlRequest(id: -3, command: .getStatus)))
         #expect(parse(#"{"command": ["zoom", 8]}"#) == .request(ControlRequest(command: .zoom(factor: 8))))
+        #expect(parse(#"{"command": ["ab_loop", 10, 12.5]}"#) == .request(ControlRequest(command: .abLoop(start: 10, end: 12.5))))
+        #expect(parse(#"{"command": ["ab_loop", "off"]}"#) == .request(ControlRequest(command: .abLoopOff)))
         #expect(parse(#"{"command": ["chapter", "previous"]}"#) == .request(ControlRequest(command: .chapter(forward: false))))
     }
 
@@ -43,6 +45,9 @@ struct ControlProtocolTests {
         #expect(code(#"{"command": ["zoom", 0]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom", "in"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom"]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["ab_loop", 12, 10]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["ab_loop", "on"]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["ab_loop", -1, 10]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["chapter", "sideways"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["subscribe", "levels", 1000]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["fly"], "request_id": 9}"#)! == (.unknownCommand, 9))

@@ -32,6 +32,12 @@ struct PlayerStateTests {
         let bare = MediaTrack(index: 0, path: "/tmp/x.wav", tags: TrackTags(title: ""), duration: 0)
         #expect(bare.title == "x.wav" && bare.artists.isEmpty && bare.album == nil && bare.length == nil)
         #expect(MediaTrack.fileURL("/é") == "file:///%C3%A9")
+        // TrackList ids name places in the list, and only those.
+        #expect(MediaTrack.index(ofID: "/org/decibar/track/12") == 12 && MediaTrack.id(ofIndex: 12) == "/org/decibar/track/12")
+        for wrong in ["/org/decibar/track/", "/org/decibar/track/-1", "/org/decibar/track/01", "/org/decibar/track/1/2",
+                      "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/org/decibar/track/+3"] {
+            #expect(MediaTrack.index(ofID: wrong) == nil, "\(wrong)")
+        }
         #expect(MediaTrack.path(fromURI: "file:///music/a%20b%26c.flac") == "/music/a b&c.flac")
         #expect(MediaTrack.path(fromURI: "file://localhost/x") == "/x")
         #expect(MediaTrack.path(fromURI: "/plain/path") == "/plain/path")

@@ -4,13 +4,14 @@ import Foundation
 import Testing
 
 /// Drags on the player's scrubber with real X input events (xdotool) and checks, in the audio
-/// recorded from the null sink's monitor, where playback went.
+/// recorded from the null sink's monitor, where playback went and what was heard while the button
+/// was held.
 @Suite("Scrubber drag under Xvfb", .serialized, .enabled(if: TestRig.canRun(needing: .display), "needs an X display (make test has one)"))
 struct ScrubberDragTests {
     let width = 800
     let height = 450
 
-    func offset(of needle: ArraySlice<Float>, in haystack: [Float], from start: Int = 0) -> Int? {
+    static func offset(of needle: ArraySlice<Float>, in haystack: [Float], from start: Int = 0) -> Int? {
         var index = start - start % 2
         while index + needle.count <= haystack.count {
             if haystack[index] == needle.first!, zip(haystack[index ..< index + needle.count], needle).allSatisfy({ abs($0 - $1) < 1e-6 }) {
@@ -21,7 +22,12 @@ struct ScrubberDragTests {
         return nil
     }
 
-    @Test("dropping a drag seeks once, exactly to the time under the pointer; past the window's edge it pins to the start")
+    /// Frames recorded so far (the file's size): marks a moment in the recording, within parec's 20 ms.
+    func recordedFrames(_ path: String, channels: Int = 2) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / (4 * channels)
+    }
+
+    @Test("with scrub_audio off, the audio pauses while the button is held (the seed's drag); dropping it seeks once, exactly to the time under the pointer; past the window's edge it pins to the start")
     func drag() throws {
         let server = try PrivatePulseServer()
         let file = server.directory + "/sweep.flac"
@@ -37,7 +43,7 @@ struct ScrubberDragTests {
         let recorder = try server.record(to: recording)
         defer { recorder.kill() }
         let screen = try PrivateDisplay()
-        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
+        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)", "--no-scrub-audio"],
                                         environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
         // An X server of this test's own: other tests' windows cannot catch its input events.
         let id = try screen.window(of: player.process.processIdentifier)
@@ -53,10 +59,12 @@ struct ScrubberDragTests {
         let to = layout.scrubberLeft + layout.scrubberWidth * 7 / 10
         // Press, move in steps (the playhead follows), release: one seek, to `to`.
         try input(["mousemove", "--window", id, "\(from)", "\(y)", "mousedown", "1"])
+        let pressedAt = recordedFrames(recording)
         for step in 1 ... 5 {
             try input(["mousemove", "--window", id, "\(from + (to - from) * step / 5)", "\(y)"])
-            usleep(30_000)
+            usleep(150_000)
         }
+        let releasedAt = recordedFrames(recording)
         try input(["mouseup", "1"])
         let dropFrame = Int((geometry.time(forX: Double(to)) * 48000).rounded())
         usleep(1_500_000)
@@ -74,8 +82,12 @@ struct ScrubberDragTests {
         recorder.kill()
         let recorded = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
 
+        // Held: silence, from a moment after the press (the queue ahead played out) to the release.
+        let held = recorded[min(recorded.count, (pressedAt + 7200) * 2) ..< min(recorded.count, releasedAt * 2)]
+        #expect(held.count > 48000, "held for \(held.count / 96) ms")
+        #expect(held.allSatisfy { abs($0) < 1e-4 }, "sound while the button was held: \(held.map { abs($0) }.max() ?? 0)")
         // The first drop: the audio from exactly `dropFrame` is in the recording...
-        let landing = offset(of: decoded[dropFrame * 2 ..< dropFrame * 2 + 960], in: recorded)
+        let landing = Self.offset(of: decoded[dropFrame * 2 ..< dropFrame * 2 + 960], in: recorded)
         #expect(landing != nil, "no audio from the drop point \(Double(dropFrame) / 48000) s")
         // ...and it starts there: the 5 ms before it in the recording are not the 5 ms before the drop point
         // (that would mean playback merely passed by), so this is where a seek landed.
@@ -83,9 +95,94 @@ struct ScrubberDragTests {
             let before = Array(recorded[max(0, landing - 480) ..< landing])
             #expect(before != Array(decoded[dropFrame * 2 - 480 ..< dropFrame * 2]))
             // The second drop, outside the window on the left: the start of the file plays again afterwards.
-            let again = offset(of: decoded[0 ..< 960], in: recorded, from: landing)
+            let again = Self.offset(of: decoded[0 ..< 960], in: recorded, from: landing)
             #expect(again != nil, "dragging past the left edge did not seek to the start")
         }
         #expect(player.standardError.contains("playing \(file)"))
+    }
+
+    @Test("hearing the drag: from 25 % to 50 % over 2 s the monitor is not silent for 70 % of it, in its last half second the pitch is the pointer's (±10 %), and the release plays from the drop")
+    func heardWhileDragging() throws {
+        let server = try PrivatePulseServer()
+        // 40 s whose pitch tells the position: 200 Hz, doubling every 10 s.
+        let file = server.directory + "/sweep.flac"
+        let phase = "2*PI*200*10/log(2)*(exp(t*log(2)/10)-1)"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=0.5*sin(\(phase))|0.5*sin(\(phase)):s=48000:d=40", file])
+        #expect(made.status == 0, "\(made.error)")
+        func pitch(at seconds: Double) -> Double { 200 * pow(2, seconds / 10) }
+        let decoder = try AudioFileDecoder(path: file)
+        var decoded: [Float] = []
+        while try decoder.read({ decoded.append(contentsOf: $0) }) {}
+
+        let recording = server.directory + "/recorded.raw"
+        let recorder = try server.record(to: recording)
+        defer { recorder.kill() }
+        let screen = try PrivateDisplay()
+        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
+                                        environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
+        let id = try screen.window(of: player.process.processIdentifier)
+        func input(_ arguments: [String]) throws { try screen.xdotool(arguments) }
+        #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
+        usleep(1_200_000)
+
+        let layout = PlayLayout(width: width, height: height)
+        let geometry = layout.scrubberGeometry(duration: 40)
+        let y = layout.scrubberTop + layout.scrubberHeight / 2
+        let from = Int(geometry.x(forTime: 10).rounded()), to = Int(geometry.x(forTime: 20).rounded())
+        // The pointer's path: where it was, when (the clock and the recording's length at each move).
+        var moves: [(at: Double, frame: Int, x: Int)] = []
+        try input(["mousemove", "--window", id, "\(from)", "\(y)", "mousedown", "1"])
+        let start = TestRig.now()
+        moves.append((start, recordedFrames(recording), from))
+        for step in 1 ... 40 {
+            let due = start + 0.05 * Double(step)
+            let wait = due - TestRig.now()
+            if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+            let x = from + (to - from) * step / 40
+            try input(["mousemove", "--window", id, "\(x)", "\(y)"])
+            moves.append((TestRig.now(), recordedFrames(recording), x))
+        }
+        let releasedAt = recordedFrames(recording)
+        try input(["mouseup", "1"])
+        let dropFrame = Int((geometry.time(forX: Double(to)) * 48000).rounded())
+        usleep(1_000_000)
+        try input(["key", "--window", id, "q"])
+        #expect(player.waitForExit(timeout: 15) == 0, "\(player.standardError)")
+        recorder.kill()
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let left = stride(from: 0, to: recorded.count, by: 2).map { recorded[$0] }
+        let pressedAt = moves[0].frame
+        #expect(releasedAt - pressedAt > 90000 && releasedAt <= left.count, "held for \(releasedAt - pressedAt) frames")
+        guard releasedAt - pressedAt > 90000, releasedAt <= left.count else { return }
+
+        // Not silent: 10 ms blocks with sound, over the drag.
+        let blocks = stride(from: pressedAt, to: releasedAt - 480, by: 480).map { block in
+            (left[block ..< block + 480].map { $0 * $0 }.reduce(0, +) / 480).squareRoot()
+        }
+        let sounding = Double(blocks.filter { $0 > 0.01 }.count) / Double(blocks.count)
+        #expect(sounding >= 0.7, "sound in \(Int(sounding * 100)) % of the drag")
+
+        // The pitch of each 50 ms with sound throughout, against the pointer's position at that moment.
+        func pointerTime(atFrame frame: Int) -> Double {
+            let after = moves.firstIndex { $0.frame >= frame } ?? moves.count - 1
+            return geometry.time(forX: Double(moves[after].x))
+        }
+        var ratios: [Double] = []
+        for block in stride(from: releasedAt - 24000, to: releasedAt - 2400, by: 2400) {
+            let samples = left[block ..< block + 2400]
+            let parts = stride(from: block, to: block + 2400, by: 240).map { part in left[part ..< part + 240].map { abs($0) }.max() ?? 0 }
+            guard parts.allSatisfy({ $0 > 0.1 }) else { continue }
+            var crossings = 0
+            for (previous, next) in zip(samples, samples.dropFirst()) where (previous < 0) != (next < 0) { crossings += 1 }
+            let heard = Double(crossings) / 2 / 0.05
+            ratios.append(heard / pitch(at: pointerTime(atFrame: block + 1200)))
+        }
+        let near = ratios.filter { abs($0 - 1) <= 0.1 }
+        #expect(ratios.count >= 3 && Double(near.count) >= 0.8 * Double(ratios.count), "heard/pointer pitch: \(ratios)")
+
+        // The release: the audio from exactly the drop point follows it.
+        let landing = Self.offset(of: decoded[dropFrame * 2 ..< dropFrame * 2 + 960], in: recorded, from: (releasedAt - 9600) * 2)
+        #expect(landing != nil, "no audio from the drop point \(Double(dropFrame) / 48000) s after the release")
     }
 }

@@ -17,10 +17,14 @@ typedef struct DecibarMprisTarget {
     // Reads the arguments of `member` from `call`; returns >= 0 (an empty reply is sent) or a
     // negative errno, with `error` set when there is a message for the caller.
     int (*call_method)(void *owner, const char *interface, const char *member, sd_bus_message *call, sd_bus_error *error);
+    // Like call_method, for a method with an answer: appends it to `reply`, which is then sent.
+    int (*answer_method)(void *owner, const char *member, sd_bus_message *call, sd_bus_message *reply, sd_bus_error *error);
 } DecibarMprisTarget;
 
 // org.mpris.MediaPlayer2 and org.mpris.MediaPlayer2.Player; their userdata is a DecibarMprisTarget.
 const sd_bus_vtable *decibar_mpris_root_vtable(void);
 const sd_bus_vtable *decibar_mpris_player_vtable(void);
+// org.mpris.MediaPlayer2.TrackList.
+const sd_bus_vtable *decibar_mpris_track_list_vtable(void);
 
 #endif

@@ -13,7 +13,7 @@
     X(SDL_GL_CreateContext) X(SDL_GL_DeleteContext) X(SDL_GL_GetAttribute) \
     X(SDL_GL_GetDrawableSize) X(SDL_GL_SetAttribute) X(SDL_GL_SetSwapInterval) \
     X(SDL_GL_SwapWindow) X(SDL_GetBasePath) X(SDL_GetCurrentDisplayMode) \
-    X(SDL_GetCurrentVideoDriver) X(SDL_GetError) X(SDL_GetTicks64) \
+    X(SDL_GetCurrentVideoDriver) X(SDL_GetError) X(SDL_GetModState) X(SDL_GetTicks64) \
     X(SDL_GetWindowDisplayIndex) X(SDL_GetWindowSize) X(SDL_GetWindowTitle) \
     X(SDL_GetWindowWMInfo) X(SDL_HideWindow) X(SDL_InitSubSystem) \
     X(SDL_LoadFile) X(SDL_PollEvent) X(SDL_PushEvent) \

@@ -14,7 +14,8 @@
     X(sd_bus_message_new_signal) X(sd_bus_message_unref) X(sd_bus_message_append_basic) \
     X(sd_bus_message_append_strv) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
     X(sd_bus_message_read_basic) X(sd_bus_message_get_interface) X(sd_bus_message_get_member) \
-    X(sd_bus_reply_method_return)
+    X(sd_bus_reply_method_return) X(sd_bus_message_new_method_return) X(sd_bus_message_enter_container) \
+    X(sd_bus_message_exit_container) X(sd_bus_emit_signal)
 
 typedef struct { DECIBAR_SYSTEMD_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarSystemd;
 

@@ -45,6 +45,7 @@ extension ScrubberSettings {
         noiseFloor = Float(c[Key.noiseFloor])
         fillIndicator = c[Key.fillIndicator]
         follow = c[Key.follow]
+        scrubAudio = c[Key.scrubAudio]
         videoLayout = c[Key.videoLayout]
     }
 }

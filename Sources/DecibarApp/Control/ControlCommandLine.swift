@@ -43,6 +43,12 @@ public enum ControlCommandLine {
                 throw usage("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")
             }
             return [.string("seek"), .number(seconds), .string(relative ? "relative" : "absolute")]
+        case "ab-loop":
+            if rest == ["off"] { return [.string("ab_loop"), .string("off")] }
+            guard rest.count == 2, let start = seekTarget(rest[0]), let end = seekTarget(rest[1]), !start.1, !end.1 else {
+                throw usage("ab-loop takes a start and an end (90 or 1:30), or off")
+            }
+            return [.string("ab_loop"), .number(start.0), .number(end.0)]
         case "show", "hide", "play", "pause", "stop", "next", "previous", "quit":
             try none()
             return [.string(name)]
@@ -50,7 +56,7 @@ public enum ControlCommandLine {
             // Any protocol command, arguments as JSON where they parse (numbers, arrays), else text.
             guard ControlCommand.names.contains(name) else {
                 let known = ["status", "show", "hide", "toggle", "mode", "set", "get", "open", "play", "pause", "toggle-pause", "stop",
-                             "seek", "next", "previous", "reload", "quit"] + ControlCommand.names
+                             "seek", "ab-loop", "next", "previous", "reload", "quit"] + ControlCommand.names
                 let suggestion = Spelling.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
                 throw usage("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
             }

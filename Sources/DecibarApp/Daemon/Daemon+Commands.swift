@@ -89,6 +89,14 @@ extension Daemon {
                 throw ControlFailure(.commandFailed, "zoom: no track with a length is open")
             }
             session.zoom(to: factor)
+        case .abLoop(let start, let end):
+            let session = try player()
+            guard session.hasTrack, !session.isLive else { throw ControlFailure(.commandFailed, "ab_loop: no track with a length is open") }
+            guard session.setLoop(from: start, to: end) else {
+                throw ControlFailure(.invalidParameter, "ab_loop: the loop must start within the track (\(TimeLabel.text(seconds: session.duration)) long)")
+            }
+        case .abLoopOff:
+            try player().clearLoop()
         case .subscribe(let subscription):
             hub.add(client, subscription)
             updateTap()
@@ -239,6 +247,12 @@ extension Daemon {
                 player["chapters"] = .array(session.chapters.map {
                     .object(["title": .string($0.title), "start": .number(($0.start * 1000).rounded() / 1000)])
                 })
+                if session.loopPoints.start != nil || session.loopPoints.end != nil {
+                    let seconds = { (value: Double?) in value.map { JSONValue.number(($0 * 1000).rounded() / 1000) } ?? .null }
+                    player["ab_loop"] = .object(["start": seconds(session.loopPoints.start), "end": seconds(session.loopPoints.end)])
+                } else {
+                    player["ab_loop"] = .null
+                }
                 // The stretch the scrubber shows (all of the track unless zoomed).
                 let view = session.view
                 player["view"] = .object(["start": .number((view.start * 1000).rounded() / 1000),

@@ -9,6 +9,8 @@ final class MediaBridge {
     private let service: MediaPlayerService
     private let requests: RequestQueue?
     private var seen: (session: ObjectIdentifier?, seekCount: Int) = (nil, 0)
+    /// The list as last published, made again only when the session's files change.
+    private var listed: (files: [String], tracks: [MediaTrack]) = ([], [])
 
     /// Publishes the player, or passes `unavailable` why not (no session bus) and returns nil: the
     /// rest works as before. `post` takes each request as it arrives (the daemon's inbox); without
@@ -56,6 +58,10 @@ final class MediaBridge {
         state.shuffle = session.shuffle
         state.volume = session.volume
         state.rate = session.rateAndPitch.rate
+        if session.files != listed.files {
+            listed = (session.files, session.files.enumerated().map { MediaTrack(index: $0, path: PlaySession.absolute($1), tags: TrackTags(), duration: 0) })
+        }
+        state.trackList = listed.tracks
         if session.hasTrack {
             state.track = session.track
             state.canGoNext = session.canGoNext

@@ -27,6 +27,9 @@ extension PlaySession {
         case .setRate(let rate):
             // A rate of 0 means pause (the specification's rule); others are clamped to 0.25...4.
             if rate == 0 { pause() } else if rate > 0 { setRateAndPitch(rateAndPitch.with(rate: rate)) }
+        case .goTo(let trackID):
+            guard let index = MediaTrack.index(ofID: trackID), files.indices.contains(index) else { return }
+            open(from: index, tries: 1)
         case .raise, .quit, .open: break
         }
     }

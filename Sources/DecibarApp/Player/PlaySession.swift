@@ -28,7 +28,7 @@ final class PlaySession {
     /// The track open or shown (-1 before the first).
     var index: Int { transport.index }
     private(set) var player: (any TrackOutput)?
-    private var source: (any TrackSource)?
+    private(set) var source: (any TrackSource)?
     /// The download behind a streamed track.
     private(set) var download: (any TrackDownload)?
     /// A streamed track still connecting, and whether it keeps the overview shown.
@@ -88,6 +88,10 @@ final class PlaySession {
     var scrubberWidth = 1000.0
     /// While shuffled: where each entry of `files` stood in the list as given (PlaySession+Shuffle).
     var shuffleOrder: [Int]?
+    /// The A-B loop's ends in seconds, as far as they are set (PlaySession+ABLoop).
+    var loopPoints: (start: Double?, end: Double?) = (nil, nil)
+    /// While the scrubber's drag is heard (PlaySession+Scrub).
+    var scrubbing: ScrubAudio?
 
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal, parts: any PlayerParts = SystemPlayerParts()) {
@@ -158,6 +162,9 @@ final class PlaySession {
             self.player = player
             self.source = source
             self.download = download
+            // The same track again keeps its loop; another starts without one.
+            if !keepsOverview { loopPoints = (nil, nil) }
+            source.setLoop(abLoop.flatMap { ABLoop(seconds: $0.start, $0.end, sampleRate: source.sampleRate) })
             if !keepsOverview || peaks == nil {
                 closedUnderruns = 0
                 closedDropouts = 0
@@ -196,7 +203,8 @@ final class PlaySession {
         MediaLocation.isRemote(path) ? MediaLocation(path).displayName : OutputPath.name(of: path)
     }
 
-    private static func absolute(_ path: String) -> String {
+    /// A path made full (the desktop and the daemon's clients have other working folders).
+    static func absolute(_ path: String) -> String {
         MediaLocation.isRemote(path) || path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
@@ -219,6 +227,7 @@ final class PlaySession {
             }
         }
         source = nil
+        scrubbing = nil
         connection?.cancel()
         connection = nil
         // A stopped stream goes on downloading (its overview and cache complete, and playing it
@@ -356,7 +365,8 @@ final class PlaySession {
         }
         updateBuffering()
         if let problem = video?.takeProblem() { writeError(problem) }
-        if player?.isFinished == true { apply(.trackEnded) }
+        // A grain at the end of the track while dragging ends nothing: the release seeks.
+        if player?.isFinished == true && scrubbing == nil { apply(.trackEnded) }
     }
 
     /// Below this much decoded audio, with the decoder waiting for the network, a stream is held.
@@ -407,10 +417,15 @@ final class PlaySession {
         }
     }
 
-    private func moveOutput(to target: Double) {
-        guard let player else { return }
+    /// What was decoded for the bars and outputs but not heard yet: a jump makes it never heard.
+    func discardHeard() {
         heard.discardWaiting()
         outputs?.discardWaiting(from: .player)
+    }
+
+    private func moveOutput(to target: Double) {
+        guard let player else { return }
+        discardHeard()
         player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
         video?.seek(to: target, exact: true)
         seekCount += 1

@@ -33,6 +33,8 @@ protocol TrackSource: PlaybackSource {
     var bufferedSeconds: Double { get }
     var isDecodedToEnd: Bool { get }
     var capacitySeconds: Double { get }
+    /// Jumps from the loop's end back to its start from now on (nil: plays on).
+    func setLoop(_ loop: ABLoop?)
 }
 
 /// A streamed track's download (`StreamDownload`).

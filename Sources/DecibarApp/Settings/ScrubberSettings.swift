@@ -14,6 +14,8 @@ public struct ScrubberSettings: Sendable {
     public var fillIndicator = Key.fillIndicator.defaultValue
     /// How a zoomed scrubber keeps the playhead in sight.
     public var follow = Key.follow.defaultValue
+    /// Hear what the scrubber is dragged over.
+    public var scrubAudio = Key.scrubAudio.defaultValue
     /// Where a video's picture goes.
     public var videoLayout = Key.videoLayout.defaultValue
 

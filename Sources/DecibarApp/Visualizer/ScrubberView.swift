@@ -30,6 +30,8 @@ final class ScrubberView {
         var view: ScrubberZoom?
         /// The track's chapters: ticks on the scrubber, and the title under the pointer.
         var chapters: [Chapter] = []
+        /// The A-B loop's ends as far as they are set (a shift-drag's stretch while it is made).
+        var loop: (start: Double?, end: Double?) = (nil, nil)
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -118,6 +120,7 @@ final class ScrubberView {
             shapes.append((PixelRect(x: Int(playheadX) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
                            colors.playhead))
         }
+        addLoop(state.loop, layout: layout, geometry: geometry)
         // Chapters: a tick over the scrubber and a faint line through it where each starts.
         for chapter in state.chapters where chapter.start > 0 && chapter.start >= geometry.start && chapter.start <= geometry.start + geometry.span {
             let x = Int(geometry.x(forTime: chapter.start).rounded())
@@ -161,6 +164,24 @@ final class ScrubberView {
             }
         }
         text.endFrame()
+    }
+
+    /// The A-B loop: a band over its stretch and a line at each end set (A alone: its line).
+    private func addLoop(_ loop: (start: Double?, end: Double?), layout: PlayLayout, geometry: ScrubberGeometry) {
+        let left = loop.start.map { geometry.x(forTime: $0) }
+        let right = loop.end.map { geometry.x(forTime: $0) }
+        let low = Double(layout.scrubberLeft), high = Double(layout.scrubberLeft + layout.scrubberWidth)
+        if let left, let right {
+            let from = Int(max(low, left).rounded(.down)), to = Int(min(high, right).rounded(.up))
+            if to > from {
+                shapes.append((PixelRect(x: from, y: layout.scrubberTop, width: to - from, height: layout.scrubberHeight),
+                               colors.loop.withAlpha(0.16)))
+            }
+        }
+        for edge in [left, right].compactMap({ $0 }) where edge >= low && edge <= high {
+            shapes.append((PixelRect(x: Int(edge.rounded()) - 1, y: layout.scrubberTop - 4, width: 2, height: layout.scrubberHeight + 8),
+                           colors.loop))
+        }
     }
 
     /// Makes `columns` again when what they show changed: the overview from `start` seconds to

@@ -86,14 +86,20 @@ final class PlayerScreen {
                 case .zoomIn, .zoomOut: break
                 case .nextChapter: session.seekChapter(forward: true)
                 case .previousChapter: session.seekChapter(forward: false)
+                case .loopStart: session.setLoopStart()
+                case .loopEnd: session.setLoopEnd()
+                case .clearLoop: session.clearLoop()
                 }
-            case .mouseDown(let x, let y):
+            case .mouseDown(let x, let y, let shift):
                 if layout.isOnMinimap(x: x, y: y) {
                     isPanning = true
                     pan(to: x, layout: layout)
-                } else if interaction.press(x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
-                                            isPlaying: isPlaying) == .pause {
-                    session.pause()
+                } else if case .startDrag(let wasPlaying) = interaction.press(
+                    x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
+                    isPlaying: isPlaying, selectsLoop: shift) {
+                    // Heard while dragging, or paused as a tape deck's seed did (and when nothing can be heard).
+                    let heard = scrubber.options.scrubAudio && session.beginScrub(at: interaction.previewTime, now: now)
+                    if !heard && wasPlaying { session.pause() }
                 }
             case .mouseMoved(let x, let y):
                 if isPanning { pan(to: x, layout: layout) }
@@ -101,10 +107,17 @@ final class PlayerScreen {
                 hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
             case .mouseUp(let x, _):
                 isPanning = false
-                if case .seek(let time, let resume) = interaction.release(x: x, geometry: geometry) {
+                switch interaction.release(x: x, geometry: geometry) {
+                case .seek(let time, let resume) where session.scrubbing != nil:
+                    session.endScrub(at: time, resume: resume)
+                    seekHandledAt = now
+                case .seek(let time, let resume):
                     session.seek(to: time)
                     seekHandledAt = now
                     if resume { session.play() }
+                case .loop(let start, let end):
+                    session.setLoop(from: start, to: end)
+                case .none, .startDrag: break
                 }
             case .wheel(let x, let y, let steps):
                 // Around the time under the pointer, which stays under it.
@@ -117,6 +130,7 @@ final class PlayerScreen {
                 geometry = layout.scrubberGeometry(zoom: session.view)
             }
         }
+        if interaction.isSeeking, session.scrubbing != nil { session.scrub(to: interaction.previewTime, now: now) }
         if zoomable && !interaction.isActive && !isPanning {
             session.followPlayhead(scrubber.options.follow)
             geometry = layout.scrubberGeometry(zoom: session.view)
@@ -170,9 +184,10 @@ final class PlayerScreen {
         } else {
             state = ScrubberView.State(
                 peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
-                playhead: interaction.isActive ? interaction.previewTime : session.playhead, title: shownTitle.text,
-                decibels: decibels, hoverX: hoverX, isDragging: interaction.isActive,
-                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters)
+                playhead: interaction.isSeeking ? interaction.previewTime : session.playhead, title: shownTitle.text,
+                decibels: decibels, hoverX: hoverX, isDragging: interaction.isSeeking,
+                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters,
+                loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }
@@ -192,7 +207,7 @@ final class PlayerScreen {
         }
         let size = PictureLayout.decodeSize(for: rect, pictureWidth: info.width, pictureHeight: info.height)
         video.setDecodeSize(width: size.width, height: size.height)
-        if interaction.isActive {
+        if interaction.isSeeking {
             // Dragging: the keyframe nearest the pointer, asked for again when the pointer moved and
             // the last one had time to come (the exact frame follows on release, with the seek).
             let time = interaction.previewTime
@@ -203,7 +218,7 @@ final class PlayerScreen {
         } else {
             previewAsked = nil
         }
-        if let picture = video.picture(heard: interaction.isActive ? interaction.previewTime : session.playhead) {
+        if let picture = video.picture(heard: interaction.isSeeking ? interaction.previewTime : session.playhead) {
             pictures.upload(picture)
             video.recycle(picture)
         }

@@ -114,6 +114,8 @@ public enum ConfigSchema {
             "Show the played part as a filled region instead of a playhead line.")
         public static let follow: Setting<ScrubberZoom.Follow> = .choice(.player, "follow", default: .page,
             "How a zoomed scrubber keeps the playhead in sight while playing: page (a page further when it reaches the edge) or smooth (the view slides, the playhead in the middle).")
+        public static let scrubAudio: Setting<Bool> = .boolean(.player, "scrub_audio", default: true,
+            "Hear what the scrubber is dragged over: short grains at the pointer, at the file's own pitch, while the button is held (also from pause); off: the audio pauses while dragging. The release plays from the drop point either way.")
         public static let videoLayout: Setting<VideoLayout> = .choice(.player, "video_layout", default: .under, appliesLive: false,
             "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone).")
         public static let streamCacheSize: Setting<Int64> = .byteSize(.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30,
@@ -152,7 +154,7 @@ public enum ConfigSchema {
         Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
         Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
-        Player.fillIndicator.key, Player.follow.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
+        Player.fillIndicator.key, Player.follow.key, Player.scrubAudio.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
         Player.connectTimeout.key, Player.streamStart.key,
         Daemon.tap.key, Daemon.window.key, Daemon.logLevel.key,
         Outputs.send.key,

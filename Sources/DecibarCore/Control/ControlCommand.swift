@@ -23,6 +23,10 @@ public enum ControlCommand: Sendable, Equatable {
     case chapter(forward: Bool)
     /// `["zoom", 8]`: the scrubber shows an eighth of the track around the playhead; 1 all of it.
     case zoom(factor: Double)
+    /// `["ab_loop", 10, 12]`: the stretch from 10 s to 12 s plays over and over, from 10 s now;
+    /// `["ab_loop", "off"]` plays on.
+    case abLoop(start: Double, end: Double)
+    case abLoopOff
     case subscribe(Subscription)
     /// Without a kind: every subscription of the connection.
     case unsubscribe(Subscription.Kind?)
@@ -35,7 +39,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
-        "stop", "seek", "next", "previous", "chapter", "zoom", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
+        "stop", "seek", "next", "previous", "chapter", "zoom", "ab_loop", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -135,6 +139,22 @@ public enum ControlCommand: Sendable, Equatable {
                 throw ControlFailure(.invalidParameter, "zoom: the factor must be a positive number (1 shows the whole track)")
             }
             self = .zoom(factor: factor)
+        case "ab_loop":
+            try count(1...2)
+            if rest.count == 1 {
+                guard rest[0].string == "off" else {
+                    throw ControlFailure(.invalidParameter, "ab_loop: give the start and end in seconds, or off")
+                }
+                self = .abLoopOff
+                return
+            }
+            guard let start = rest[0].number, let end = rest[1].number, start.isFinite, end.isFinite, start >= 0 else {
+                throw ControlFailure(.invalidParameter, "ab_loop: the start and end must be numbers of seconds")
+            }
+            guard end - start >= ABLoop.minimumSeconds else {
+                throw ControlFailure(.invalidParameter, "ab_loop: the end must come at least \(ABLoop.minimumSeconds) s after the start")
+            }
+            self = .abLoop(start: start, end: end)
         case "subscribe":
             try count(1...3)
             guard let kind = Subscription.Kind(rawValue: try text(0, "the kind")) else {

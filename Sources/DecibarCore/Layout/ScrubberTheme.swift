@@ -6,13 +6,17 @@ public struct ScrubberTheme: Sendable, Equatable {
     public var pending: Color
     public var playhead: Color
     public var label: Color
+    /// The A-B loop's band and edges.
+    public var loop: Color
 
-    public init(played: Color, unplayed: Color, pending: Color, playhead: Color, label: Color) {
+    public init(played: Color, unplayed: Color, pending: Color, playhead: Color, label: Color,
+                loop: Color = Color(hex: 0x3FD0C8)) {
         self.played = played
         self.unplayed = unplayed
         self.pending = pending
         self.playhead = playhead
         self.label = label
+        self.loop = loop
     }
 
     public static let `default` = ScrubberTheme(

@@ -11,6 +11,8 @@ public struct MediaPlayerState: Sendable, Equatable {
     public var minimumRate: Double = RateAndPitch.rates.lowerBound
     public var maximumRate: Double = RateAndPitch.rates.upperBound
     public var track: MediaTrack?
+    /// Every track of the list (TrackList): its id, address and name; the open one in full is `track`.
+    public var trackList: [MediaTrack] = []
     public var canGoNext = false
     public var canGoPrevious = false
     public var canSeek = false

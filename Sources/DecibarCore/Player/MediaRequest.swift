@@ -19,4 +19,6 @@ public enum MediaRequest: Sendable, Equatable {
     /// Percent.
     case setVolume(Double)
     case setRate(Double)
+    /// Plays the track of the list with this id (TrackList's GoTo); ignored unless it names one.
+    case goTo(trackID: String)
 }

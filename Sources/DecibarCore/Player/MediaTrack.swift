@@ -25,11 +25,22 @@ public struct MediaTrack: Sendable, Equatable {
     public init(index: Int, path: String, tags: TrackTags, duration: Double, artURL: String? = nil) {
         let location = MediaLocation(path)
         let name = location.displayName
-        self.init(id: "/org/decibar/track/\(index)", length: duration > 0 ? Int64((duration * 1_000_000).rounded()) : nil,
+        self.init(id: Self.id(ofIndex: index), length: duration > 0 ? Int64((duration * 1_000_000).rounded()) : nil,
                   title: tags.title.flatMap { $0.isEmpty ? nil : $0 } ?? name,
                   artists: tags.artist.flatMap { $0.isEmpty ? nil : [$0] } ?? [], album: tags.album.flatMap { $0.isEmpty ? nil : $0 },
                   url: location == .remote(path) ? path : Self.fileURL(path))
         self.artURL = artURL
+    }
+
+    /// The id of the track at `index` of the list.
+    public static func id(ofIndex index: Int) -> String { "/org/decibar/track/\(index)" }
+
+    /// The index in the list that `id` names, if it names one.
+    public static func index(ofID id: String) -> Int? {
+        let prefix = "/org/decibar/track/"
+        guard id.hasPrefix(prefix), let index = Int(id.dropFirst(prefix.count)), index >= 0,
+              Self.id(ofIndex: index) == id else { return nil }
+        return index
     }
 
     /// `path` as a file URL: percent-encoded except for unreserved characters and `/`.

@@ -1,0 +1,45 @@
+import DecibarCore
+
+/// Hearing what the scrubber is dragged over (`player.scrub_audio`): while the button is held the
+/// output plays grains at the pointer (`ScrubAudio` says when to jump), even from pause; the
+/// release seeks to the drop point as any click does, and the track plays on or stays paused as it
+/// was. The jumps are the output's alone: no Seeked signal, no picture seek (the drag's preview
+/// shows the picture), and the end of the track does not move the list on while the button is held.
+extension PlaySession {
+    /// Starts hearing the scrubber at `time`; false when there is nothing to hear (stopped, a
+    /// stream still connecting or buffering, a radio): the drag is then silent.
+    @discardableResult
+    func beginScrub(at time: Double, now: Double) -> Bool {
+        guard let player, !isLive, status == .playing || status == .paused else { return false }
+        scrubbing = ScrubAudio()
+        if status == .paused { player.play() }
+        scrub(to: time, now: now)
+        return true
+    }
+
+    /// The pointer is at `time` (call every frame while the button is held).
+    func scrub(to time: Double, now: Double) {
+        guard var scrubbing, let player else { return }
+        switch scrubbing.update(pointer: max(0, min(duration, time)), heard: playhead, now: now) {
+        case .none: break
+        case .jump(let target):
+            discardHeard()
+            player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
+            if player.isPaused { player.play() }
+        case .silence: player.pause()
+        }
+        self.scrubbing = scrubbing
+    }
+
+    /// The button was released at `time`: the one seek of the drag, then playing on or paused as before.
+    func endScrub(at time: Double, resume: Bool) {
+        guard scrubbing != nil else { return }
+        scrubbing = nil
+        seek(to: time)
+        if resume {
+            player?.play()
+        } else {
+            player?.pause()
+        }
+    }
+}
