@@ -106,4 +106,58 @@ struct ScrubberZoomTests {
         #expect(TestRig.wait(timeout: 5) { ((try? view(rig)).map { $0.end - $0.start } ?? 0) > 14 })
         #expect(abs(((try rig.player("position"))?.number ?? 0) - 60) < 0.1)
     }
+
+    @Test("a low-rate file zoomed in with thin bars: the columns come from a finer overview of the stretch shown, decoded on demand, and match the file's own min/max")
+    func finerOverview() throws {
+        let screen = try PrivateDisplay()
+        let rig = try DaemonRig(config: "[player]\nscrubber_bar_width = 1\nscrubber_bar_spacing = 0\n",
+                                arguments: ["--size", "\(width)x\(height)"], environment: ["DISPLAY": screen.display])
+        // 8 kHz: a stored pair is 256 samples, 32 ms. The loudness swells every 80 ms: 10 ms columns show it, 32 ms blur it.
+        let file = rig.server.directory + "/low.wav"
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=(0.5+0.4*sin(2*PI*12.5*t))*sin(2*PI*440*t):s=8000:d=60", "-c:a", "pcm_f32le", file])
+        #expect(made.status == 0, "\(made.error)")
+        func sample(_ frame: Int) -> Float {
+            let time = Double(frame) / 8000
+            return Float((0.5 + 0.4 * sin(2 * Double.pi * 12.5 * time)) * sin(2 * Double.pi * 440 * time))
+        }
+        #expect(try rig.ctl("show").status == 0)
+        #expect(try rig.ctl("open", file).status == 0)
+        #expect(TestRig.wait(timeout: 20) { (try? rig.player("duration"))?.number == 60 })
+        #expect(try rig.ctl("pause").status == 0)
+        #expect(try rig.ctl("seek", "30").status == 0)
+        #expect(try rig.ctl("zoom", "1000").status == 0)
+        let shown = try view(rig)
+        let layout = PlayLayout(width: width, height: height, showsMinimap: true)
+        // As far as a zoom goes: 10 ms a pixel, a pixel a column.
+        #expect(abs((shown.end - shown.start) / Double(layout.scrubberWidth) - 0.01) < 1e-6, "\(shown)")
+        // The playhead past the stretch (paused, the view stays): every column in the played color.
+        #expect(try rig.ctl("seek", "\(shown.end + 1)").status == 0)
+        #expect(try view(rig) == shown)
+        Thread.sleep(forTimeInterval: 0.5)
+        let shot = rig.server.directory + "/finer.png"
+        #expect(try rig.ctl("screenshot", shot).status == 0)
+        let frame = try RenderTests.Frame(png: shot, width: width, height: height)
+        let half = layout.scrubberHeight / 2
+        let center = layout.scrubberTop + half
+        let largest = (0 ..< 8000).map { abs(sample($0)) }.max() ?? 1
+        var misses: [String] = [], storedMisses = 0, extents: [Int] = []
+        for column in 0 ..< layout.scrubberWidth {
+            let from = Int(((shown.start + Double(column) * 0.01) * 8000).rounded())
+            let magnitude = (from ..< from + 80).map { abs(sample($0)) }.max() ?? 0
+            let expected = max(1, Int((Double(magnitude / largest) * Double(half)).rounded()))
+            extents.append(expected)
+            let x = layout.scrubberLeft + column
+            var extent = 0
+            while extent < half && !frame.isBackground(x: x, y: center - extent - 1, theme: RenderTests.theme) { extent += 1 }
+            if abs(extent - expected) > max(3, expected / 6) { misses.append("column \(column): \(extent) px, expected \(expected)") }
+            // What the stored overview would show: the 32 ms pair under the column.
+            let pair = from / 256 * 256
+            let stored = max(1, Int((Double(((pair ..< pair + 256).map { abs(sample($0)) }.max() ?? 0) / largest) * Double(half)).rounded()))
+            if abs(stored - expected) > max(3, expected / 6) { storedMisses += 1 }
+        }
+        // Within a pixel or two everywhere; the stored overview would miss a third of them or more.
+        #expect(misses.count <= layout.scrubberWidth / 100, "\(misses.count) of \(layout.scrubberWidth): \(misses.prefix(8))")
+        #expect(storedMisses >= layout.scrubberWidth / 3 && (extents.min() ?? 0) < half * 3 / 5, "\(storedMisses), \(extents.min() ?? 0)")
+    }
 }

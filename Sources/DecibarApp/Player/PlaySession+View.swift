@@ -37,6 +37,38 @@ extension PlaySession {
         zoom.view.follow(playhead, mode: mode)
     }
 
+    /// The finer overview of the stretch shown when a column there is narrower than a pair of the
+    /// stored overview (asked for on a thread of its own, then kept while the view stays within
+    /// it); nil while it is coarse enough, or until the finer one is decoded. Files only.
+    func finerOverview(columnCount: Int) -> (peaks: Peaks, start: Double)? {
+        let view = self.view
+        guard index >= 0, columnCount > 0, !view.isWhole, let stored = peaks?.snapshot.peaks,
+              case .file = MediaLocation(files[index]) else {
+            dropRangeOverview()
+            return nil
+        }
+        let columnFrames = view.span / Double(columnCount) * Double(stored.sampleRate)
+        guard columnFrames < Double(stored.samplesPerPixel) else {
+            dropRangeOverview()
+            return nil
+        }
+        // Sixteen pairs a column, so its edges fall within a sixteenth of it whatever the view's
+        // start; half a view more on each side, so a page turn needs no new decode.
+        let wanted = max(1, Int(columnFrames / 16))
+        if let rangeOverview, rangeOverview.path == files[index], rangeOverview.covers(from: view.start, to: min(view.end, duration), samplesPerPixel: wanted) {
+            return rangeOverview.peaks.map { ($0, rangeOverview.start) }
+        }
+        dropRangeOverview()
+        rangeOverview = RangeOverview(path: files[index], from: max(0, view.start - view.span / 2),
+                                      to: min(duration, view.end + view.span / 2), samplesPerPixel: wanted)
+        return nil
+    }
+
+    func dropRangeOverview() {
+        rangeOverview?.cancel()
+        rangeOverview = nil
+    }
+
     private func syncView() {
         if zoom.track != index {
             zoom = (ScrubberZoom(duration: duration), index, true)

@@ -92,6 +92,8 @@ final class PlaySession {
     var loopPoints: (start: Double?, end: Double?) = (nil, nil)
     /// While the scrubber's drag is heard (PlaySession+Scrub).
     var scrubbing: ScrubAudio?
+    /// The finer overview of a zoomed stretch, when the stored one is too coarse there (PlaySession+View).
+    var rangeOverview: RangeOverview?
 
     init(files: [String], loop: LoopMode, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
          rateAndPitch: RateAndPitch = .normal, parts: any PlayerParts = SystemPlayerParts()) {
@@ -254,6 +256,7 @@ final class PlaySession {
         keptDownload?.cancel()
         keptDownload = nil
         peaks?.cancel()
+        dropRangeOverview()
     }
 
     /// The overview's frame count, once known, is the exact duration.
@@ -461,6 +464,7 @@ final class PlaySession {
     private func showOverview(of source: any TrackSource, at index: Int, following download: (any TrackDownload)?) {
         let path = files[index]
         peaks?.cancel()
+        dropRangeOverview()
         duration = Double(source.estimatedFrameCount ?? 0) / Double(source.sampleRate)
         peaks = parts.overview(of: path, source: source, following: download)
         tags = source.tags

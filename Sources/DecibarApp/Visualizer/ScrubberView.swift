@@ -32,6 +32,9 @@ final class ScrubberView {
         var chapters: [Chapter] = []
         /// The A-B loop's ends as far as they are set (a shift-drag's stretch while it is made).
         var loop: (start: Double?, end: Double?) = (nil, nil)
+        /// A finer overview of the stretch shown, from `start` seconds on, when the stored one is
+        /// coarser than a column there (see `RangeOverview`).
+        var finer: (peaks: Peaks, start: Double)?
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -45,9 +48,16 @@ final class ScrubberView {
         var peaks: PeaksKey
         var columnCount: Int
         var decibels: Bool
-        /// The pairs shown (fractional positions in the overview).
+        /// The pairs shown (fractional positions in the overview they come from).
         var first: Double
         var last: Double
+        /// Where the finer overview they come from starts (nil: the stored one), and its pair size.
+        var finer: (start: Double, samplesPerPixel: Int)?
+
+        static func == (a: ColumnsKey, b: ColumnsKey) -> Bool {
+            a.peaks == b.peaks && a.columnCount == b.columnCount && a.decibels == b.decibels && a.first == b.first
+                && a.last == b.last && a.finer?.start == b.finer?.start && a.finer?.samplesPerPixel == b.finer?.samplesPerPixel
+        }
     }
 
     /// Columns made for a key, kept until it changes; storage reused (a following view changes
@@ -187,20 +197,28 @@ final class ScrubberView {
     /// Makes `columns` again when what they show changed: the overview from `start` seconds to
     /// `end` (nil: the whole track, as long as the overview if that is longer).
     private func make(_ columns: inout Columns, _ state: State, columnCount: Int, from start: Double, to end: Double?) {
-        let pairsPerSecond = state.peaks.map { Double($0.sampleRate) / Double($0.samplesPerPixel) } ?? 0
+        // A zoomed stretch from the finer overview when there is one covering it.
+        let finer = end.flatMap { end in
+            state.finer.flatMap { $0.start <= start && $0.start + $0.peaks.duration >= min(end, state.duration) - 0.001 ? $0 : nil }
+        }
+        let source = finer?.peaks ?? state.peaks
+        let offset = finer?.start ?? 0
+        let pairsPerSecond = source.map { Double($0.sampleRate) / Double($0.samplesPerPixel) } ?? 0
         let totalPairs = (state.duration * pairsPerSecond).rounded(.up)
-        let last = end.map { $0 * pairsPerSecond } ?? max(totalPairs, Double(state.peaks?.length ?? 0))
+        let last = end.map { ($0 - offset) * pairsPerSecond } ?? max(totalPairs, Double(state.peaks?.length ?? 0))
         let key = ColumnsKey(peaks: state.peaksKey, columnCount: columnCount, decibels: state.decibels,
-                             first: start * pairsPerSecond, last: last)
+                             first: (start - offset) * pairsPerSecond, last: last,
+                             finer: finer.map { ($0.start, $0.peaks.samplesPerPixel) })
         guard key != columns.key else { return }
         columns.key = key
         columns.heights.removeAll(keepingCapacity: true)
         columns.analyzed = 0
-        guard let peaks = state.peaks else { return }
+        guard let peaks = source, let whole = state.peaks else { return }
         PeaksRescaler.columns(peaks, count: columnCount, from: key.first, to: max(key.first + 1, key.last), filter: options.filter,
                               into: &columns.pairs)
         let scale: ScrubberScale = state.decibels ? .decibels(floor: options.noiseFloor) : .linear
-        let largest = peaks.largestMagnitude
+        // The whole track's loudest sets the scale, so a finer stretch stands as tall as it did.
+        let largest = whole.largestMagnitude
         for pair in columns.pairs { columns.heights.append(pair.map { scale.height(magnitude: $0.magnitude, largest: largest) } ?? 0) }
         columns.analyzed = columns.pairs.prefix { $0 != nil }.count
     }

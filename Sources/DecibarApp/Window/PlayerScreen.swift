@@ -187,7 +187,9 @@ final class PlayerScreen {
                 playhead: interaction.isSeeking ? interaction.previewTime : session.playhead, title: shownTitle.text,
                 decibels: decibels, hoverX: hoverX, isDragging: interaction.isSeeking,
                 downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters,
-                loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints)
+                loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints,
+                finer: zoomable ? session.finerOverview(columnCount: geometry.columnCount(barWidth: scrubber.options.barWidth,
+                                                                                          spacing: scrubber.options.barSpacing)) : nil)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }
