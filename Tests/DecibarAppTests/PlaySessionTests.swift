@@ -412,6 +412,29 @@ struct PlaySessionTests {
         #expect(!session.beginScrub(at: 5, now: 1) && session.scrubbing == nil)
     }
 
+    @Test("hearing the drag on a stream: grains where it has arrived, silence where it has not (no download sent after the pointer)")
+    func scrubStream() throws {
+        let (session, parts) = session(["http://radio.invalid/a.flac"])
+        session.open(from: 0)
+        let source = parts.connections[0].open()
+        source.bufferedSeconds = 2
+        session.tick()
+        session.tick()
+        let output = try #require(parts.output)
+        #expect(session.status == .playing && session.duration == 60)
+        // The first 30 % of the bytes are here: up to 18 s of the 60.
+        parts.connections[0].steered.snapshot = StreamSnapshot(total: 1000, held: ByteRanges([0 ..< 300]), isEndless: false,
+                                                               isComplete: false, requestCount: 1)
+        #expect(session.beginScrub(at: 10, now: 0))
+        #expect(output.seeks == [480_000] && !output.isPaused)
+        session.scrub(to: 40, now: 0.2)
+        #expect(output.seeks == [480_000] && output.isPaused)
+        session.scrub(to: 12, now: 0.4)
+        #expect(output.seeks == [480_000, 576_000] && !output.isPaused)
+        session.endScrub(at: 12, resume: true)
+        #expect(session.status == .playing && !output.isPaused)
+    }
+
     @Test("MPRIS GoTo plays the track its id names; an id of no track is ignored")
     func goTo() throws {
         let (session, _) = session(["a.flac", "b.flac", "c.flac"])

@@ -9,7 +9,8 @@ public enum CommandHelp {
     public static let ctl = """
         Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
         set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
-        play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; reload; quit; \
+        play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; zoom FACTOR; \
+        chapter next|previous; ab-loop START END (times as for seek) or ab-loop off; reload; quit; \
         or any protocol command by its name with JSON arguments (see docs/protocol.md).
         Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
         1 when the daemon refuses (with its reason) or none runs.
@@ -90,13 +91,16 @@ public enum CommandHelp {
     public static let play = """
         Plays the files in order through the sound server. The bars follow what you hear \
         (delayed by the stream's latency, so they match the sound); below them, the whole \
-        track's waveform fills in while it plays. Click or drag on it to seek.
+        track's waveform fills in while it plays. Click or drag on it to seek; while you drag you \
+        hear what is under the pointer (--no-scrub-audio: silence), and it plays on from the drop. \
+        Shift-drag marks an A-B loop.
         Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
         next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
         normal rate and pitch, l loop none/track/playlist, d switches the \
         scrubber between linear and dB, +/- (or the wheel over it) zoom the scrubber, whose \
         minimap then shows the whole track (drag it to look elsewhere), Page Down/Up the next/previous \
-        chapter (the file's own, or a .cue sheet's beside it), m bars/spectrum/meter, s the next --shader-dir \
+        chapter (the file's own, or a .cue sheet's beside it), a/b the A-B loop's start/end at the \
+        playhead (it then loops from A, sample for sample), A no loop, m bars/spectrum/meter, s the next --shader-dir \
         shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
         on the session bus).
         At the end of the list the window stays open on the last track, stopped; \

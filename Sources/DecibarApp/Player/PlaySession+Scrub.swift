@@ -5,6 +5,8 @@ import DecibarCore
 /// release seeks to the drop point as any click does, and the track plays on or stays paused as it
 /// was. The jumps are the output's alone: no Seeked signal, no picture seek (the drag's preview
 /// shows the picture), and the end of the track does not move the list on while the button is held.
+/// A streamed track is heard over the parts already downloaded; elsewhere the drag is silent (a
+/// grain there would send the download after every place the pointer passes).
 extension PlaySession {
     /// Starts hearing the scrubber at `time`; false when there is nothing to hear (stopped, a
     /// stream still connecting or buffering, a radio): the drag is then silent.
@@ -20,7 +22,12 @@ extension PlaySession {
     /// The pointer is at `time` (call every frame while the button is held).
     func scrub(to time: Double, now: Double) {
         guard var scrubbing, let player else { return }
-        switch scrubbing.update(pointer: max(0, min(duration, time)), heard: playhead, now: now) {
+        let pointer = max(0, min(duration, time))
+        guard isDownloaded(at: pointer) else {
+            if !player.isPaused { player.pause() }
+            return
+        }
+        switch scrubbing.update(pointer: pointer, heard: playhead, now: now) {
         case .none: break
         case .jump(let target):
             discardHeard()
@@ -29,6 +36,15 @@ extension PlaySession {
         case .silence: player.pause()
         }
         self.scrubbing = scrubbing
+    }
+
+    /// Whether the audio at `time` has arrived (always, for a file). A stream's bytes stand in for
+    /// its time, as its scrubber's shading does.
+    private func isDownloaded(at time: Double) -> Bool {
+        guard download != nil, let stream = streamSnapshot, !stream.isComplete else { return true }
+        guard duration > 0 else { return false }
+        let fraction = time / duration
+        return stream.downloadedFractions.contains { $0.contains(fraction) }
     }
 
     /// The button was released at `time`: the one seek of the drag, then playing on or paused as before.
