@@ -163,19 +163,22 @@ struct ScrubberDragTests {
         let sounding = Double(blocks.filter { $0 > 0.01 }.count) / Double(blocks.count)
         #expect(sounding >= 0.7, "sound in \(Int(sounding * 100)) % of the drag")
 
-        // The pitch of each 50 ms with sound throughout, against the pointer's position at that moment.
+        // The pitch heard against the pointer's position at that moment.
         func pointerTime(atFrame frame: Int) -> Double {
             let after = moves.firstIndex { $0.frame >= frame } ?? moves.count - 1
             return geometry.time(forX: Double(moves[after].x))
         }
+        // Each 50 ms with sound for most of it (5 ms parts, the gaps between grains left out).
         var ratios: [Double] = []
         for block in stride(from: releasedAt - 24000, to: releasedAt - 2400, by: 2400) {
-            let samples = left[block ..< block + 2400]
-            let parts = stride(from: block, to: block + 2400, by: 240).map { part in left[part ..< part + 240].map { abs($0) }.max() ?? 0 }
-            guard parts.allSatisfy({ $0 > 0.1 }) else { continue }
+            let sounding = stride(from: block, to: block + 2400, by: 240).map { part in (left[part ..< part + 240].map { abs($0) }.max() ?? 0) > 0.1 }
+            guard sounding.filter({ $0 }).count >= 6 else { continue }
             var crossings = 0
-            for (previous, next) in zip(samples, samples.dropFirst()) where (previous < 0) != (next < 0) { crossings += 1 }
-            let heard = Double(crossings) / 2 / 0.05
+            for index in block + 1 ..< block + 2400
+            where sounding[(index - block) / 240] && sounding[(index - 1 - block) / 240] && (left[index - 1] < 0) != (left[index] < 0) {
+                crossings += 1
+            }
+            let heard = Double(crossings) / 2 / (Double(sounding.filter { $0 }.count) * 0.005)
             ratios.append(heard / pitch(at: pointerTime(atFrame: block + 1200)))
         }
         let near = ratios.filter { abs($0 - 1) <= 0.1 }
