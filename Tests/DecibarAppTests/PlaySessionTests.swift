@@ -268,15 +268,20 @@ struct PlaySessionTests {
         #expect(session.status == .playing && !output.isPaused && session.bufferingCount == 0)
     }
 
-    @Test("a stream the network fell behind is held, counted and let go once refilled")
-    func streamRunsLow() throws {
-        let (session, parts) = session(["http://radio.invalid/a.mp3"])
+    /// A streamed track opened and playing, two seconds decoded ahead.
+    private func playingStream(_ url: String) throws -> (PlaySession, SteeredPlayerParts, SteeredSource, SteeredOutput) {
+        let (session, parts) = session([url])
         session.open(from: 0)
         let source = parts.connections[0].open()
         source.bufferedSeconds = 2
         session.tick()
         session.tick()
-        let output = try #require(parts.output)
+        return (session, parts, source, try #require(parts.output))
+    }
+
+    @Test("a stream the network fell behind is held, counted and let go once refilled")
+    func streamRunsLow() throws {
+        let (session, parts, source, output) = try playingStream("http://radio.invalid/a.mp3")
         #expect(session.status == .playing)
         source.bufferedSeconds = 0.01
         parts.connections[0].steered.isPlayerWaiting = true
@@ -414,13 +419,7 @@ struct PlaySessionTests {
 
     @Test("hearing the drag on a stream: grains where it has arrived, silence where it has not (no download sent after the pointer)")
     func scrubStream() throws {
-        let (session, parts) = session(["http://radio.invalid/a.flac"])
-        session.open(from: 0)
-        let source = parts.connections[0].open()
-        source.bufferedSeconds = 2
-        session.tick()
-        session.tick()
-        let output = try #require(parts.output)
+        let (session, parts, _, output) = try playingStream("http://radio.invalid/a.flac")
         #expect(session.status == .playing && session.duration == 60)
         // The first 30 % of the bytes are here: up to 18 s of the 60.
         parts.connections[0].steered.snapshot = StreamSnapshot(total: 1000, held: ByteRanges([0 ..< 300]), isEndless: false,

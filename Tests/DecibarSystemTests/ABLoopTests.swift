@@ -15,10 +15,7 @@ struct ABLoopTests {
                                               "aevalsrc=0.5*sin(2*PI*(200+30*t)*t)+0.01|0.4*sin(2*PI*(500+10*t)*t)+0.01:s=48000:d=20",
                                               file])
         guard made.status == 0 else { throw RigError("ffmpeg: \(made.error)") }
-        let decoder = try AudioFileDecoder(path: file)
-        var decoded: [Float] = []
-        while try decoder.read({ decoded.append(contentsOf: $0) }) {}
-        return (file, decoded)
+        return (file, try ScrubberDragTests.samples(of: file))
     }
 
     static func loop(_ rig: DaemonRig) throws -> (start: Double?, end: Double?)? {
@@ -27,18 +24,6 @@ struct ABLoopTests {
         case .null?: return nil
         case let other: throw RigError("player.ab_loop is \(String(describing: other))")
         }
-    }
-
-    /// Where `needle` first occurs in `haystack` (interleaved stereo), sample for sample.
-    static func offset(of needle: ArraySlice<Float>, in haystack: [Float], from start: Int = 0) -> Int? {
-        var index = start - start % 2
-        while index + needle.count <= haystack.count {
-            if haystack[index] == needle.first!, zip(haystack[index ..< index + needle.count], needle).allSatisfy({ abs($0 - $1) < 1e-6 }) {
-                return index
-            }
-            index += 2
-        }
-        return nil
     }
 
     @Test("ctl ab-loop 10 12: every position for 5 s within [10, 12], wrapping; the monitor repeats the file's samples across the seam exactly; off plays on past B")
@@ -71,7 +56,7 @@ struct ABLoopTests {
         // From the first audio of A on, two whole passes are the file's samples from A to B, twice.
         let recorded = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let a = 10 * 48000 * 2, b = 12 * 48000 * 2
-        let landing = try #require(Self.offset(of: sweep.samples[a ..< a + 960], in: recorded), "no audio from A in the recording")
+        let landing = try #require(ScrubberDragTests.offset(of: sweep.samples[a ..< a + 960], in: recorded), "no audio from A in the recording")
         let pass = Array(sweep.samples[a ..< b])
         #expect(landing + 2 * pass.count <= recorded.count, "recorded \(recorded.count / 96000) s")
         if landing + 2 * pass.count <= recorded.count {

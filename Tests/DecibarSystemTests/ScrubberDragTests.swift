@@ -11,6 +11,7 @@ struct ScrubberDragTests {
     let width = 800
     let height = 450
 
+    /// Where `needle` first occurs in `haystack` (interleaved stereo), sample for sample.
     static func offset(of needle: ArraySlice<Float>, in haystack: [Float], from start: Int = 0) -> Int? {
         var index = start - start % 2
         while index + needle.count <= haystack.count {
@@ -20,6 +21,28 @@ struct ScrubberDragTests {
             index += 2
         }
         return nil
+    }
+
+    /// A file's samples, interleaved, as the player decodes them.
+    static func samples(of file: String) throws -> [Float] {
+        let decoder = try AudioFileDecoder(path: file)
+        var decoded: [Float] = []
+        while try decoder.read({ decoded.append(contentsOf: $0) }) {}
+        return decoded
+    }
+
+    /// `decibar play FILE` in a window on an X server of the test's own (other tests' windows
+    /// cannot catch its input events), playing, with the overview analyzed (a drag maps pixels to
+    /// times through it).
+    func play(_ file: String, on server: PrivatePulseServer, options: [String] = []) throws
+        -> (screen: PrivateDisplay, player: RunningCommand, window: String) {
+        let screen = try PrivateDisplay()
+        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"] + options,
+                                        environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
+        let id = try screen.window(of: player.process.processIdentifier)
+        #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
+        usleep(1_200_000)
+        return (screen, player, id)
     }
 
     /// Frames recorded so far (the file's size): marks a moment in the recording, within parec's 20 ms.
@@ -35,22 +58,12 @@ struct ScrubberDragTests {
                                               "aevalsrc=0.5*sin(2*PI*(200+30*t)*t)+0.01|0.4*sin(2*PI*(500+10*t)*t)+0.01:s=48000:d=20",
                                               file])
         #expect(made.status == 0)
-        let decoder = try AudioFileDecoder(path: file)
-        var decoded: [Float] = []
-        while try decoder.read({ decoded.append(contentsOf: $0) }) {}
-
+        let decoded = try Self.samples(of: file)
         let recording = server.directory + "/recorded.raw"
         let recorder = try server.record(to: recording)
         defer { recorder.kill() }
-        let screen = try PrivateDisplay()
-        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)", "--no-scrub-audio"],
-                                        environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
-        // An X server of this test's own: other tests' windows cannot catch its input events.
-        let id = try screen.window(of: player.process.processIdentifier)
+        let (screen, player, id) = try play(file, on: server, options: ["--no-scrub-audio"])
         func input(_ arguments: [String]) throws { try screen.xdotool(arguments) }
-        // Playing, with the overview analyzed (the drag maps pixels to times through it).
-        #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
-        usleep(1_200_000)
 
         let layout = PlayLayout(width: width, height: height)
         let geometry = layout.scrubberGeometry(duration: 20)
@@ -111,20 +124,12 @@ struct ScrubberDragTests {
                                               "aevalsrc=0.5*sin(\(phase))|0.5*sin(\(phase)):s=48000:d=40", file])
         #expect(made.status == 0, "\(made.error)")
         func pitch(at seconds: Double) -> Double { 200 * pow(2, seconds / 10) }
-        let decoder = try AudioFileDecoder(path: file)
-        var decoded: [Float] = []
-        while try decoder.read({ decoded.append(contentsOf: $0) }) {}
-
+        let decoded = try Self.samples(of: file)
         let recording = server.directory + "/recorded.raw"
         let recorder = try server.record(to: recording)
         defer { recorder.kill() }
-        let screen = try PrivateDisplay()
-        let player = try RunningCommand(["play", file, "--size", "\(width)x\(height)"],
-                                        environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
-        let id = try screen.window(of: player.process.processIdentifier)
+        let (screen, player, id) = try play(file, on: server)
         func input(_ arguments: [String]) throws { try screen.xdotool(arguments) }
-        #expect(TestRig.wait(timeout: 20) { player.standardError.contains("playing ") })
-        usleep(1_200_000)
 
         let layout = PlayLayout(width: width, height: height)
         let geometry = layout.scrubberGeometry(duration: 40)
