@@ -361,6 +361,10 @@ public final class PulsePlayer: @unchecked Sendable {
 
     public var isPaused: Bool { positionBox.withLock { $0.isPaused } }
 
+    /// Seconds from a sample written until it is heard, as last measured (the queue the stream
+    /// keeps ahead of the speaker, and the sink's own).
+    public var latency: Double { positionBox.withLock { $0.latency } }
+
     /// CLOCK_MONOTONIC seconds at which the first samples after the latest seek left for the server;
     /// nil until they have (the server asks for them once it has carried out the flush).
     public var lastSeekWrittenAt: Double? { positionBox.withLock { $0.seekWrittenAt } }

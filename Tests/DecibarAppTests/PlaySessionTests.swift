@@ -428,9 +428,9 @@ struct PlaySessionTests {
         #expect(output.seeks == [480_000] && !output.isPaused)
         session.scrub(to: 40, now: 0.2)
         #expect(output.seeks == [480_000] && output.isPaused)
-        session.scrub(to: 12, now: 0.4)
-        #expect(output.seeks == [480_000, 576_000] && !output.isPaused)
-        session.endScrub(at: 12, resume: true)
+        session.scrub(to: 10.5, now: 0.4)
+        #expect(output.seeks == [480_000, 504_000] && !output.isPaused)
+        session.endScrub(at: 10.5, resume: true)
         #expect(session.status == .playing && !output.isPaused)
     }
 

@@ -60,6 +60,7 @@ final class SteeredOutput: TrackOutput {
     }()
     let sampleRate: Int
     var heardFrame: Int64 = 0
+    var latency = 0.05
     /// A new stream starts corked.
     private(set) var isPaused = true
     var isFinished = false

@@ -34,20 +34,34 @@ struct ABLoopTests {
 
     @Test("scrub audio: the first position jumps at once; a grain plays 90 ms before the next; a pointer near what is heard is not chased")
     func grains() {
-        var scrub = ScrubAudio()
+        var scrub = ScrubAudio(latency: 0.05)
         #expect(scrub.update(pointer: 30, heard: 10, now: 100) == .jump(to: 30))
         // The pointer ran on, but the grain has played only 50 ms.
-        #expect(scrub.update(pointer: 31, heard: 30.05, now: 100.05) == .none)
-        // 90 ms: the audio (30.09) is 0.91 s behind the pointer: a jump.
-        #expect(scrub.update(pointer: 31, heard: 30.09, now: 100.09) == .jump(to: 31))
+        #expect(scrub.update(pointer: 30.05, heard: 30.05, now: 100.05) == .none)
+        // 90 ms: the audio (30.09) is 0.06 s from the pointer: a jump (the hand moved at 1.5 s a second: no lead).
+        #expect(scrub.update(pointer: 30.15, heard: 30.09, now: 100.125) == .jump(to: 30.15))
+        #expect(abs(scrub.speed - 1.2) < 1e-9 && scrub.lead == 0)
         // A slow hand: 40 ms from the pointer is close enough, even after a whole grain.
-        #expect(scrub.update(pointer: 31.1, heard: 31.14, now: 100.2) == .none)
-        #expect(scrub.update(pointer: 31.2, heard: 31.26, now: 100.3) == .jump(to: 31.2))
+        #expect(scrub.update(pointer: 30.2, heard: 30.24, now: 100.25) == .none)
+        #expect(scrub.update(pointer: 30.3, heard: 30.36, now: 100.375) == .jump(to: 30.3))
+    }
+
+    @Test("scrub audio: a fast hand is aimed ahead, where it will be when the grain is half heard; backward too")
+    func lead() {
+        var forward = ScrubAudio(latency: 0.05)
+        #expect(forward.update(pointer: 10, heard: 0, now: 0) == .jump(to: 10))
+        // 4 s a second: 0.2 s for the latency and 0.135 s for the half grain the audio plays on by itself.
+        #expect(forward.update(pointer: 10.5, heard: 10.1, now: 0.125) == .jump(to: 10.5 + (4 * 0.05 + 3 * ScrubAudio.grainSeconds / 2)))
+        #expect(forward.speed == 4 && abs(forward.lead - 0.335) < 1e-12)
+        var backward = ScrubAudio(latency: 0.05)
+        _ = backward.update(pointer: 10, heard: 0, now: 0)
+        let target = 9.5 + (-4 * 0.05 + -5 * ScrubAudio.grainSeconds / 2)
+        #expect(backward.update(pointer: 9.5, heard: 10.1, now: 0.125) == .jump(to: target))
     }
 
     @Test("scrub audio: a pointer held still repeats its grain for 0.3 s, then falls silent once, until it moves")
     func stillPointer() {
-        var scrub = ScrubAudio()
+        var scrub = ScrubAudio(latency: 0.05)
         #expect(scrub.update(pointer: 5, heard: 0, now: 10) == .jump(to: 5))
         #expect(scrub.update(pointer: 5, heard: 5.1, now: 10.1) == .jump(to: 5))
         #expect(scrub.update(pointer: 5, heard: 5.05, now: 10.25) == .none)

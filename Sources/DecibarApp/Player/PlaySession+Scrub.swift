@@ -13,7 +13,7 @@ extension PlaySession {
     @discardableResult
     func beginScrub(at time: Double, now: Double) -> Bool {
         guard let player, !isLive, status == .playing || status == .paused else { return false }
-        scrubbing = ScrubAudio()
+        scrubbing = ScrubAudio(latency: player.latency)
         if status == .paused { player.play() }
         scrub(to: time, now: now)
         return true
@@ -31,7 +31,7 @@ extension PlaySession {
         case .none: break
         case .jump(let target):
             discardHeard()
-            player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
+            player.seek(toFrame: Int64((max(0, min(duration, target)) * Double(player.sampleRate)).rounded()))
             if player.isPaused { player.play() }
         case .silence: player.pause()
         }

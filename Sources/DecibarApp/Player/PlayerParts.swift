@@ -9,6 +9,8 @@ protocol TrackOutput: AnyObject {
     /// The frame being heard now.
     var heardFrame: Int64 { get }
     var isPaused: Bool { get }
+    /// Seconds from a sample written until it is heard.
+    var latency: Double { get }
     /// Everything was written and heard.
     var isFinished: Bool { get }
     var isServerLost: Bool { get }
