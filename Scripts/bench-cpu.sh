@@ -64,7 +64,7 @@ rig_cava_config "$dir/cava.conf"
 
 # Nanoseconds on a CPU, summed over the process's threads (schedstat is exact; the 10 ms ticks
 # of /proc/PID/stat are too coarse for a process that uses 1 % of a core).
-cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%d", sum}'; }
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
 percent() { python3 -c "print(f'{100 * ($2 - $1) / 1e9 / $3:.2f}')"; }
 now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 

@@ -29,7 +29,7 @@ export XDG_CONFIG_HOME="$dir/config"
 pids+=("$!")
 socket="$XDG_RUNTIME_DIR/decibar/control.sock"
 
-cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%d", sum}'; }
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
 now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 # CPU of PID over SECONDS, in % of one core.
 cpu_over() {

@@ -66,7 +66,7 @@ for name in "${names[@]}"; do
   [ -e "/proc/${process[$name]}/stat" ] || { echo "bench-outputs: $name exited early: $(cat "$dir/$name.err")" >&2; exit 1; }
 done
 
-cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%d", sum}'; }
+cpu_ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
 now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 declare -A before after
 for name in "${names[@]}"; do before[$name]=$(cpu_ticks "${process[$name]}"); done

@@ -64,6 +64,9 @@ section "Video: CPU with the picture against --video-layout off (720p30), frames
 section "Scrubber zoom: a 60-minute FLAC zoomed to 10 ms a pixel, the frame that shows it"
 "$here/bench-zoom.sh" "$root/.build-release/release/decibar"
 
+section "Desktop layers: CPU of a background layer and an overlay strip against the window, and covered"
+"$here/bench-layers.sh" "$root/.build-release/release/decibar"
+
 section "Idle CPU: the live window with silence playing"
 "$here/bench-idle.sh" "$root/.build-release/release/decibar"
 

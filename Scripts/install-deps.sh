@@ -13,6 +13,8 @@ packages=(
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox xdotool socat systemd python3
+  # test: a real window manager for desktop layers, and xprop, xwininfo and xev to look at them
+  openbox x11-utils
   # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
   playerctl cava
   # test: Rubber Band's own command, one whole stretch to hold the pieces of scale --keep-pitch against

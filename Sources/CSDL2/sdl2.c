@@ -3,3 +3,7 @@
 DECIBAR_DEFINE_LOADER(sdl, DecibarSDL, "libSDL2-2.0.so.0", "SDL2", DECIBAR_SDL_FUNCTIONS)
 
 DECIBAR_DEFINE_LOADER(x11, DecibarX11, "libX11.so.6", "libX11", DECIBAR_X11_FUNCTIONS)
+
+DECIBAR_DEFINE_LOADER(xfixes, DecibarXFixes, "libXfixes.so.3", "libXfixes", DECIBAR_XFIXES_FUNCTIONS)
+
+DECIBAR_DEFINE_LOADER(xrandr, DecibarXRandR, "libXrandr.so.2", "libXrandr", DECIBAR_XRANDR_FUNCTIONS)

@@ -12,6 +12,10 @@ var sdlFunctions: DecibarSDL { sdlLibrary.table! }
 let x11Library = LoadedLibrary<DecibarX11> { decibar_x11_load($0, $1) }
 var x11Functions: DecibarX11 { x11Library.table! }
 
+/// libXfixes and libXrandr, opened on first use: a desktop layer's input shape and its monitor.
+let xfixesLibrary = LoadedLibrary<DecibarXFixes> { decibar_xfixes_load($0, $1) }
+let xrandrLibrary = LoadedLibrary<DecibarXRandR> { decibar_xrandr_load($0, $1) }
+
 /// SDL2_ttf, opened on first use (see CLoader.h).
 let ttfLibrary = LoadedLibrary<DecibarTTF> { decibar_ttf_load($0, $1) }
 var ttfFunctions: DecibarTTF { ttfLibrary.table! }

@@ -16,14 +16,25 @@ public final class Window {
     /// and some drivers agree but do not wait; the frame pacer checks either way.
     public private(set) var requestedVSync: Bool
     public private(set) var isFullscreen: Bool
+    /// What could not be done of the desktop layer asked for (said in one line by the caller).
+    public private(set) var layerWarning: String?
+    /// The desktop layer it is part of (`.window`: an ordinary window).
+    public private(set) var layer = DesktopLayer.window
+    /// When the layer's place in the stacking was last checked (Window+Layer).
+    var stackingCheckedAt: UInt64 = 0
+
+    /// The SDL window, for this type's extensions.
+    var sdlWindow: OpaquePointer { window }
 
     /// Opens a window of `width`×`height` points. Throws a one-line error when there is no display.
     /// - Parameters:
     ///   - borderless: no title bar or frame.
     ///   - transparent: ask for a framebuffer with alpha, so a compositor can show what is behind
     ///     the window where it draws nothing (see `hasCompositor`).
+    ///   - layer, monitor, placement: part of the desktop instead of a window (Window+Layer).
     public init(title: String, width: Int, height: Int, fullscreen: Bool = false, hidden: Bool = false,
-                borderless: Bool = false, transparent: Bool = false) throws(RenderError) {
+                borderless: Bool = false, transparent: Bool = false, layer: DesktopLayer = .window, monitor: String? = nil,
+                placement: LayerPlacement = LayerPlacement(anchor: .fill, thickness: 120, margin: 0)) throws(RenderError) {
         if let failure = sdlLibrary.failure ?? glLibrary.failure { throw RenderError("cannot open a window: \(failure)") }
         // Keep a desktop compositor running while we draw (SDL turns it off by default).
         sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
@@ -61,10 +72,16 @@ public final class Window {
         sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_DOUBLEBUFFER, 1)
         sdlFunctions.SDL_GL_SetAttribute!(SDL_GL_ALPHA_SIZE, transparent ? 8 : 0)
 
-        var flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        if hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
-        if borderless { flags |= SDL_WINDOW_BORDERLESS.rawValue }
+        let isLayer = layer != .window
+        // A layer is no window the window manager frames: its frame would catch the clicks the
+        // layer lets through, and place it as it likes. It keeps itself below or above (Window+Layer).
+        sdlFunctions.SDL_SetHint!(SDL_HINT_X11_FORCE_OVERRIDE_REDIRECT, isLayer ? "1" : "0")
+        var flags = SDL_WINDOW_OPENGL.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        // A layer is placed and typed before it is shown (a window manager reads both on mapping).
+        if !isLayer { flags |= SDL_WINDOW_RESIZABLE.rawValue }
+        if fullscreen && !isLayer { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        if hidden || isLayer { flags |= SDL_WINDOW_HIDDEN.rawValue }
+        if borderless || isLayer { flags |= SDL_WINDOW_BORDERLESS.rawValue }
         let centerd = Int32(SDL_WINDOWPOS_CENTERED_MASK)
         guard let window = sdlFunctions.SDL_CreateWindow!(title, centerd, centerd, Int32(width), Int32(height), flags) else {
             let reason = Self.lastError
@@ -83,8 +100,16 @@ public final class Window {
             let registered = sdlFunctions.SDL_RegisterEvents!(1)
             if registered != UInt32.max { Self.wakeEventType.store(registered, ordering: .releasing) }
         }
-        self.isFullscreen = fullscreen
+        self.isFullscreen = fullscreen && !isLayer
         requestedVSync = sdlFunctions.SDL_GL_SetSwapInterval!(1) == 0
+        if isLayer {
+            self.layer = layer
+            layerWarning = try placeOnDesktop(layer, monitor: monitor, placement: placement)
+            if !environment("WAYLAND_DISPLAY").isEmpty {
+                layerWarning = "--layer \(layer.rawValue): on Wayland the window goes through XWayland, whose compositor may not honour a desktop layer (layer-shell surfaces are not made yet)"
+            }
+            if !hidden { show() }
+        }
     }
 
     /// Connects to the X display named by DISPLAY, so that an unreachable one is reported as such.
@@ -215,7 +240,11 @@ public final class Window {
     /// Shows a hidden window (and raises it); `hide` takes it off the screen. Nothing else changes.
     public func show() {
         sdlFunctions.SDL_ShowWindow!(window)
-        sdlFunctions.SDL_RaiseWindow!(window)
+        if layer == .window {
+            sdlFunctions.SDL_RaiseWindow!(window)
+        } else {
+            keepInLayer(force: true)
+        }
     }
 
     public func hide() {
@@ -229,6 +258,7 @@ public final class Window {
 
     /// Everything that happened since the last call; never blocks.
     public func pollEvents() -> [WindowEvent] {
+        if layer != .window { keepInLayer() }
         var events: [WindowEvent] = []
         var event = SDL_Event()
         while sdlFunctions.SDL_PollEvent!(&event) != 0 {

@@ -15,6 +15,11 @@ struct DisplayOptions: ParsableArguments {
     @Option(name: Key.orientation.option, help: Key.orientation.help) var orientation: BarOrientation?
     @Option(name: Key.background.option, help: Key.background.help) var background: BackgroundStyle?
     @Flag(name: Key.borderless.option, inversion: .prefixedNo, help: Key.borderless.help) var borderless: Bool?
+    @Option(name: Key.layer.option, help: Key.layer.help) var desktopLayer: DesktopLayer?
+    @Option(name: Key.monitor.option, help: Key.monitor.help) var monitor: String?
+    @Option(name: Key.anchor.option, help: Key.anchor.help) var anchor: LayerAnchor?
+    @Option(name: Key.stripHeight.option, help: Key.stripHeight.help) var stripHeight: Int?
+    @Option(name: Key.margin.option, help: Key.margin.help) var margin: Int?
     @Flag(name: Key.caps.option, inversion: .prefixedNo, help: Key.caps.help) var caps: Bool?
     @Flag(name: Key.beatAccent.option, inversion: .prefixedNo, help: Key.beatAccent.help) var beatAccent: Bool?
     @Option(name: Key.hold.option, help: Key.hold.help) var hold: Double?
@@ -96,6 +101,11 @@ struct DisplayOptions: ParsableArguments {
         try layer.put(Key.orientation, orientation.map { .string($0.rawValue) })
         try layer.put(Key.background, background.map { .string($0.rawValue) })
         try layer.put(Key.borderless, borderless.map { .bool($0) })
+        try layer.put(Key.layer, desktopLayer.map { .string($0.rawValue) })
+        try layer.put(Key.monitor, monitor.map { .string($0) })
+        try layer.put(Key.anchor, anchor.map { .string($0.rawValue) })
+        try layer.put(Key.stripHeight, stripHeight.map { .number(Double($0)) })
+        try layer.put(Key.margin, margin.map { .number(Double($0)) })
         try layer.put(Key.caps, caps.map { .bool($0) })
         try layer.put(Key.beatAccent, beatAccent.map { .bool($0) })
         try layer.put(Key.hold, hold.map { .number($0) })

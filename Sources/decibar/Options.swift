@@ -9,6 +9,8 @@ extension PixelSize: ExpressibleByArgument {
 
 extension VisualMode: ExpressibleByArgument {}
 extension BackgroundStyle: ExpressibleByArgument {}
+extension DesktopLayer: ExpressibleByArgument {}
+extension LayerAnchor: ExpressibleByArgument {}
 extension LoopMode: ExpressibleByArgument {}
 extension VideoLayout: ExpressibleByArgument {}
 extension LevelsMode: ExpressibleByArgument {}

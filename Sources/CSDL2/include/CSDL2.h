@@ -1,6 +1,12 @@
 #include <SDL2/SDL.h>
-// The X11 side of a window (for asking whether a compositor runs, which SDL cannot tell).
+// The X11 side of a window (for asking whether a compositor runs, which SDL cannot tell, and for
+// making it part of the desktop: window type and state, input shape, monitors).
 #include <SDL2/SDL_syswm.h>
+#include <X11/Xatom.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xfixes.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/shape.h>
 // Opened on first use (see CLoader.h).
 #ifndef DECIBAR_CSDL2_H
 #define DECIBAR_CSDL2_H
@@ -19,7 +25,7 @@
     X(SDL_LoadFile) X(SDL_PollEvent) X(SDL_PushEvent) \
     X(SDL_QuitSubSystem) X(SDL_RWFromFile) X(SDL_RWclose) \
     X(SDL_RaiseWindow) X(SDL_RegisterEvents) X(SDL_SetHint) \
-    X(SDL_SetWindowFullscreen) X(SDL_SetWindowTitle) X(SDL_ShowWindow) \
+    X(SDL_SetWindowFullscreen) X(SDL_SetWindowPosition) X(SDL_SetWindowSize) X(SDL_SetWindowTitle) X(SDL_ShowWindow) \
     X(SDL_WaitEventTimeout) X(SDL_free) X(SDL_getenv)
 
 typedef struct { DECIBAR_SDL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarSDL;
@@ -27,11 +33,26 @@ typedef struct { DECIBAR_SDL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarSDL;
 const DecibarSDL *decibar_sdl_load(char *message, int size);
 
 #define DECIBAR_X11_FUNCTIONS(X) \
-    X(XCloseDisplay) X(XDefaultScreen) X(XGetSelectionOwner) \
-    X(XInternAtom) X(XOpenDisplay) X(XSetIOErrorHandler)
+    X(XAllocWMHints) X(XChangeProperty) X(XCloseDisplay) X(XDefaultRootWindow) X(XDefaultScreen) \
+    X(XDisplayHeight) X(XDisplayWidth) X(XFlush) X(XFree) X(XGetAtomName) X(XGetSelectionOwner) \
+    X(XInternAtom) X(XLowerWindow) X(XOpenDisplay) X(XQueryTree) X(XRaiseWindow) X(XSetIOErrorHandler) X(XSetWMHints)
 
 typedef struct { DECIBAR_X11_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarX11;
 
 const DecibarX11 *decibar_x11_load(char *message, int size);
+
+// Input shapes (click-through).
+#define DECIBAR_XFIXES_FUNCTIONS(X) X(XFixesCreateRegion) X(XFixesDestroyRegion) X(XFixesSetWindowShapeRegion)
+
+typedef struct { DECIBAR_XFIXES_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarXFixes;
+
+const DecibarXFixes *decibar_xfixes_load(char *message, int size);
+
+// Monitors by name.
+#define DECIBAR_XRANDR_FUNCTIONS(X) X(XRRFreeMonitors) X(XRRGetMonitors)
+
+typedef struct { DECIBAR_XRANDR_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarXRandR;
+
+const DecibarXRandR *decibar_xrandr_load(char *message, int size);
 
 #endif

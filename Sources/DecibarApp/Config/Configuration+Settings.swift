@@ -14,6 +14,11 @@ extension DisplaySettings {
         orientation = c[Key.orientation]
         background = c[Key.background]
         borderless = c[Key.borderless]
+        layer = c[Key.layer]
+        // Over other windows, the theme's background would hide them: see-through instead.
+        if layer.isAboveWindows && background == .opaque { background = .transparent }
+        monitor = c[Key.monitor]
+        placement = LayerPlacement(anchor: c[Key.anchor], thickness: c[Key.stripHeight], margin: c[Key.margin])
         caps = c[Key.caps]
         beatAccent = c[Key.beatAccent]
         hold = c[Key.hold]

@@ -141,6 +141,7 @@ extension Daemon {
 
     private func set(_ name: String, to value: JSONValue) throws(ControlFailure) {
         let key: ConfigKey
+        let before = runtime
         do {
             key = try ConfigSchema.key(named: name)
             try runtime.set(key, to: value)
@@ -148,7 +149,18 @@ extension Daemon {
             throw ControlFailure(error.message.hasPrefix("no setting") ? .optionNotFound : .invalidParameter, error.message)
         }
         applyConfiguration()
-        if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
+        typealias Display = ConfigSchema.Display
+        if [Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key].contains(key) {
+            // Where the window lives is decided as it is made; one that cannot be made (a monitor
+            // not there) leaves the window as it was.
+            let wasShown = isShown
+            if let failure = reopenWindow() {
+                runtime = before
+                applyConfiguration()
+                if wasShown { _ = show() }
+                throw failure
+            }
+        } else if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
             // The mode switches in place: the bars keep moving.
             visualizer?.mode = mode
         } else if key.section == ConfigSection.display.rawValue {

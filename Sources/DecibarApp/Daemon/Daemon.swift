@@ -132,12 +132,26 @@ public final class Daemon {
         outputs.current?.stop()
         outputs.current = nil
         closeTap()
+        closeWindow()
+    }
+
+    /// Closes the window and what draws in it (their GL objects go with its context).
+    func closeWindow() {
         playerScreen = nil
         liveScreen = nil
         visualizer = nil
         liveText = nil
         noticeText = nil
         window = nil
+    }
+
+    /// A window made again (a desktop layer's settings changed), shown if it was.
+    func reopenWindow() -> ControlFailure? {
+        guard window != nil else { return nil }
+        let wasShown = isShown
+        hide()
+        closeWindow()
+        return wasShown ? show() : nil
     }
 
     // MARK: Configuration
@@ -213,11 +227,16 @@ public final class Daemon {
             let loaded = try ConfigFile.load(settings.configPath)
             configNotice = nil
             let changed = loaded != fileConfiguration || !runtime.values.isEmpty
+            let placed = (display.layer, display.monitor, display.placement)
             fileConfiguration = loaded
             runtime = Configuration()
             configProblem = nil
             applyConfiguration()
-            if changed { rebuildVisualizer() }
+            if placed != (display.layer, display.monitor, display.placement) {
+                if let failure = reopenWindow() { log.error("cannot open the window: \(failure.message)") }
+            } else if changed {
+                rebuildVisualizer()
+            }
             log.info("config reloaded (\(reason))")
             return nil
         } catch {

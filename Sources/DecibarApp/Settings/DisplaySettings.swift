@@ -15,6 +15,11 @@ public struct DisplaySettings: Sendable {
     public var orientation = Key.orientation.defaultValue
     public var background = Key.background.defaultValue
     public var borderless = Key.borderless.defaultValue
+    /// Where the window lives on the desktop, on which monitor, and where on it.
+    public var layer = Key.layer.defaultValue
+    public var monitor: String? = nil
+    public var placement = LayerPlacement(anchor: Key.anchor.defaultValue, thickness: Key.stripHeight.defaultValue,
+                                          margin: Key.margin.defaultValue)
     public var caps = Key.caps.defaultValue
     /// Bars lift on each beat.
     public var beatAccent = Key.beatAccent.defaultValue

@@ -34,7 +34,9 @@ struct FrameLoop {
         do {
             window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
                                 fullscreen: options.fullscreen, hidden: hidden, borderless: options.borderless,
-                                transparent: options.background == .transparent)
+                                transparent: options.background == .transparent, layer: options.layer, monitor: options.monitor,
+                                placement: options.placement)
+            if let warning = window.layerWarning { writeError("warning: " + warning) }
             // When the X server goes away, Xlib ends the process; leave no partial file behind.
             let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
             Window.whenDisplayIsLost {
@@ -45,10 +47,12 @@ struct FrameLoop {
             throw CommandFailure(message: error.description)
         }
         if options.background == .transparent {
+            // (Over other windows a layer is see-through of itself.)
+            let asked = options.layer.isAboveWindows ? "--layer \(options.layer.rawValue)" : "--background transparent"
             if window.alphaBits == 0 {
-                writeError("warning: --background transparent: the display gave no framebuffer with alpha; the background shows black")
+                writeError("warning: \(asked): the display gave no framebuffer with alpha; the background shows black")
             } else if window.hasCompositor == false {
-                writeError("warning: --background transparent: no compositing window manager is running, so the background shows black on screen (screenshots keep the transparency)")
+                writeError("warning: \(asked): no compositing window manager is running, so the background shows black on screen (screenshots keep the transparency)")
             }
         }
         return window

@@ -39,6 +39,16 @@ public enum ConfigSchema {
             "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
         public static let borderless: Setting<Bool> = .boolean(.display, "borderless", appliesLive: false,
             "A window without a title bar or frame.")
+        public static let layer: Setting<DesktopLayer> = .choice(.display, "layer", default: .window,
+            "window (an ordinary window), or part of the desktop: background (behind every window, a live wallpaper), bottom (below the windows), top (above them) or overlay (above everything). Every layer but window is click-through (keys go through decibar ctl) and has no frame; top and overlay are see-through where the background would be.")
+        public static let monitor: Setting<String?> = .text(.display, "monitor", valueName: "name",
+            "The monitor a layer goes on, by its output name (xrandr --listmonitors, swaymsg -t get_outputs). Unset: the primary one.")
+        public static let anchor: Setting<LayerAnchor> = .choice(.display, "anchor", default: .fill,
+            "Where a layer goes on its monitor: fill (all of it), or a strip along the top, bottom, left or right edge, height pixels across.")
+        public static let stripHeight: Setting<Int> = .integer(.display, "height", 1...8192, default: 120, unit: "pixels",
+            "How thick a layer's strip is (along an anchor edge).")
+        public static let margin: Setting<Int> = .integer(.display, "margin", 0...4096, default: 0, unit: "pixels",
+            "Space between a layer and its monitor's edges.")
         public static let caps: Setting<Bool> = .boolean(.display, "caps",
             "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
         public static let beatAccent: Setting<Bool> = .boolean(.display, "beat_accent",
@@ -147,7 +157,8 @@ public enum ConfigSchema {
     /// Every key, in the order `config init` writes them.
     public static let keys: [ConfigKey] = [
         Display.mode.key, Display.bars.key, Display.theme.key, Display.barWidth.key, Display.barSpacing.key,
-        Display.orientation.key, Display.background.key, Display.borderless.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
+        Display.orientation.key, Display.background.key, Display.borderless.key,
+        Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# CPU of a desktop layer against the ordinary window, in the same run: `decibar live` drawing bars
+# for music at 60 Hz on a 1920x1080 Xvfb with openbox, as a borderless window the size of the
+# screen, as the background layer (which fills the monitor: the same pixels), as a 120 px overlay
+# strip, and as the background covered by a window over all of it. Measured
+# from /proc/PID/task/*/schedstat over the same window length; the window manager and Xvfb's own
+# drawing are not counted.
+#
+# Usage: bench-layers.sh [DECIBAR_BINARY] [WINDOW_SECONDS]   (defaults: .build-release, 15 s)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+decibar=${1:-$root/.build-release/release/decibar}
+window=${2:-15}
+
+for tool in pulseaudio pactl paplay Xvfb openbox xev ffmpeg python3; do
+  command -v "$tool" >/dev/null || { echo "bench-layers: $tool not found (run Scripts/install-deps.sh)" >&2; exit 1; }
+done
+[ -x "$decibar" ] || { echo "bench-layers: no decibar binary at $decibar" >&2; exit 1; }
+
+. "$here/rig.sh"
+rig_start dbl
+openbox --sm-disable >/dev/null 2>&1 &
+pids+=("$!")
+sleep 1
+
+# Music-like audio: a swelling chord and a hi-hat, looped for the whole run.
+ffmpeg -v error -nostdin -f lavfi -i "aevalsrc=0.3*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*2*t))+0.2*sin(2*PI*330*t)+0.1*sin(2*PI*6000*t)*lt(sin(2*PI*4*t)\,-0.9):s=48000:d=150" \
+  -ac 2 "$dir/music.wav"
+paplay --device=viz "$dir/music.wav" >/dev/null 2>&1 &
+pids+=("$!")
+
+# (%.0f: mawk's %d stops at 2^31 ns, 2.1 s of CPU.)
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
+now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
+
+measure() {
+  local label=$1; shift
+  "$decibar" live --size 1920x1080 --display-fps 60 --exit-after $((window + 5)) "$@" >/dev/null 2>"$dir/err" &
+  local pid=$!
+  pids+=("$pid")
+  sleep 3
+  if [ "$label" = "background, covered" ]; then
+    xev -geometry 1920x1080+0+0 >/dev/null 2>&1 &
+    pids+=("$!")
+    sleep 1
+  fi
+  kill -0 "$pid" 2>/dev/null || { echo "bench-layers: $label: decibar ended: $(cat "$dir/err")" >&2; exit 1; }
+  local c0 t0 c1 t1
+  c0=$(cpu_ns "$pid"); t0=$(now)
+  sleep "$window"
+  c1=$(cpu_ns "$pid"); t1=$(now)
+  python3 -c "print(f'  {\"$label\":22s} {100 * ($c1 - $c0) / 1e9 / ($t1 - $t0):6.1f} % of a core')"
+  wait "$pid" || true
+}
+
+echo "decibar live, bars for music at 60 Hz, 1920x1080 Xvfb (Mesa llvmpipe) with openbox:"
+measure "window, borderless" --borderless
+measure "background layer" --layer background
+measure "overlay strip 120 px" --layer overlay --anchor bottom --height 120
+measure "background, covered" --layer background
