@@ -53,11 +53,7 @@ extension Window {
         let now = sdlFunctions.SDL_GetTicks64!()
         guard force || now - stackingCheckedAt >= Self.stackingCheckInterval else { return }
         stackingCheckedAt = now
-        var info = SDL_SysWMinfo()
-        info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
-        guard sdlFunctions.SDL_GetWindowWMInfo!(sdlWindow, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
-              let display = info.info.x11.display else { return }
-        let xWindow = info.info.x11.window
+        guard let (display, xWindow) = x11Handles else { return }
         // The root's children, bottom first.
         var root: UInt = 0, parent: UInt = 0
         var children: UnsafeMutablePointer<UInt>?
@@ -77,13 +73,9 @@ extension Window {
     /// (the primary one when nil) where `placement` says. Throws a one-line reason for a monitor
     /// that is not there; returns a warning when the layer is only partly possible here.
     func placeOnDesktop(_ layer: DesktopLayer, monitor name: String?, placement: LayerPlacement) throws(RenderError) -> String? {
-        var info = SDL_SysWMinfo()
-        info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
-        guard sdlFunctions.SDL_GetWindowWMInfo!(sdlWindow, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
-              let display = info.info.x11.display else {
+        guard let (display, xWindow) = x11Handles else {
             return "--layer \(layer.rawValue): desktop layers are made on X11 only for now; an ordinary window opens"
         }
-        let xWindow = info.info.x11.window
         let monitors = Self.monitors(on: display)
         let chosen: Monitor
         if let name, !name.isEmpty {
@@ -123,6 +115,13 @@ extension Window {
             hints.pointee.input = 0
             _ = x11Functions.XSetWMHints!(display, xWindow, hints)
             _ = x11Functions.XFree!(hints)
+        }
+        // Told when it is fully covered, so that it stops drawing what no one sees (SDL passes
+        // the events on as system events; its own mask is kept).
+        var attributes = XWindowAttributes()
+        if x11Functions.XGetWindowAttributes!(display, xWindow, &attributes) != 0 {
+            _ = x11Functions.XSelectInput!(display, xWindow, attributes.your_event_mask | VisibilityChangeMask)
+            _ = sdlFunctions.SDL_EventState!(SDL_SYSWMEVENT.rawValue, SDL_ENABLE)
         }
         var warning: String?
         // Click-through: an empty input shape.

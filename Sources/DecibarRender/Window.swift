@@ -22,9 +22,21 @@ public final class Window {
     public private(set) var layer = DesktopLayer.window
     /// When the layer's place in the stacking was last checked (Window+Layer).
     var stackingCheckedAt: UInt64 = 0
+    /// Other windows cover all of it (X11 says so for a desktop layer, without a compositor): a
+    /// frame drawn now would not be seen.
+    public private(set) var isFullyCovered = false
 
     /// The SDL window, for this type's extensions.
     var sdlWindow: OpaquePointer { window }
+
+    /// SDL's X connection and the window's X id; nil when the window is not on X11.
+    var x11Handles: (display: OpaquePointer, window: UInt)? {
+        var info = SDL_SysWMinfo()
+        info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
+        guard sdlFunctions.SDL_GetWindowWMInfo!(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
+              let display = info.info.x11.display else { return nil }
+        return (display, info.info.x11.window)
+    }
 
     /// Opens a window of `width`×`height` points. Throws a one-line error when there is no display.
     /// - Parameters:
@@ -182,10 +194,7 @@ public final class Window {
     /// Whether a compositing manager runs on this window's X screen (it owns `_NET_WM_CM_Sn`);
     /// without one, transparent pixels show black. Nil when the window is not on X11.
     public var hasCompositor: Bool? {
-        var info = SDL_SysWMinfo()
-        info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
-        guard sdlFunctions.SDL_GetWindowWMInfo!(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
-              let display = info.info.x11.display else { return nil }
+        guard let display = x11Handles?.display else { return nil }
         let atom = x11Functions.XInternAtom!(display, "_NET_WM_CM_S\(x11Functions.XDefaultScreen!(display))", 0)
         return x11Functions.XGetSelectionOwner!(display, atom) != 0
     }
@@ -320,6 +329,12 @@ public final class Window {
                 let (x, y) = toPixels(event.wheel.mouseX, event.wheel.mouseY)
                 let flipped = event.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue)
                 events.append(.wheel(x: x, y: y, steps: Double(event.wheel.preciseY) * (flipped ? -1 : 1)))
+            case SDL_SYSWMEVENT:
+                // A desktop layer asked X for its visibility (Window+Layer).
+                if let message = event.syswm.msg, message.pointee.subsystem == SDL_SYSWM_X11,
+                   message.pointee.msg.x11.event.type == VisibilityNotify {
+                    isFullyCovered = message.pointee.msg.x11.event.xvisibility.state == VisibilityFullyObscured
+                }
             case SDL_WINDOWEVENT:
                 if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
                     let size = drawableSize

@@ -14,7 +14,7 @@ struct DesktopLayerTests {
         let manager: RunningCommand
 
         init() throws {
-            screen = try PrivateDisplay(size: "1280x720x24")
+            screen = try PrivateDisplay(size: "1280x720x24", resets: false)
             manager = try RunningCommand(["--sm-disable"], environment: ["DISPLAY": screen.display], tool: "openbox")
             // Managing once it has said so on the root window.
             guard TestRig.wait(timeout: 10, until: { (try? self.xprop(["-root", "_NET_SUPPORTING_WM_CHECK"]))?.contains("window id") == true }) else {

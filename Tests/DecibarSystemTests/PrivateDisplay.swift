@@ -8,10 +8,13 @@ final class PrivateDisplay {
     let process: Process
     let display: String
 
-    init(size: String = "1280x720x24") throws {
+    /// - Parameter resets: as described above; false for a desktop's server, which a window
+    ///   manager holds (a client that polls before it connects would otherwise reset the server
+    ///   under its first connection).
+    init(size: String = "1280x720x24", resets: Bool = true) throws {
         // Output to a pipe read only for the number: Xvfb prints it when it is ready for clients.
         let announced = Pipe()
-        process = Process(tool: "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"],
+        process = Process(tool: "Xvfb", arguments: ["-displayfd", "1", "-screen", "0", size, "-nolisten", "tcp"] + (resets ? [] : ["-noreset"]),
                           environment: [:], output: announced, errors: FileHandle.nullDevice)
         try process.startAlone()
         var number = ""

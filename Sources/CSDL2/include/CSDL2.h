@@ -15,7 +15,7 @@
 
 #define DECIBAR_SDL_FUNCTIONS(X) \
     X(SDL_CaptureMouse) X(SDL_ConvertSurfaceFormat) X(SDL_CreateWindow) \
-    X(SDL_Delay) X(SDL_DestroyWindow) X(SDL_FreeSurface) \
+    X(SDL_Delay) X(SDL_DestroyWindow) X(SDL_EventState) X(SDL_FreeSurface) \
     X(SDL_GL_CreateContext) X(SDL_GL_DeleteContext) X(SDL_GL_GetAttribute) \
     X(SDL_GL_GetDrawableSize) X(SDL_GL_SetAttribute) X(SDL_GL_SetSwapInterval) \
     X(SDL_GL_SwapWindow) X(SDL_GetBasePath) X(SDL_GetCurrentDisplayMode) \
@@ -34,8 +34,8 @@ const DecibarSDL *decibar_sdl_load(char *message, int size);
 
 #define DECIBAR_X11_FUNCTIONS(X) \
     X(XAllocWMHints) X(XChangeProperty) X(XCloseDisplay) X(XDefaultRootWindow) X(XDefaultScreen) \
-    X(XDisplayHeight) X(XDisplayWidth) X(XFlush) X(XFree) X(XGetAtomName) X(XGetSelectionOwner) \
-    X(XInternAtom) X(XLowerWindow) X(XOpenDisplay) X(XQueryTree) X(XRaiseWindow) X(XSetIOErrorHandler) X(XSetWMHints)
+    X(XDisplayHeight) X(XDisplayWidth) X(XFlush) X(XFree) X(XGetAtomName) X(XGetSelectionOwner) X(XGetWindowAttributes) \
+    X(XInternAtom) X(XLowerWindow) X(XOpenDisplay) X(XQueryTree) X(XRaiseWindow) X(XSelectInput) X(XSetIOErrorHandler) X(XSetWMHints)
 
 typedef struct { DECIBAR_X11_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarX11;
 

@@ -26,6 +26,8 @@ struct FrameLoop {
         var skipsDrawing = false
         /// Set to draw the frame even if nothing moves (a screenshot is waiting for it).
         var forcesDrawing = false
+        /// Nothing of the window can be seen (a desktop layer under other windows): no need to draw.
+        var isCovered = false
     }
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
@@ -104,6 +106,7 @@ struct FrameLoop {
             let timeUp = options.exitAfter.map { now - start >= $0 } == true
             var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits,
                               isLast: quits || timeUp)
+            frame.isCovered = window.isFullyCovered
             previous = now
             number += 1
             try body(&frame)

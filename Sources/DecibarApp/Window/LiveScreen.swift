@@ -55,11 +55,12 @@ final class LiveScreen {
         visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
         let message = notice.flatMap { $0.until > now ? StatusOverlay.Message(text: $0.text, opacity: 1, isProminent: false) : nil }
             ?? overlay.message(at: now)
-        // Nothing moves: skip the drawing (and its CPU) but keep polling at the frame rate.
-        if visualizer.isAtRest && recorder == nil && message == nil && !frame.isLast && frame.number > 0 && !frame.hadEvents
-            && !frame.forcesDrawing {
+        // Nothing moves, or nothing can be seen: skip the drawing (and its CPU) but keep polling.
+        if (visualizer.isAtRest && message == nil && !frame.hadEvents || frame.isCovered) && recorder == nil && !frame.isLast
+            && frame.number > 0 && !frame.forcesDrawing {
             frame.skipsDrawing = true
-            pump.isResting = true
+            // (Covered, sound coming back changes nothing seen: no wake-up for it.)
+            pump.isResting = !frame.isCovered
             return
         }
         pump.isResting = false
