@@ -19,36 +19,3 @@ public enum DesktopLayer: String, CaseIterable, Sendable {
     /// Drawn over other windows: see-through where the theme's background would be.
     public var isAboveWindows: Bool { self == .top || self == .overlay }
 }
-
-/// The edge a desktop layer's strip runs along (`display.anchor`); `fill` covers the monitor.
-public enum LayerAnchor: String, CaseIterable, Sendable {
-    case fill, top, bottom, left, right
-}
-
-/// Where a desktop layer goes on its monitor: all of it, or a strip along one edge, `thickness`
-/// pixels across, `margin` pixels in from the edges.
-public struct LayerPlacement: Sendable, Equatable {
-    public var anchor: LayerAnchor
-    public var thickness: Int
-    public var margin: Int
-
-    public init(anchor: LayerAnchor, thickness: Int, margin: Int) {
-        self.anchor = anchor
-        self.thickness = max(1, thickness)
-        self.margin = max(0, margin)
-    }
-
-    /// The rectangle on a monitor at `monitor` (desktop coordinates), at least a pixel each way.
-    public func frame(on monitor: PixelRect) -> PixelRect {
-        let width = max(1, monitor.width - 2 * margin), height = max(1, monitor.height - 2 * margin)
-        let left = monitor.x + margin, top = monitor.y + margin
-        let across = min(thickness, anchor == .left || anchor == .right ? width : height)
-        switch anchor {
-        case .fill: return PixelRect(x: left, y: top, width: width, height: height)
-        case .top: return PixelRect(x: left, y: top, width: width, height: across)
-        case .bottom: return PixelRect(x: left, y: top + height - across, width: width, height: across)
-        case .left: return PixelRect(x: left, y: top, width: across, height: height)
-        case .right: return PixelRect(x: left + width - across, y: top, width: across, height: height)
-        }
-    }
-}
