@@ -22,6 +22,10 @@ public final class Window {
     public private(set) var layer = DesktopLayer.window
     /// When the layer's place in the stacking was last checked (Window+Layer).
     var stackingCheckedAt: UInt64 = 0
+    /// Shift is held, as of the last event handled: taken from each key event in order (the
+    /// keyboard's state now would be that after every event pumped, a release included).
+    private var isShiftHeld: Bool?
+
     /// Other windows cover all of it (X11 says so for a desktop layer, without a compositor): a
     /// frame drawn now would not be seen.
     public private(set) var isFullyCovered = false
@@ -274,7 +278,10 @@ public final class Window {
             switch SDL_EventType(event.type) {
             case SDL_QUIT:
                 events.append(.quit)
+            case SDL_KEYUP:
+                isShiftHeld = event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0
             case SDL_KEYDOWN:
+                isShiftHeld = event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0
                 switch Int(event.key.keysym.sym) {
                 case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): events.append(.quit)
                 case Int(SDLK_f.rawValue): events.append(.toggleFullscreen)
@@ -316,7 +323,7 @@ public final class Window {
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 // Keep receiving motion and the release when the pointer leaves the window.
                 sdlFunctions.SDL_CaptureMouse!(SDL_TRUE)
-                let shift = sdlFunctions.SDL_GetModState!().rawValue & KMOD_SHIFT.rawValue != 0
+                let shift = isShiftHeld ?? (sdlFunctions.SDL_GetModState!().rawValue & KMOD_SHIFT.rawValue != 0)
                 events.append(.mouseDown(x: x, y: y, shift: shift))
             case SDL_MOUSEMOTION:
                 let (x, y) = toPixels(event.motion.x, event.motion.y)

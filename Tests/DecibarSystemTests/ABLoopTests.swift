@@ -106,9 +106,10 @@ struct ABLoopTests {
         let geometry = layout.scrubberGeometry(duration: 20)
         let y = layout.scrubberTop + layout.scrubberHeight / 2
         let from = Int(geometry.x(forTime: 5).rounded()), to = Int(geometry.x(forTime: 10).rounded())
-        _ = try screen.xdotool(["mousemove", "--window", id, "\(from)", "\(y)", "keydown", "shift", "mousedown", "1"])
-        _ = try screen.xdotool(["mousemove", "--window", id, "\((from + to) / 2)", "\(y)"])
-        _ = try screen.xdotool(["mousemove", "--window", id, "\(to)", "\(y)", "mouseup", "1", "keyup", "shift"])
+        // In one go: the window may well see the shift's release before it handles the press.
+        _ = try screen.xdotool(["mousemove", "--window", id, "\(from)", "\(y)", "keydown", "shift", "mousedown", "1",
+                                "mousemove", "--window", id, "\((from + to) / 2)", "\(y)",
+                                "mousemove", "--window", id, "\(to)", "\(y)", "mouseup", "1", "keyup", "shift"])
         let pixel = 20 / Double(layout.scrubberWidth)
         #expect(TestRig.wait(timeout: 5) {
             guard let loop = try? Self.loop(rig), let start = loop.start, let end = loop.end else { return false }
