@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "CSDL2TTF", dependencies: ["CLoader"], path: "Sources/CSDL2TTF"),
         .target(name: "CEGL", dependencies: ["CLoader"], path: "Sources/CEGL"),
         .target(name: "CGL", dependencies: ["CLoader"], path: "Sources/CGL"),
+        // libwayland-client and the wlr-layer-shell protocol (its scanner output is included by wayland.c).
+        .target(name: "CWayland", dependencies: ["CLoader"], path: "Sources/CWayland", exclude: ["protocols"]),
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "CLiblo", dependencies: ["CLoader"], path: "Sources/CLiblo"),
@@ -48,7 +50,7 @@ let package = Package(
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG", "CWayland"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl", "CLiblo"]),
 

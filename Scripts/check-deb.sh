@@ -47,7 +47,7 @@ echo "ok: ldd names $(wc -l <<<"$linked") libraries, none from the Swift toolcha
 # in Depends, so that it is there on a machine where only the package was installed.
 depends=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//')
 count=0
-for soname in $(grep -rhoE 'DECIBAR_DEFINE_LOADER\([^,]+, *[^,]+, *"[^"]+"' "$(dirname "$0")"/../Sources/C*/*.c | grep -oE '"[^"]+"' | tr -d '"' | sort -u); do
+for soname in $(grep -rhoE '(DECIBAR_DEFINE_LOADER\([^,]+, *[^,]+, *|\.soname = )"[^"]+"' "$(dirname "$0")"/../Sources/C*/*.c | grep -oE '"[^"]+"' | tr -d '"' | sort -u); do
   path=$(ldconfig -p | awk -v name="$soname" '!found && $1 == name && /x86-64/ { print $NF; found = 1 }')
   [ -n "$path" ] || fail "$soname, which decibar opens on first use, is not on this machine"
   owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | sed -n '1s/:.*//p' || true)

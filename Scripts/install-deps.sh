@@ -15,6 +15,9 @@ packages=(
   xvfb xauth ffmpeg sox xdotool socat systemd python3
   # test: a real window manager for desktop layers, and xprop, xwininfo and xev to look at them
   openbox x11-utils
+  # test: Wayland desktops: sway (wlr-layer-shell; swaymsg), grim for its screenshots, foot as a
+  # window over a layer, and weston, whose desktop shell has no layer shell
+  sway grim foot weston
   # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
   playerctl cava
   # test: Rubber Band's own command, one whole stretch to hold the pieces of scale --keep-pitch against

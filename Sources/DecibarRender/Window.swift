@@ -5,13 +5,18 @@ import Glibc
 import Synchronization
 
 /// Set by `Window.whenDisplayIsLost`, run by Xlib's I/O error handler.
-private let displayLostAction = Mutex<(@Sendable () -> Void)?>(nil)
+let displayLostAction = Mutex<(@Sendable () -> Void)?>(nil)
 
 /// An SDL2 window with an OpenGL 3.3 core context. Create, use and destroy it on one thread:
 /// the thread that owns the event loop (the process main thread in `decibar`).
 public final class Window {
-    private let window: OpaquePointer
-    private let context: SDL_GLContext
+    /// SDL's window and context; nil for a layer of a Wayland desktop, which SDL cannot make.
+    private var window: OpaquePointer?
+    private var context: SDL_GLContext?
+    /// The layer surface drawn into instead of an SDL window (Wayland with wlr-layer-shell).
+    private var layerSurface: WaylandLayerSurface?
+    /// Closed before its last user let it go (`close`): it shows and draws nothing more.
+    public private(set) var isClosed = false
     /// Whether the driver agreed to wait for vertical blank on swap. Under Xvfb it does not,
     /// and some drivers agree but do not wait; the frame pacer checks either way.
     public private(set) var requestedVSync: Bool
@@ -26,15 +31,27 @@ public final class Window {
     /// keyboard's state now would be that after every event pumped, a release included).
     private var isShiftHeld: Bool?
 
-    /// Other windows cover all of it (X11 says so for a desktop layer, without a compositor): a
-    /// frame drawn now would not be seen.
-    public private(set) var isFullyCovered = false
+    /// Other windows cover all of it (X11 says so for a desktop layer, without a compositor), or
+    /// the Wayland compositor has not asked for the next frame (it asks for none while the layer
+    /// cannot be seen): a frame drawn now would not be seen.
+    public var isFullyCovered: Bool { layerSurface?.isWaitingForFrame ?? isObscured }
+    private var isObscured = false
+    /// A layer surface's title (it has none on screen).
+    private var layerTitle = "Decibar"
+    private let layerAlphaBits: Int
 
-    /// The SDL window, for this type's extensions.
-    var sdlWindow: OpaquePointer { window }
+    /// The SDL window, for this type's extensions (nil for a Wayland layer).
+    var sdlWindow: OpaquePointer? { window }
+
+    /// The display a lost connection was to, for saying so.
+    public var displayName: String {
+        func environment(_ name: String) -> String { getenv(name).map { String(cString: $0) } ?? "" }
+        return layerSurface != nil || currentVideoDriver == "wayland" ? environment("WAYLAND_DISPLAY") : environment("DISPLAY")
+    }
 
     /// SDL's X connection and the window's X id; nil when the window is not on X11.
     var x11Handles: (display: OpaquePointer, window: UInt)? {
+        guard let window else { return nil }
         var info = SDL_SysWMinfo()
         info.version = SDL_version(major: UInt8(SDL_MAJOR_VERSION), minor: UInt8(SDL_MINOR_VERSION), patch: UInt8(SDL_PATCHLEVEL))
         guard sdlFunctions.SDL_GetWindowWMInfo!(window, &info) == SDL_TRUE, info.subsystem == SDL_SYSWM_X11,
@@ -59,6 +76,26 @@ public final class Window {
         if environment("DISPLAY").isEmpty && environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER").isEmpty {
             throw RenderError("cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)")
         }
+        var layer = layer
+        var fallbackWarning: String?
+        if layer != .window && !environment("WAYLAND_DISPLAY").isEmpty && environment("SDL_VIDEODRIVER") != "x11" {
+            if let surface = try WaylandLayerSurface.open(layer: layer, monitor: monitor, placement: placement, transparent: transparent) {
+                window = nil
+                context = nil
+                layerSurface = surface
+                layerAlphaBits = transparent ? 8 : 0
+                self.layer = layer
+                requestedVSync = false
+                isFullscreen = false
+                Self.layerWakeDescriptor.store(surface.wakeDescriptor, ordering: .releasing)
+                Self.currentContextOwner.withLock { $0 = ObjectIdentifier(self) }
+                return
+            }
+            fallbackWarning = "--layer \(layer.rawValue): the compositor has no layer shell (wlr-layer-shell; GNOME has none), so an ordinary window opens"
+            layer = .window
+        }
+        layerSurface = nil
+        layerAlphaBits = 0
         // Titles are UTF-8, and SDL hands them to Xlib converted from the C character locale, the
         // one a Swift process keeps: "Decibar — alpha" came out garbled in WM_NAME and not at all in
         // _NET_WM_NAME. Only the character type changes; numbers and messages stay in "C".
@@ -71,6 +108,15 @@ public final class Window {
             // then reports "no display" for a DISPLAY that is set but unreachable.
             heldDisplay = try Self.connectToX(environment("DISPLAY"))
             sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEODRIVER, "x11")
+        }
+        if environment("DISPLAY").isEmpty && ["", "wayland"].contains(environment("SDL_VIDEODRIVER")) {
+            // Wayland alone: SDL's window there.
+            if WaylandLayerSurface.compositorHasSeat() == false {
+                throw RenderError("cannot open a window: the Wayland compositor offers no seat (no input), where SDL cannot open one")
+            }
+            // Without libdecor's plugins there are no decorations to draw either way; libdecor
+            // would only print two lines saying so.
+            if !Self.hasLibdecorPlugins { sdlFunctions.SDL_SetHint!(SDL_HINT_VIDEO_WAYLAND_ALLOW_LIBDECOR, "0") }
         }
         guard sdlFunctions.SDL_InitSubSystem!(SDL_INIT_VIDEO) == 0 else {
             throw RenderError("cannot open a window: \(Self.lastError) (is DISPLAY set?)")
@@ -118,14 +164,27 @@ public final class Window {
         }
         self.isFullscreen = fullscreen && !isLayer
         requestedVSync = sdlFunctions.SDL_GL_SetSwapInterval!(1) == 0
+        Self.currentContextOwner.withLock { $0 = ObjectIdentifier(self) }
+        layerWarning = fallbackWarning
         if isLayer {
             self.layer = layer
             layerWarning = try placeOnDesktop(layer, monitor: monitor, placement: placement)
             if !environment("WAYLAND_DISPLAY").isEmpty {
-                layerWarning = "--layer \(layer.rawValue): on Wayland the window goes through XWayland, whose compositor may not honour a desktop layer (layer-shell surfaces are not made yet)"
+                layerWarning = "--layer \(layer.rawValue): SDL_VIDEODRIVER=x11 puts the layer on XWayland, whose compositor may not honour it"
             }
             if !hidden { show() }
         }
+    }
+
+    /// Whether libdecor (SDL's window decorations on Wayland) has a plugin to draw them with.
+    private static var hasLibdecorPlugins: Bool {
+        #if arch(arm64)
+        let triplet = "aarch64-linux-gnu"
+        #else
+        let triplet = "x86_64-linux-gnu"
+        #endif
+        let folder = getenv("LIBDECOR_PLUGIN_DIR").map { String(cString: $0) } ?? "/usr/lib/\(triplet)/libdecor/plugins-1"
+        return access(folder, F_OK) == 0
     }
 
     /// Connects to the X display named by DISPLAY, so that an unreachable one is reported as such.
@@ -154,8 +213,8 @@ public final class Window {
         if savedError >= 0 && null >= 0 { dup2(null, STDERR_FILENO) }
         let display = x11Functions.XOpenDisplay!(nil)
         if savedError >= 0 && null >= 0 { dup2(savedError, STDERR_FILENO) }
-        if savedError >= 0 { close(savedError) }
-        if null >= 0 { close(null) }
+        if savedError >= 0 { Glibc.close(savedError) }
+        if null >= 0 { Glibc.close(null) }
         return display
     }
 
@@ -182,14 +241,38 @@ public final class Window {
         })
     }
 
-    deinit {
-        sdlFunctions.SDL_GL_DeleteContext!(context)
-        sdlFunctions.SDL_DestroyWindow!(window)
-        sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
+    deinit { close() }
+
+    /// Takes the window off the screen and lets its context go now, while something (a frame loop
+    /// finishing its frame) still holds it: the daemon closes its window before it makes the next,
+    /// for two windows at once on Wayland crashed Mesa's software rasterizer when the first went.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        // Whatever is current may be released with this window's context: the next window to draw
+        // makes its own current again.
+        Self.currentContextOwner.withLock { $0 = nil }
+        if let window {
+            sdlFunctions.SDL_GL_DeleteContext!(context)
+            sdlFunctions.SDL_DestroyWindow!(window)
+            sdlFunctions.SDL_QuitSubSystem!(SDL_INIT_VIDEO)
+        } else {
+            Self.layerWakeDescriptor.store(-1, ordering: .releasing)
+        }
+        window = nil
+        context = nil
+        layerSurface = nil
+    }
+
+    /// The video driver SDL uses ("x11", "wayland"), or "" without SDL.
+    private var currentVideoDriver: String {
+        guard window != nil else { return "" }
+        return sdlFunctions.SDL_GetCurrentVideoDriver!().map { String(cString: $0) } ?? ""
     }
 
     /// Bits of alpha the framebuffer really has (0 when the driver gave none).
     public var alphaBits: Int {
+        if layerSurface != nil { return layerAlphaBits }
         var bits: Int32 = 0
         sdlFunctions.SDL_GL_GetAttribute!(SDL_GL_ALPHA_SIZE, &bits)
         return Int(bits)
@@ -206,8 +289,16 @@ public final class Window {
     /// The SDL event type `wakeEventLoop` posts (registered with the first window).
     private static let wakeEventType = Atomic<UInt32>(0)
 
+    /// The layer surface's wake-up descriptor while one is open (-1: none).
+    private static let layerWakeDescriptor = Atomic<Int32>(-1)
+
     /// Wakes a thread blocked in `waitForEvent`; callable from any thread.
     public static func wakeEventLoop() {
+        let descriptor = layerWakeDescriptor.load(ordering: .acquiring)
+        if descriptor >= 0 {
+            var one: UInt64 = 1
+            _ = write(descriptor, &one, 8)
+        }
         let type = wakeEventType.load(ordering: .acquiring)
         guard type != 0 else { return }
         var event = SDL_Event()
@@ -218,6 +309,10 @@ public final class Window {
     /// Blocks until input arrives, `wakeEventLoop` is called, or `timeout` seconds pass. The events
     /// stay queued for `pollEvents`.
     public func waitForEvent(timeout: Double) {
+        if let layerSurface {
+            if !layerSurface.dispatch(timeout: timeout) { Self.displayWasLost() }
+            return
+        }
         sdlFunctions.SDL_WaitEventTimeout!(nil, Int32(max(1, min(60_000, (timeout * 1000).rounded(.up)))))
     }
 
@@ -225,6 +320,7 @@ public final class Window {
 
     /// The size of the drawing surface in pixels (larger than the window size on HiDPI screens).
     public var drawableSize: (width: Int, height: Int) {
+        if let layerSurface { return layerSurface.drawableSize }
         var width: Int32 = 0
         var height: Int32 = 0
         sdlFunctions.SDL_GL_GetDrawableSize!(window, &width, &height)
@@ -233,12 +329,14 @@ public final class Window {
 
     /// Swaps at once instead of at vertical blank: for a frame rate other than the display's.
     public func stopWaitingForVSync() {
+        guard layerSurface == nil else { return }
         _ = sdlFunctions.SDL_GL_SetSwapInterval!(0)
         requestedVSync = false
     }
 
     /// The refresh rate of the window's display in Hz, or nil when the driver does not say.
     public var refreshRate: Double? {
+        if let layerSurface { return layerSurface.refreshRate }
         var mode = SDL_DisplayMode()
         let display = sdlFunctions.SDL_GetWindowDisplayIndex!(window)
         guard display >= 0, sdlFunctions.SDL_GetCurrentDisplayMode!(display, &mode) == 0, mode.refresh_rate > 0 else { return nil }
@@ -246,12 +344,16 @@ public final class Window {
     }
 
     public var title: String {
-        get { sdlFunctions.SDL_GetWindowTitle!(window).map { String(cString: $0) } ?? "" }
-        set { sdlFunctions.SDL_SetWindowTitle!(window, newValue) }
+        get { window.map { sdlFunctions.SDL_GetWindowTitle!($0).map { String(cString: $0) } ?? "" } ?? layerTitle }
+        set {
+            if let window { sdlFunctions.SDL_SetWindowTitle!(window, newValue) } else { layerTitle = newValue }
+        }
     }
 
     /// Shows a hidden window (and raises it); `hide` takes it off the screen. Nothing else changes.
     public func show() {
+        guard !isClosed else { return }
+        if let layerSurface { return layerSurface.show() }
         sdlFunctions.SDL_ShowWindow!(window)
         if layer == .window {
             sdlFunctions.SDL_RaiseWindow!(window)
@@ -261,22 +363,29 @@ public final class Window {
     }
 
     public func hide() {
+        guard !isClosed else { return }
+        if let layerSurface { return layerSurface.hide() }
         sdlFunctions.SDL_HideWindow!(window)
     }
 
     public func toggleFullscreen() {
+        guard window != nil else { return }
         isFullscreen.toggle()
         sdlFunctions.SDL_SetWindowFullscreen!(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
 
     /// Everything that happened since the last call; never blocks.
     public func pollEvents() -> [WindowEvent] {
+        guard !isClosed else { return [] }
+        if let layerSurface { return layerEvents(of: layerSurface) }
         if layer != .window { keepInLayer() }
         var events: [WindowEvent] = []
         var event = SDL_Event()
         while sdlFunctions.SDL_PollEvent!(&event) != 0 {
             switch SDL_EventType(event.type) {
             case SDL_QUIT:
+                // SDL's Wayland side says quit when the compositor went away.
+                if currentVideoDriver == "wayland" && isWaylandConnectionBroken { Self.displayWasLost() }
                 events.append(.quit)
             case SDL_KEYUP:
                 isShiftHeld = event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0
@@ -340,10 +449,11 @@ public final class Window {
                 // A desktop layer asked X for its visibility (Window+Layer).
                 if let message = event.syswm.msg, message.pointee.subsystem == SDL_SYSWM_X11,
                    message.pointee.msg.x11.event.type == VisibilityNotify {
-                    isFullyCovered = message.pointee.msg.x11.event.xvisibility.state == VisibilityFullyObscured
+                    isObscured = message.pointee.msg.x11.event.xvisibility.state == VisibilityFullyObscured
                 }
             case SDL_WINDOWEVENT:
                 if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
+                    rebindAfterResize()
                     let size = drawableSize
                     events.append(.resized(width: size.width, height: size.height))
                 }
@@ -358,21 +468,53 @@ public final class Window {
     private func toPixels(_ x: Int32, _ y: Int32) -> (Double, Double) {
         var width: Int32 = 0
         var height: Int32 = 0
-        sdlFunctions.SDL_GetWindowSize!(window, &width, &height)
+        if let window { sdlFunctions.SDL_GetWindowSize!(window, &width, &height) }
         let drawable = drawableSize
         let scaleX = width > 0 ? Double(drawable.width) / Double(width) : 1
         let scaleY = height > 0 ? Double(drawable.height) / Double(height) : 1
         return (Double(x) * scaleX, Double(y) * scaleY)
     }
 
+    /// On Wayland, binds the context to the window again after its size changed: Mesa's software
+    /// rasterizer kept the drawing buffer of the old size otherwise, and its next swap wrote past
+    /// the new, smaller one (a crash, seen when the daemon made its window again).
+    private func rebindAfterResize() {
+        guard currentVideoDriver == "wayland" else { return }
+        Self.currentContextOwner.withLock { $0 = nil }
+        makeCurrent()
+    }
+
+    /// The window whose context was made current last (on the one thread windows live on).
+    private static let currentContextOwner = Mutex<ObjectIdentifier?>(nil)
+
+    /// Makes this window's context the current one, if another window's is: the daemon makes a
+    /// window again while the old one still finishes its frame, and the old one, going, releases
+    /// whatever is current. Call before drawing; nothing is done when nothing changed.
+    public func makeCurrent() {
+        guard !isClosed else { return }
+        let me = ObjectIdentifier(self)
+        guard Self.currentContextOwner.withLock({ $0 }) != me else { return }
+        if let layerSurface {
+            layerSurface.makeCurrent()
+        } else {
+            // SDL skips the call when its own record says this context is current already.
+            _ = sdlFunctions.SDL_GL_MakeCurrent!(nil, nil)
+            _ = sdlFunctions.SDL_GL_MakeCurrent!(window, context)
+        }
+        Self.currentContextOwner.withLock { $0 = me }
+    }
+
     /// Shows the frame just drawn.
     public func swap() {
+        guard !isClosed else { return }
+        if let layerSurface { return layerSurface.swap() }
         sdlFunctions.SDL_GL_SwapWindow!(window)
     }
 
     /// Waits until everything drawn so far is in the back buffer (a software renderer draws only
     /// now), so that a swap made later shows the frame at once.
     public func finishDrawing() {
+        guard !isClosed else { return }
         glFunctions.glFinish!()
     }
 

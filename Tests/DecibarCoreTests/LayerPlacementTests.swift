@@ -22,6 +22,15 @@ struct LayerPlacementTests {
         #expect(LayerPlacement(anchor: .top, thickness: 0, margin: -3) == LayerPlacement(anchor: .top, thickness: 1, margin: 0))
     }
 
+    @Test("in layer-shell terms: a strip anchors to its edge and both ends with its thickness asked, fill to all four edges")
+    func layerShell() {
+        let edges = LayerAnchor.allCases.map { LayerPlacement(anchor: $0, thickness: 120, margin: 0).layerShellEdges }
+        #expect(edges == [15, 13, 14, 7, 11])
+        let sizes = LayerAnchor.allCases.map { LayerPlacement(anchor: $0, thickness: 120, margin: 6).layerShellSize }
+        #expect(sizes.map(\.width) == [0, 0, 0, 120, 120])
+        #expect(sizes.map(\.height) == [0, 120, 120, 0, 0])
+    }
+
     @Test("every layer but window lets clicks through; top and overlay are see-through")
     func kinds() {
         #expect(DesktopLayer.allCases.filter(\.isClickThrough) == [.background, .bottom, .top, .overlay])

@@ -1,4 +1,4 @@
-// EGL, for drawing without a window or a display (decibar render).
+// EGL, for drawing without a window or a display (decibar render) and into a Wayland layer surface.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 // Opened on first use (see CLoader.h).
@@ -17,7 +17,8 @@ static inline void *decibar_egl_default_display(void) { return EGL_DEFAULT_DISPL
     X(eglBindAPI) X(eglChooseConfig) X(eglCreateContext) \
     X(eglDestroyContext) X(eglGetDisplay) X(eglGetError) \
     X(eglGetPlatformDisplay) X(eglInitialize) X(eglMakeCurrent) \
-    X(eglTerminate)
+    X(eglTerminate) X(eglCreateWindowSurface) X(eglDestroySurface) X(eglSwapBuffers) \
+    X(eglSwapInterval) X(eglGetConfigAttrib) X(eglGetCurrentContext)
 
 typedef struct { DECIBAR_EGL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarEGL;
 

@@ -17,7 +17,7 @@
     X(SDL_CaptureMouse) X(SDL_ConvertSurfaceFormat) X(SDL_CreateWindow) \
     X(SDL_Delay) X(SDL_DestroyWindow) X(SDL_EventState) X(SDL_FreeSurface) \
     X(SDL_GL_CreateContext) X(SDL_GL_DeleteContext) X(SDL_GL_GetAttribute) \
-    X(SDL_GL_GetDrawableSize) X(SDL_GL_SetAttribute) X(SDL_GL_SetSwapInterval) \
+    X(SDL_GL_GetDrawableSize) X(SDL_GL_MakeCurrent) X(SDL_GL_SetAttribute) X(SDL_GL_SetSwapInterval) \
     X(SDL_GL_SwapWindow) X(SDL_GetBasePath) X(SDL_GetCurrentDisplayMode) \
     X(SDL_GetCurrentVideoDriver) X(SDL_GetError) X(SDL_GetModState) X(SDL_GetTicks64) \
     X(SDL_GetWindowDisplayIndex) X(SDL_GetWindowSize) X(SDL_GetWindowTitle) \

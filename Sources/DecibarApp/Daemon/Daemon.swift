@@ -104,7 +104,8 @@ public final class Daemon {
         while stopping == nil {
             if isShown, let window {
                 try runWindow(window)
-                if stopping == nil && isShown {
+                // (A window made again for new layer settings is run next.)
+                if stopping == nil && isShown && self.window === window {
                     // Closed with its close button, q or Esc: hidden, not stopped.
                     hide()
                 }
@@ -142,6 +143,8 @@ public final class Daemon {
         visualizer = nil
         liveText = nil
         noticeText = nil
+        // Closed now: the frame loop that holds it may still finish a frame.
+        window?.close()
         window = nil
     }
 
@@ -329,7 +332,8 @@ public final class Daemon {
     private func runWindow(_ window: Window) throws {
         try FrameLoop(window: window, options: display).run { frame in
             handleInbox()
-            if stopping != nil || !isShown {
+            // Hidden, stopping, or made again (new layer settings): this loop's window is done.
+            if stopping != nil || !isShown || self.window !== window {
                 frame.closes = true
                 frame.skipsDrawing = true
                 return

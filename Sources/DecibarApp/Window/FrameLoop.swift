@@ -28,6 +28,8 @@ struct FrameLoop {
         var forcesDrawing = false
         /// Nothing of the window can be seen (a desktop layer under other windows): no need to draw.
         var isCovered = false
+        /// The longest a skipped frame sleeps before the next (less: the view has work between frames).
+        var restTimeout = FrameLoop.restTimeout
     }
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
@@ -40,7 +42,7 @@ struct FrameLoop {
                                 placement: options.placement)
             if let warning = window.layerWarning { writeError("warning: " + warning) }
             // When the X server goes away, Xlib ends the process; leave no partial file behind.
-            let display = ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+            let display = window.displayName
             Window.whenDisplayIsLost {
                 PartialOutput.discardAllInProgress()
                 writeError("lost the connection to the display \(display); nothing more can be drawn")
@@ -93,6 +95,7 @@ struct FrameLoop {
         while true {
             let now = MonotonicClock.now()
             pacer.frameStarted(at: now)
+            window.makeCurrent()
             var events = window.pollEvents()
             var quits = false
             events.removeAll { event in
@@ -115,7 +118,7 @@ struct FrameLoop {
                 // At rest: sleep until input, until the audio side wakes us (sound came back), or
                 // for at most `restTimeout` (status messages and --exit-after still need a look).
                 let untilExit = options.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
-                window.waitForEvent(timeout: max(0.001, min(Self.restTimeout, untilExit)))
+                window.waitForEvent(timeout: max(0.001, min(frame.restTimeout, untilExit)))
                 continue
             }
             if finished, let path = options.screenshot { try Self.saveScreenshot(of: window, to: path) }

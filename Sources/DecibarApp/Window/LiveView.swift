@@ -73,6 +73,7 @@ public struct LiveView {
             try Recorder(path: path, fps: display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height)
         }
         var lastProblem: String?
+        var saidPlacement = false
         try FrameLoop(window: window, options: display, recorder: recorder).run { frame in
             if changed.take(), let reload {
                 do {
@@ -83,6 +84,12 @@ public struct LiveView {
                     visualizer = try makeVisualizer(options)
                     screen.notice = nil
                     lastProblem = nil
+                    // The window is not made again here (the daemon's is): say so rather than ignore it.
+                    let placed = (options.layer, options.monitor, options.placement)
+                    if placed != (display.layer, display.monitor, display.placement) && !saidPlacement {
+                        saidPlacement = true
+                        writeError("config reloaded; a new display.layer, monitor, anchor, height or margin takes effect when live starts again")
+                    }
                 } catch let failure as ConfigFile.Failure {
                     // The previous look stays; the problem is said once.
                     if failure.summary != lastProblem {

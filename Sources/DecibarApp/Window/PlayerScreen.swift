@@ -47,6 +47,9 @@ final class PlayerScreen {
         max(11, PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize * 4 / 5)
     }
 
+    /// How often the session is looked after while nothing is drawn.
+    static let coveredTickSeconds = 0.05
+
     /// Handles the frame's input, then draws the bars and the scrubber.
     func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
@@ -146,6 +149,13 @@ final class PlayerScreen {
         let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
         visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
         frame.loggedValue = visualizer.meanValue
+        // Nothing of it can be seen (a covered desktop layer): the bars move on, nothing is drawn.
+        if frame.isCovered && recorder == nil && !frame.isLast && frame.number > 0 && !frame.forcesDrawing {
+            frame.skipsDrawing = true
+            // The session still wants its ticks (the next track, the stream's buffering) on time.
+            frame.restTimeout = Self.coveredTickSeconds
+            return
+        }
         let area = showPicture(layout: layout, now: now)
 
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()

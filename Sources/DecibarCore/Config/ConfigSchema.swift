@@ -42,7 +42,7 @@ public enum ConfigSchema {
         public static let layer: Setting<DesktopLayer> = .choice(.display, "layer", default: .window,
             "window (an ordinary window), or part of the desktop: background (behind every window, a live wallpaper), bottom (below the windows), top (above them) or overlay (above everything). Every layer but window is click-through (keys go through decibar ctl) and has no frame; top and overlay are see-through where the background would be.")
         public static let monitor: Setting<String?> = .text(.display, "monitor", valueName: "name",
-            "The monitor a layer goes on, by its output name (xrandr --listmonitors, swaymsg -t get_outputs). Unset: the primary one.")
+            "The monitor a layer goes on, by its output name (xrandr --listmonitors, swaymsg -t get_outputs). Unset: the primary one (on Wayland, where the compositor puts it).")
         public static let anchor: Setting<LayerAnchor> = .choice(.display, "anchor", default: .fill,
             "Where a layer goes on its monitor: fill (all of it), or a strip along the top, bottom, left or right edge, height pixels across.")
         public static let stripHeight: Setting<Int> = .integer(.display, "height", 1...8192, default: 120, unit: "pixels",

@@ -29,4 +29,27 @@ public struct LayerPlacement: Sendable, Equatable {
         case .right: return PixelRect(x: left + width - across, y: top, width: across, height: height)
         }
     }
+
+    /// The edges a wlr-layer-shell surface is anchored to (top 1, bottom 2, left 4, right 8): a
+    /// strip holds to its edge and both ends, the whole monitor to all four.
+    public var layerShellEdges: UInt32 {
+        let (top, bottom, left, right): (UInt32, UInt32, UInt32, UInt32) = (1, 2, 4, 8)
+        switch anchor {
+        case .fill: return top | bottom | left | right
+        case .top: return top | left | right
+        case .bottom: return bottom | left | right
+        case .left: return left | top | bottom
+        case .right: return right | top | bottom
+        }
+    }
+
+    /// The size a wlr-layer-shell surface asks for: 0 along anchored edges (stretched between
+    /// them, margins taken off by the compositor), the thickness across a strip.
+    public var layerShellSize: (width: Int, height: Int) {
+        switch anchor {
+        case .fill: return (0, 0)
+        case .top, .bottom: return (0, thickness)
+        case .left, .right: return (thickness, 0)
+        }
+    }
 }
