@@ -49,6 +49,8 @@ final class WaylandLayerSurface {
     private var frameCallback: OpaquePointer?
     /// Listeners need fixed addresses for as long as their objects live.
     private let listeners: Listeners
+    /// What `dispatch` polls: the compositor's socket and the wake-up.
+    private let descriptors = UnsafeMutablePointer<pollfd>.allocate(capacity: 2)
     /// Wakes `waitForEvent` from other threads (`Window.wakeEventLoop`).
     let wakeDescriptor: Int32
 
@@ -89,10 +91,7 @@ final class WaylandLayerSurface {
         if let failure = waylandLibrary.failure ?? waylandEGLLibrary.failure ?? eglLibrary.failure ?? glLibrary.failure {
             throw RenderError("cannot make a desktop layer: \(failure)")
         }
-        guard let display = waylandFunctions.wl_display_connect!(nil) else {
-            let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
-            throw RenderError("cannot connect to the Wayland compositor '\(name.escapingControlCharacters)': \(String(cString: strerror(errno)))")
-        }
+        guard let display = waylandFunctions.wl_display_connect!(nil) else { throw connectionFailure() }
         let surface = try WaylandLayerSurface(display: display)
         guard surface.layerShell != nil, surface.compositor != nil else { return nil }
         try surface.makeLayer(layer, monitor: monitor, placement: placement, transparent: transparent)
@@ -100,9 +99,11 @@ final class WaylandLayerSurface {
     }
 
     /// Whether the compositor offers a seat (input). SDL 2.26 crashes opening a window on one
-    /// that offers none (a headless or kiosk compositor); nil when it cannot be asked.
-    static func compositorHasSeat() -> Bool? {
-        guard waylandLibrary.failure == nil, let display = waylandFunctions.wl_display_connect!(nil) else { return nil }
+    /// that offers none (a headless or kiosk compositor); nil without libwayland-client. Throws
+    /// when there is no compositor to ask (SDL would only say "no display").
+    static func compositorHasSeat() throws(RenderError) -> Bool? {
+        guard waylandLibrary.failure == nil else { return nil }
+        guard let display = waylandFunctions.wl_display_connect!(nil) else { throw connectionFailure() }
         defer { waylandFunctions.wl_display_disconnect!(display) }
         guard let registry = wl_display_get_registry(display) else { return nil }
         defer { wl_registry_destroy(registry) }
@@ -120,6 +121,13 @@ final class WaylandLayerSurface {
             guard waylandFunctions.wl_display_roundtrip!(display) >= 0 else { return nil }
             return found.seat
         }
+    }
+
+    /// The compositor named by WAYLAND_DISPLAY is not there, in one line (after a failed connect).
+    private static func connectionFailure() -> RenderError {
+        let reason = String(cString: strerror(errno))
+        let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        return RenderError("cannot connect to the Wayland compositor '\(name.escapingControlCharacters)': \(reason)")
     }
 
     private init(display: OpaquePointer) throws(RenderError) {
@@ -161,6 +169,7 @@ final class WaylandLayerSurface {
         _ = waylandFunctions.wl_display_flush!(display)
         waylandFunctions.wl_display_disconnect!(display)
         close(wakeDescriptor)
+        descriptors.deallocate()
     }
 
     // MARK: Making the layer
@@ -350,11 +359,12 @@ final class WaylandLayerSurface {
         }
         // A full socket (EAGAIN) is flushed at the next turn; a broken one shows on reading.
         _ = waylandFunctions.wl_display_flush!(display)
-        var descriptors = [pollfd(fd: waylandFunctions.wl_display_get_fd!(display), events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        // (Kept between calls: this runs every frame, and allocates nothing.)
+        descriptors[0] = pollfd(fd: waylandFunctions.wl_display_get_fd!(display), events: Int16(POLLIN), revents: 0)
+        descriptors[1] = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
         let milliseconds = timeout <= 0 ? 0 : Int32(max(1, min(60_000, (timeout * 1000).rounded(.up))))
         var ready: Int32
-        repeat { ready = poll(&descriptors, 2, milliseconds) } while ready < 0 && errno == EINTR
+        repeat { ready = poll(descriptors, 2, milliseconds) } while ready < 0 && errno == EINTR
         if ready > 0 && descriptors[0].revents != 0 {
             guard waylandFunctions.wl_display_read_events!(display) >= 0 else { return false }
         } else {

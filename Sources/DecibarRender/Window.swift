@@ -111,7 +111,7 @@ public final class Window {
         }
         if environment("DISPLAY").isEmpty && ["", "wayland"].contains(environment("SDL_VIDEODRIVER")) {
             // Wayland alone: SDL's window there.
-            if WaylandLayerSurface.compositorHasSeat() == false {
+            if try WaylandLayerSurface.compositorHasSeat() == false {
                 throw RenderError("cannot open a window: the Wayland compositor offers no seat (no input), where SDL cannot open one")
             }
             // Without libdecor's plugins there are no decorations to draw either way; libdecor

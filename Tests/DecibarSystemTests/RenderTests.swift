@@ -273,5 +273,13 @@ struct LiveWindowTests {
         #expect(result.status == 1)
         #expect(result.error.hasPrefix("decibar: cannot open a window"))
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        // A Wayland socket that is not there is named, not reported as no display at all.
+        for layer in ["window", "background"] {
+            let missing = "/tmp/decibar-no-compositor-\(getpid())"
+            let wayland = try TestRig.run(TestRig.decibar, ["live", "--layer", layer, "--exit-after", "1"],
+                                          environment: ["DISPLAY": "", "WAYLAND_DISPLAY": missing, "SDL_VIDEODRIVER": ""])
+            #expect(wayland.status == 1)
+            #expect(wayland.error == "decibar: cannot connect to the Wayland compositor '\(missing)': No such file or directory\n", "\(wayland.error)")
+        }
     }
 }
