@@ -7,10 +7,10 @@ import Synchronization
 /// server's write callback only copies out of the ring. A slow decode (a cold disk, a network
 /// stream) therefore stalls nothing but the decoding thread, and the ring's second covers it.
 ///
-/// A seek returns at once: the decoding thread moves the decoder, marks where the new audio starts
-/// in the ring, and the reader skips what came before (a generation count tells them apart), so
-/// audio after a seek starts exactly at its target. Files that end or break while playing end the
-/// stream; the problem is kept in `failure`.
+/// A seek returns at once: the decoding thread moves the decoder and begins a new generation of the
+/// ring (`PlaybackRing`), and the reader skips what came before, so audio after a seek starts
+/// exactly at its target. Files that end or break while playing end the stream; the problem is
+/// kept in `failure`.
 public final class FilePlaybackSource: PlaybackSource, Sendable {
     public let path: String
     public let sampleRate: Int
@@ -20,15 +20,23 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
     public let tags: TrackTags
 
     private let worker: DecodeWorker
-    /// The reader's side: which seek's audio it is reading. Touched by one reader at a time (the
-    /// sound server's thread, or a thread holding its lock).
-    private let readerGeneration = Atomic<Int>(0)
 
     /// Seconds of audio decoded ahead.
     public static let aheadSeconds = 1.0
 
     /// The highest rate played (PulseAudio's limit; PipeWire's is the same order).
     public static let maximumSampleRate = 384_000
+
+    /// Why the file at `path` cannot even be read (missing, a folder, empty, no permission), in
+    /// the words opening it would use; nil when it can be. Cheap: nothing is decoded or loaded.
+    public static func readProblem(atPath path: String) -> AudioFileError? {
+        do throws(AudioFileError) {
+            _ = try AudioFileInput(path: path)
+            return nil
+        } catch {
+            return error
+        }
+    }
 
     /// Opens the file and decodes its first chunk, so that a file with a header but no playable
     /// audio fails here, before anything is said to be playing.
@@ -49,8 +57,8 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
         speakerPositions = decoder.speakerPositions
         estimatedFrameCount = decoder.estimatedFrameCount
         tags = decoder.tags
-        let ring = SampleRing(capacity: max(4096, Int(Self.aheadSeconds * Double(decoder.sampleRate))),
-                              channelCount: decoder.channelCount)
+        let ring = PlaybackRing(capacity: max(4096, Int(Self.aheadSeconds * Double(decoder.sampleRate))),
+                                channelCount: decoder.channelCount)
         worker = try DecodeWorker(decoder: decoder, ring: ring)
         let thread = Thread { [worker] in worker.run() }
         thread.name = "decibar-decode"
@@ -65,34 +73,18 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
     /// For tests: the decoding thread sleeps this long before its next chunk, as a slow disk would make it.
     public func stallDecoding(seconds: Double) { worker.stall(seconds: seconds) }
 
+    /// Copies what is decoded; `.waiting` while a seek's first audio is still being decoded (not
+    /// an underrun, just not there yet). Only copies: real-time safe.
     public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) -> PlaybackRender {
-        let wanted = worker.requestedGeneration.load(ordering: .acquiring)
-        let ready = worker.handledGeneration.load(ordering: .acquiring)
-        guard ready == wanted else {
-            worker.isReaderWaiting.store(true, ordering: .releasing)
-            worker.wake()
-            return .waiting
+        let read = worker.ring.read(into: buffer, frames: frames)
+        // Room was made, or the decoding thread is needed: a wake-up, never a wait.
+        worker.wake()
+        switch read {
+        case .audio(let count): return .audio(frames: count)
+        case .last(let count): return .last(frames: count)
+        case .ended: return .ended
+        case .waiting: return .waiting
         }
-        if readerGeneration.load(ordering: .relaxed) != ready {
-            // The first read after a seek: everything written before its audio is stale.
-            worker.ring.skip(to: worker.seekStart.load(ordering: .acquiring))
-            readerGeneration.store(ready, ordering: .relaxed)
-            worker.wake()
-        }
-        guard worker.primedGeneration.load(ordering: .acquiring) == ready else {
-            // The seek's first audio is still being decoded: not an underrun, just not there yet.
-            worker.isReaderWaiting.store(true, ordering: .releasing)
-            worker.wake()
-            return .waiting
-        }
-        let copied = worker.ring.read(into: buffer, frames: frames)
-        // Room was made: the decoding thread may be waiting for it (a wake-up, never a wait).
-        if copied > 0 { worker.wake() }
-        // Checked after the copy: a decoder that finished before it wrote everything that was read.
-        if worker.finishedGeneration.load(ordering: .acquiring) == ready && worker.ring.availableFrames == 0 {
-            return copied == 0 ? .ended : .last(frames: copied)
-        }
-        return .audio(frames: copied)
     }
 
     public func seek(toFrame frame: Int64) {
@@ -114,18 +106,10 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
 
     /// Seconds of audio decoded and not yet read by the sound server; 0 while a seek's first audio
     /// is still being decoded. A streamed track waits on this before it starts or resumes.
-    public var bufferedSeconds: Double {
-        let wanted = worker.requestedGeneration.load(ordering: .acquiring)
-        guard worker.handledGeneration.load(ordering: .acquiring) == wanted,
-              worker.primedGeneration.load(ordering: .acquiring) == wanted else { return 0 }
-        let from = max(worker.ring.readPosition, worker.seekStart.load(ordering: .acquiring))
-        return Double(max(0, worker.ring.writePosition - from)) / Double(sampleRate)
-    }
+    public var bufferedSeconds: Double { Double(worker.ring.bufferedFrames) / Double(sampleRate) }
 
     /// Everything up to the end of the file (from the last seek) is decoded: waiting gains nothing.
-    public var isDecodedToEnd: Bool {
-        worker.finishedGeneration.load(ordering: .acquiring) == worker.requestedGeneration.load(ordering: .acquiring)
-    }
+    public var isDecodedToEnd: Bool { worker.ring.isWrittenToEnd }
 
     /// The most audio decoded ahead, in seconds (the ring's size).
     public var capacitySeconds: Double { Double(worker.ring.capacity) / Double(sampleRate) }
@@ -140,30 +124,18 @@ public final class FilePlaybackSource: PlaybackSource, Sendable {
 // Unchecked: the decoder (not Sendable) is used by the decoding thread only, once `init` hands it
 // over; everything shared with other threads is an atomic or behind a mutex.
 private final class DecodeWorker: @unchecked Sendable {
-    let ring: SampleRing
+    let ring: PlaybackRing
     private let decoder: AudioFileDecoder
     private let channelCount: Int
     /// Decoded samples that did not fit in the ring yet (reused).
     private var pending: [Float] = []
     private var pendingStart = 0
-    /// The seek whose audio is being decoded (the decoding thread's copy).
-    private var generation = 0
     /// The decoder has nothing more for this generation (the end, or an error).
     private var decoderEnded = false
     /// The file frame the decoder's next audio starts at.
     private var decodedFrame: Int64 = 0
 
-    /// Seeks asked for (main thread) and carried out (decoding thread), and where in the ring the
-    /// audio of the latest one starts.
-    let requestedGeneration = Atomic<Int>(0)
-    let handledGeneration = Atomic<Int>(0)
-    let seekStart = Atomic<Int>(0)
     private let seekTarget = Atomic<Int64>(0)
-    /// The generation whose audio has all been decoded (-1: none yet).
-    let finishedGeneration = Atomic<Int>(-1)
-    /// The generation whose first audio is in the ring (or that has none: it ended at once).
-    let primedGeneration = Atomic<Int>(0)
-    let isReaderWaiting = Atomic<Bool>(false)
     let onAudio = Mutex<(@Sendable () -> Void)?>(nil)
     /// The A-B loop asked for; the decoding thread jumps from its end back to its start.
     let loop = Mutex<ABLoop?>(nil)
@@ -182,7 +154,7 @@ private final class DecodeWorker: @unchecked Sendable {
     private let stallNanoseconds = Atomic<Int>(0)
     private let semaphore = DispatchSemaphore(value: 0)
 
-    init(decoder: AudioFileDecoder, ring: SampleRing) throws(AudioFileError) {
+    init(decoder: AudioFileDecoder, ring: PlaybackRing) throws(AudioFileError) {
         self.decoder = decoder
         self.ring = ring
         channelCount = decoder.channelCount
@@ -207,7 +179,7 @@ private final class DecodeWorker: @unchecked Sendable {
 
     func requestSeek(to frame: Int64) {
         seekTarget.store(max(0, frame), ordering: .relaxed)
-        let generation = requestedGeneration.add(1, ordering: .releasing).newValue
+        let generation = ring.requestGeneration()
         fold.withLock { $0 = Fold(generation: generation, origin: max(0, frame)) }
         semaphore.signal()
     }
@@ -215,18 +187,17 @@ private final class DecodeWorker: @unchecked Sendable {
     /// The thread: decode while there is room, carry out seeks, sleep otherwise.
     func run() {
         while !stopped.load(ordering: .acquiring) {
-            let wanted = requestedGeneration.load(ordering: .acquiring)
-            if wanted != generation {
+            if let wanted = ring.generationToBegin {
                 seek(to: seekTarget.load(ordering: .relaxed), generation: wanted)
                 continue
             }
             // A reader that asked just as the first audio (or the end) arrived is told now.
-            if primedGeneration.load(ordering: .relaxed) == generation { notifyWaitingReader() }
+            if ring.isPrimed { notifyWaitingReader() }
             let stall = stallNanoseconds.exchange(0, ordering: .acquiringAndReleasing)
             if stall > 0 { usleep(useconds_t(stall / 1000)) }
             if decoderEnded && pending.isEmpty {
                 // All of it is in the ring: say so once, then wait for a seek or the end.
-                if finishedGeneration.load(ordering: .relaxed) != generation { finish(generation) }
+                if !ring.isFinished { finish() }
                 _ = semaphore.wait(timeout: .now() + .milliseconds(200))
                 continue
             }
@@ -254,9 +225,7 @@ private final class DecodeWorker: @unchecked Sendable {
             decoderEnded = true
         }
         // New audio starts at the producer's position now; the reader skips everything before it.
-        seekStart.store(ring.writePosition, ordering: .releasing)
-        handledGeneration.store(generation, ordering: .releasing)
-        self.generation = generation
+        ring.begin(generation)
         // A reader that waits for the seek is told now: its next read drops the stale audio, which
         // makes room for the new (with a full ring, nothing could be written before that).
         notifyWaitingReader()
@@ -295,7 +264,7 @@ private final class DecodeWorker: @unchecked Sendable {
             decoderEnded = false
             decodedFrame = loop.start
             fold.withLock { fold in
-                guard fold.generation == generation else { return }
+                guard fold.generation == ring.generation else { return }
                 fold.loop = loop
                 fold.wraps += 1
             }
@@ -305,11 +274,9 @@ private final class DecodeWorker: @unchecked Sendable {
         }
     }
 
-    /// Everything of `generation` is in the ring: the reader ends once it has read it all.
-    private func finish(_ generation: Int) {
-        finishedGeneration.store(generation, ordering: .releasing)
-        // A reader still waiting for this generation's first audio must see the end instead.
-        primedGeneration.store(generation, ordering: .releasing)
+    /// Everything of this generation is in the ring: the reader ends once it has read it all.
+    private func finish() {
+        ring.finish()
         notifyWaitingReader()
     }
 
@@ -329,7 +296,7 @@ private final class DecodeWorker: @unchecked Sendable {
             pendingStart = 0
         }
         if frames > 0 {
-            primedGeneration.store(generation, ordering: .releasing)
+            ring.markPrimed()
             notifyWaitingReader()
         }
     }
@@ -337,7 +304,7 @@ private final class DecodeWorker: @unchecked Sendable {
     /// Calls `onAudio` if the reader said it was waiting. The call is made holding `onAudio`'s lock,
     /// so whoever clears it (a player that stops) knows no call is still under way afterwards.
     private func notifyWaitingReader() {
-        guard isReaderWaiting.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard ring.takeWaitingReader() else { return }
         onAudio.withLock { $0?() }
     }
 }
