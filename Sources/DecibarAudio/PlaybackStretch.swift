@@ -17,7 +17,21 @@ final class PlaybackStretch: @unchecked Sendable {
     private let stretcher: TimeStretcher
     private let input: UnsafeMutablePointer<Float>
     private let channelScratch: UnsafeMutablePointer<Float>
-    private var rate = 1.0
+    /// The file's own first frames after a join, which the stretcher's first frames fade in over.
+    private let fade: UnsafeMutablePointer<Float>
+    private let fadeFrames: Int
+    private var fadeFilled: Int
+    private var fadeDone: Int
+    /// Input frames Rubber Band takes in before a new ratio set now reaches its output (its
+    /// look-ahead: measured 0.78 of its start pad at 22.05, 44.1 and 48 kHz).
+    private let lookAhead: Int
+    /// Ratios that Rubber Band takes once the input fed reaches a file frame (a join's run-up).
+    private var pendingRatios: (rate: Double, pitchScale: Double, atInput: Int64)?
+    /// A rate that the output counts at from a file frame on: a new ratio reaches the output only
+    /// after the input already taken in (`lookAhead`).
+    private var pendingRate: (rate: Double, atFile: Double)?
+    /// File frames per output frame.
+    private(set) var rate = 1.0
     private var pitchScale = 1.0
     private var delayLeft = 0
     private var inputEnded = false
@@ -37,38 +51,80 @@ final class PlaybackStretch: @unchecked Sendable {
         input.initialize(repeating: 0, count: stretcher.blockCapacity * channelCount)
         channelScratch = .allocate(capacity: stretcher.blockCapacity)
         channelScratch.initialize(repeating: 0, count: stretcher.blockCapacity)
+        fadeFrames = max(1, sampleRate / 100)
+        fadeFilled = fadeFrames
+        fadeDone = fadeFrames
+        fade = .allocate(capacity: fadeFrames * channelCount)
+        fade.initialize(repeating: 0, count: fadeFrames * channelCount)
+        lookAhead = Int((Double(stretcher.startPad) * 0.78).rounded())
     }
 
     deinit {
         input.deallocate()
         channelScratch.deallocate()
+        fade.deallocate()
     }
+
+    /// Frames of what was just played that go through the stretcher at normal speed before a
+    /// change of rate from normal: it then carries on from them without a step. (Started cold at
+    /// the change, with only its pad, its first 10 ms came out at 40-60 % of their level: a click
+    /// on a tone's crest.)
+    static let runUp = 1024
 
     /// The most audio before the start that `start` reads from `history`.
     static let historyCapacity = 16384
 
-    /// Starts stretching at `fileFrame`. `history` holds the audio just before it (zeros after a
-    /// seek), which primes the stretcher so the join with what was played is seamless.
+    /// Starts stretching at `fileFrame`. `history` holds the audio just before it (nothing after a
+    /// seek or at a track's start).
+    /// - A change of rate alone, with enough history: the stretcher runs up through that audio at
+    ///   normal speed and on through the file to `fileFrame` plus its look-ahead, then takes the
+    ///   new rate, which it reaches at `fileFrame` exactly: it joins what was played without a
+    ///   step, and the count of file frames holds.
+    /// - A change of pitch (the waveform changes at the join whatever is done), or too little
+    ///   history for a run-up: the stretcher starts at the new ratios, primed with the history,
+    ///   and its first 10 ms fade in over the file's own frames (started cold, its first frames
+    ///   are quieter). After a seek (no history) nothing is faded.
     func start(atFileFrame fileFrame: Int64, rate: Double, pitchScale: Double, history: SampleHistory) {
         stretcher.reset()
-        self.rate = rate
-        self.pitchScale = pitchScale
-        stretcher.timeRatio = 1 / rate
-        stretcher.pitchScale = pitchScale
-        let pad = min(stretcher.startPad, history.capacity, stretcher.blockCapacity)
-        if pad > 0 {
-            for channel in 0..<channelCount {
-                history.copyLatest(channel: min(channel, history.channelCount - 1),
-                                   into: UnsafeMutableBufferPointer(start: channelScratch, count: pad))
-                for frame in 0..<pad { input[frame * channelCount + channel] = channelScratch[frame] }
-            }
-            feedPad(frames: pad)
-        }
-        delayLeft = stretcher.startDelay
         outputFileFrame = Double(fileFrame)
         inputFileFrame = fileFrame
         inputEnded = false
         isFinished = false
+        fadeFilled = fadeFrames
+        fadeDone = fadeFrames
+        pendingRatios = nil
+        pendingRate = nil
+        self.rate = rate
+        if pitchScale == 1 && history.filled >= stretcher.startPad + Self.runUp {
+            self.pitchScale = 1
+            stretcher.timeRatio = 1
+            stretcher.pitchScale = 1
+            feedHistory(history, frames: stretcher.startPad + Self.runUp)
+            delayLeft = stretcher.startDelay + Self.runUp
+            pendingRatios = (rate, 1, fileFrame + Int64(lookAhead))
+        } else {
+            self.pitchScale = pitchScale
+            stretcher.timeRatio = 1 / rate
+            stretcher.pitchScale = pitchScale
+            feedHistory(history, frames: stretcher.startPad)
+            delayLeft = stretcher.startDelay
+            if history.filled > 0 {
+                fadeFilled = 0
+                fadeDone = 0
+            }
+        }
+    }
+
+    /// Feeds the newest `frames` of `history` (zeros where it has none), in blocks the stretcher takes.
+    private func feedHistory(_ history: SampleHistory, frames wanted: Int) {
+        let frames = min(wanted, history.capacity, stretcher.blockCapacity)
+        guard frames > 0 else { return }
+        for channel in 0..<channelCount {
+            history.copyLatest(channel: min(channel, history.channelCount - 1),
+                               into: UnsafeMutableBufferPointer(start: channelScratch, count: frames))
+            for frame in 0..<frames { input[frame * channelCount + channel] = channelScratch[frame] }
+        }
+        feedPad(frames: frames)
     }
 
     /// Feeds the pad from `input` in blocks the stretcher takes.
@@ -81,9 +137,16 @@ final class PlaybackStretch: @unchecked Sendable {
         }
     }
 
-    /// Takes new ratios at once. A pitch change moves the stretcher's delay, and with it which
-    /// file frame is coming out: the count follows.
+    /// Takes new ratios. Rubber Band takes them at once, and its output follows after the input it
+    /// has already taken in: the file frames count at the new rate from there. A pitch change
+    /// moves the stretcher's delay, and with it which file frame is coming out: the count follows.
     func apply(rate newRate: Double, pitchScale newPitch: Double) {
+        if let pending = pendingRatios {
+            // Still running up to a join: it takes these there instead.
+            pendingRatios = (newRate, newPitch, pending.atInput)
+            rate = newRate
+            return
+        }
         if newPitch != pitchScale {
             let before = stretcher.startDelay
             stretcher.pitchScale = newPitch
@@ -91,10 +154,32 @@ final class PlaybackStretch: @unchecked Sendable {
             outputFileFrame += Double(before - stretcher.startDelay) * rate
             outputFileFrame = min(outputFileFrame, Double(inputFileFrame))
         }
-        if newRate != rate {
-            rate = newRate
+        if newRate != (pendingRate?.rate ?? rate) {
             stretcher.timeRatio = 1 / newRate
+            pendingRate = (newRate, max(outputFileFrame, Double(inputFileFrame - Int64(lookAhead))))
         }
+    }
+
+    /// Output frames until the rate the file frames count at changes (nil: none is coming), so that
+    /// a caller marking file frames can end a stretch there.
+    var framesAtThisRate: Int? {
+        guard let pendingRate else { return nil }
+        return max(0, Int(((pendingRate.atFile - outputFileFrame) / rate).rounded(.up)))
+    }
+
+    /// Counts `frames` output frames on in file frames, at the rate each went at.
+    private func count(_ frames: Int) {
+        var left = Double(frames)
+        if let pending = pendingRate {
+            let before = (pending.atFile - outputFileFrame) / rate
+            if left >= before {
+                outputFileFrame = pending.atFile
+                left -= max(0, before)
+                rate = pending.rate
+                pendingRate = nil
+            }
+        }
+        outputFileFrame = min(outputFileFrame + left * rate, Double(inputFileFrame))
     }
 
     /// Fills up to `frames` frames of `buffer` with stretched audio; the answer means what a
@@ -115,8 +200,9 @@ final class PlaybackStretch: @unchecked Sendable {
                     if wanted == 0 { isFinished = true }
                 }
                 let got = wanted > 0 ? stretcher.retrieve(into: buffer + produced * channelCount, frames: wanted) : 0
+                if fadeDone < fadeFrames { fadeIn(buffer + produced * channelCount, frames: got) }
                 produced += got
-                outputFileFrame = min(outputFileFrame + Double(got) * rate, Double(inputFileFrame))
+                count(got)
                 if produced == frames { break }
             }
             if isFinished || stretcher.available < 0 {
@@ -128,7 +214,18 @@ final class PlaybackStretch: @unchecked Sendable {
                 if inputEnded { isFinished = true; return produced > 0 ? .last(frames: produced) : .ended }
                 return .audio(frames: produced)
             }
-            let wanted = max(1, stretcher.samplesRequired)
+            var wanted = max(1, stretcher.samplesRequired)
+            if let pending = pendingRatios {
+                // The run-up reaches its end exactly; the new ratios go in there.
+                if inputFileFrame >= pending.atInput {
+                    stretcher.timeRatio = 1 / pending.rate
+                    stretcher.pitchScale = pending.pitchScale
+                    pitchScale = pending.pitchScale
+                    pendingRatios = nil
+                    continue
+                }
+                wanted = min(wanted, Int(pending.atInput - inputFileFrame))
+            }
             switch source.render(into: input, frames: wanted) {
             case .audio(let count):
                 feed(count, isFinal: false)
@@ -144,7 +241,28 @@ final class PlaybackStretch: @unchecked Sendable {
         return .audio(frames: produced)
     }
 
+    /// Mixes the stretcher's first frames after a join with the file's own, from all file to all
+    /// stretcher (the file's frames were kept as they went in, well before these came out).
+    private func fadeIn(_ frames: UnsafeMutablePointer<Float>, frames count: Int) {
+        var index = 0
+        while index < count && fadeDone < fadeFrames {
+            let weight = Float(fadeDone) / Float(fadeFrames)
+            let own = fadeDone < fadeFilled ? fade + fadeDone * channelCount : nil
+            for channel in 0..<channelCount {
+                let sample = frames[index * channelCount + channel]
+                frames[index * channelCount + channel] = weight * sample + (1 - weight) * (own?[channel] ?? sample)
+            }
+            index += 1
+            fadeDone += 1
+        }
+    }
+
     private func feed(_ count: Int, isFinal: Bool) {
+        if fadeFilled < fadeFrames {
+            let kept = min(count, fadeFrames - fadeFilled)
+            (fade + fadeFilled * channelCount).update(from: input, count: kept * channelCount)
+            fadeFilled += kept
+        }
         stretcher.process(UnsafeBufferPointer(start: input, count: count * channelCount), isFinal: isFinal)
         inputFileFrame += Int64(count)
         if isFinal { inputEnded = true }

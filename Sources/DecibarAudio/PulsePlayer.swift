@@ -40,6 +40,10 @@ extension PlaybackSource {
 /// Plays a `PlaybackSource` through a PulseAudio playback stream with a small target latency, and
 /// taps what it writes: the same 256-frame buffers as a live tap, each stamped with when it will
 /// be heard, so levels and playhead can be shown in step with the sound.
+///
+/// Between the source and the stream sits a `PlaybackStage`: a thread of its own stretches the
+/// audio when the rate or pitch is not normal and keeps a short lead ready, so the write callback
+/// only copies.
 // Unchecked: state beyond the atomics and mutexes is touched only on the mainloop thread or
 // under its lock (libpulse's own), which the compiler cannot see.
 public final class PulsePlayer: @unchecked Sendable {
@@ -51,33 +55,26 @@ public final class PulsePlayer: @unchecked Sendable {
     /// Touched only on the mainloop thread, or under its lock (and by `stop` once that thread is gone).
     private var handOver: AudioHandOver
     private let mainloop: PulseMainloop
-    private let source: PlaybackSource
+    private let stage: PlaybackStage
+    private let priority: (any ThreadPriority)?
     private let stopRequested = Mutex(false)
     private let positionBox = Mutex(Position())
     private let underruns = Atomic<Int>(0)
     /// Set when the sound server or the stream went away after playing had started.
     private let lost = Atomic<Bool>(false)
     private let dropouts = Atomic<Int>(0)
-    /// The rate and pitch asked for (bit patterns of Doubles), taken by the next write.
-    private let requestedRate = Atomic<UInt64>(1.0.bitPattern)
-    private let requestedPitchScale = Atomic<UInt64>(1.0.bitPattern)
 
     // Mainloop thread or lock only.
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
     private var rechunker: Rechunker
-    /// Frames written to the server since the start, and the file frame the next write starts at.
+    /// Frames written to the server since the start.
     private var outputFrame: Int64 = 0
-    private var fileFrame = 0.0
-    /// The audio last played at normal speed, which primes the stretcher when the rate changes.
-    private var history: SampleHistory
-    /// Made (off this thread) the first time the rate or pitch leaves normal; in use while
-    /// `isStretching`, which lasts until the next seek finds both normal again.
-    private var stretch: PlaybackStretch?
-    private var isStretching = false
     private var endOfSource = false
-    /// The source said `.waiting`: the stream has stopped asking, so new audio is written on arrival.
+    /// The stage said `.waiting`: the stream has stopped asking, so new audio is written on arrival.
     private var isStarved = false
+    /// The stage gave less than the stream asked for: the rest is written on arrival.
+    private var isShort = false
     private var failure: String?
     private var isReady = false
     /// Set by a seek until the first samples from the new position are handed to the server.
@@ -109,19 +106,19 @@ public final class PulsePlayer: @unchecked Sendable {
     ///   - server: the server to use; nil means the usual one ($PULSE_SERVER, the session's).
     ///   - rate, pitchScale: the speed and pitch from the first frame (`setTimeAndPitch` after
     ///     the stream opened would let its first writes, up to the server's buffer, go at normal speed).
+    ///   - priority: raises the threads that keep the sound going (the stage's and libpulse's).
     public init(source: PlaybackSource, name: String = "Decibar player", volume: Double = 100, server: String? = nil,
-                rate: Double = 1, pitchScale: Double = 1) throws(TapError) {
+                rate: Double = 1, pitchScale: Double = 1, priority: (any ThreadPriority)? = nil) throws(TapError) {
         guard let mainloop = PulseMainloop() else { throw TapError(pulseLibrary.failure ?? "cannot start the PulseAudio client thread") }
         self.mainloop = mainloop
-        self.source = source
+        self.priority = priority
         sampleRate = source.sampleRate
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
-        history = SampleHistory(capacity: PlaybackStretch.historyCapacity, channelCount: channelCount)
         (buffers, handOver) = AudioBufferStream.make(bufferLimit: 512)
-        if rate != 1 || pitchScale != 1 { canStretch = setTimeAndPitch(rate: rate, pitchScale: pitchScale) }
+        stage = PlaybackStage(source: source, channelCount: channelCount, rate: rate, pitchScale: pitchScale, priority: priority)
         try connect(name: name, volume: volume, server: server)
-        source.whenAudioArrives = { [weak self] in self?.refill() }
+        stage.whenAudioArrives = { [weak self] in self?.refill() }
     }
 
     deinit { stop() }
@@ -139,6 +136,8 @@ public final class PulsePlayer: @unchecked Sendable {
             pulseFunctions.pa_context_set_state_callback!(context, { context, userData in
                 let player = PulsePlayer.from(userData)
                 let state = pulseFunctions.pa_context_get_state!(context)
+                // This callback runs on the mainloop thread, the one that writes to the server.
+                if state == PA_CONTEXT_READY { player.priority?.raiseCurrentThread() }
                 if state == PA_CONTEXT_READY || state.isFinished {
                     if state.isFinished {
                         player.failure = pulseErrorText(pulseFunctions.pa_context_errno!(context))
@@ -156,7 +155,7 @@ public final class PulsePlayer: @unchecked Sendable {
             var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channelCount))
             // libpulse has no default map beyond six channels: name every channel's speaker.
             var map = pa_channel_map()
-            if let named = PulseChannelMap.make(Array(source.speakerPositions.prefix(channelCount))), named.channels == channelCount {
+            if let named = PulseChannelMap.make(Array(stage.speakerPositions.prefix(channelCount))), named.channels == channelCount {
                 map = named
             } else {
                 pulseFunctions.pa_channel_map_init_extend!(&map, UInt32(channelCount), PA_CHANNEL_MAP_DEFAULT)
@@ -201,27 +200,19 @@ public final class PulsePlayer: @unchecked Sendable {
         }
     }
 
-    /// The write callback: fill the whole request (one short write can stall the stream), tap it.
-    /// Only copies: the source has its audio ready. A source that falls behind is padded with
-    /// silence (an underrun, counted) so the stream keeps going.
+    /// The write callback: writes what the stage has ready, up to the request, and taps it. Only
+    /// copies. A stage that is late writes what it has, and the rest as soon as it comes
+    /// (`refill`): the server's own queue covers the wait (a short write with nothing after it
+    /// could stall a stream that has not started). Only if that queue runs dry is silence heard,
+    /// counted when the server says so.
     private func fill(_ stream: OpaquePointer, bytes: Int) {
         let frameBytes = channelCount * MemoryLayout<Float>.size
         var remaining = bytes
         isStarved = false
+        isShort = false
         // What this request tapped goes to the reader at once: one wake-up of its own (held while
         // the stream is corked: when it will be heard is known only once it starts).
         defer { if !holdsTap { handOver.send() } }
-        let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
-        let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
-        if let stretch {
-            if !isStretching && (rate != 1 || pitchScale != 1) {
-                // Leaving normal speed: stretch from here on, primed with what was just played.
-                stretch.start(atFileFrame: Int64(fileFrame.rounded()), rate: rate, pitchScale: pitchScale, history: history)
-                isStretching = true
-            } else if isStretching {
-                stretch.apply(rate: rate, pitchScale: pitchScale)
-            }
-        }
         while remaining >= frameBytes, !endOfSource {
             var data: UnsafeMutableRawPointer?
             var chunk = remaining
@@ -229,10 +220,7 @@ public final class PulsePlayer: @unchecked Sendable {
             let samples = data.assumingMemoryBound(to: Float.self)
             let requested = chunk / frameBytes
             let frames: Int
-            let stretching = isStretching ? stretch : nil
-            let render = stretching?.render(from: source, into: samples, frames: requested)
-                ?? source.render(into: samples, frames: requested)
-            switch render {
+            switch stage.render(into: samples, frames: requested) {
             case .ended:
                 pulseFunctions.pa_stream_cancel_write!(stream)
                 endOfSource = true
@@ -247,39 +235,40 @@ public final class PulsePlayer: @unchecked Sendable {
                 isStarved = true
                 remaining = 0
                 continue
+            case .audio(let count) where count < requested:
+                // The rest follows when the stage has it.
+                isShort = true
+                remaining = 0
+                guard count > 0 else {
+                    pulseFunctions.pa_stream_cancel_write!(stream)
+                    continue
+                }
+                frames = count
             case .audio(let count):
                 frames = count
-                if frames < requested { underruns.add(1, ordering: .relaxed) }
             case .last(let count):
+                // Nothing follows: a short end is padded, so the stream's last request is whole.
+                (samples + count * channelCount).update(repeating: 0, count: (requested - count) * channelCount)
                 frames = count
             }
-            if frames < requested {
-                (samples + frames * channelCount).update(repeating: 0, count: (requested - frames) * channelCount)
-            }
-            pulseFunctions.pa_stream_write!(stream, data, requested * frameBytes, nil, 0, PA_SEEK_RELATIVE)
+            let written = isShort ? frames : requested
+            pulseFunctions.pa_stream_write!(stream, data, written * frameBytes, nil, 0, PA_SEEK_RELATIVE)
             if awaitsSeekWrite && frames > 0 {
                 awaitsSeekWrite = false
                 seekWrittenAt = HostClock.now()
             }
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
             // (While corked, the queue just follows on: the start moves it all.)
-            let heardAt = holdsTap && writtenHeardAt > 0 ? writtenHeardAt + Double(requested) / Double(sampleRate)
+            let heardAt = holdsTap && writtenHeardAt > 0 ? writtenHeardAt + Double(written) / Double(sampleRate)
                 : HostClock.now() + currentLatency(stream)
             writtenHeardAt = heardAt
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 handOver.add($0)
             }
-            if let stretching {
-                fileFrame = stretching.outputFileFrame
-            } else {
-                fileFrame += Double(frames)
-                history.append(interleaved: UnsafeBufferPointer(start: samples, count: frames * channelCount),
-                               channelCount: channelCount)
-            }
-            outputFrame += Int64(requested)
-            let noted = (outputFrame, fileFrame, stretching == nil ? 1.0 : rate)
+            outputFrame += Int64(written)
+            let noted = (outputFrame, stage.readFileFrame, stage.readRate)
             positionBox.withLock { $0.map.note(outputFrame: noted.0, fileFrame: noted.1, rate: noted.2) }
-            remaining -= requested * frameBytes
+            remaining -= written * frameBytes
         }
         let latency = currentLatency(stream)
         let measuredAt = HostClock.now()
@@ -291,27 +280,35 @@ public final class PulsePlayer: @unchecked Sendable {
         }
     }
 
-    /// Audio arrived after the source made the stream wait (a seek): write what the server wants
-    /// now, from the source's thread (under the mainloop lock, so still one writer at a time).
+    /// Audio arrived after the stage made the stream wait (a seek) or gave it less than it asked
+    /// for: write what the server wants now, from the stage's thread (under the mainloop lock, so
+    /// still one writer at a time).
     private func refill() {
         mainloop.locked {
-            guard isStarved, isReady, let stream else { return }
+            guard isStarved || isShort, isReady, let stream else { return }
             let writable = pulseFunctions.pa_stream_writable_size!(stream)
             if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
         }
     }
 
-    /// How often the source fell behind the stream (each time, a stretch of silence was played).
+    /// How often the sound server ran dry because decoding fell behind (each time, a stretch of
+    /// silence was heard).
     public var underrunCount: Int { underruns.load(ordering: .relaxed) }
 
     /// How often the sound server ran out of audio that the source had ready: this process was not
     /// scheduled in time to write it (a busy machine), and the server played silence meanwhile.
     public var dropoutCount: Int { dropouts.load(ordering: .relaxed) }
 
-    /// The server's buffer ran dry (mainloop thread). Expected while the source makes the stream
-    /// wait (a seek) and after the end; anything else is a dropout.
+    /// The server's buffer ran dry (mainloop thread). Expected while the stage makes the stream
+    /// wait (a seek) and after the end; anything else is an underrun (the decoder was behind) or a
+    /// dropout (the audio was ready: this process was not scheduled in time).
     private func serverRanDry() {
-        if !isStarved && !endOfSource { dropouts.add(1, ordering: .relaxed) }
+        guard !isStarved && !endOfSource else { return }
+        if stage.isSourceBehind {
+            underruns.add(1, ordering: .relaxed)
+        } else {
+            dropouts.add(1, ordering: .relaxed)
+        }
     }
 
     /// Seconds from a sample written now until it is heard, for a stream just uncorked. The
@@ -423,20 +420,8 @@ public final class PulsePlayer: @unchecked Sendable {
     public func seek(toFrame frame: Int64) {
         mainloop.locked {
             guard let stream, isReady else { return }
-            source.seek(toFrame: frame)
+            stage.seek(toFrame: frame)
             let target = max(0, frame)
-            fileFrame = Double(target)
-            history.reset()
-            if let stretch, isStretching {
-                let rate = Double(bitPattern: requestedRate.load(ordering: .relaxed))
-                let pitchScale = Double(bitPattern: requestedPitchScale.load(ordering: .relaxed))
-                if rate == 1 && pitchScale == 1 {
-                    isStretching = false
-                } else {
-                    // Primed with silence (the history was just cleared): the target is the first frame out.
-                    stretch.start(atFileFrame: target, rate: rate, pitchScale: pitchScale, history: history)
-                }
-            }
             endOfSource = false
             rechunker.reset(startFrame: target)
             awaitsSeekWrite = true
@@ -464,35 +449,25 @@ public final class PulsePlayer: @unchecked Sendable {
             let heard = position.outputFrame - Int64(((position.latency - played) * sampleRate).rounded())
             return position.map.fileFrame(atOutput: heard)
         }
-        return max(0, Int64(source.fileFrame(playedFrame: playedFrame).rounded()))
+        return max(0, Int64(stage.fileFrame(playedFrame: playedFrame).rounded()))
     }
 
     /// False when the rate and pitch given to `init` could not be set up (it plays at normal speed).
-    public private(set) var canStretch = true
+    public var canStretch: Bool { stage.canStretch }
 
     /// Sets the speed (file seconds per second, 1 normal) and the pitch (a frequency ratio, 1
-    /// normal); the next write takes them, without a gap. False when this audio cannot be
-    /// stretched (Rubber Band cannot be set up for it): it then plays at normal speed and pitch.
+    /// normal); the stage's next chunk takes them, without a gap (heard after its short lead and
+    /// the server's queue). False when this audio cannot be stretched (Rubber Band cannot be set
+    /// up for it): it then plays at normal speed and pitch.
     @discardableResult
     public func setTimeAndPitch(rate: Double, pitchScale: Double) -> Bool {
-        let isNormal = rate == 1 && pitchScale == 1
-        if !isNormal {
-            // Made here, not on the sound server's thread: making a stretcher allocates.
-            let isMissing = mainloop.locked { stretch == nil }
-            if isMissing {
-                guard let made = PlaybackStretch(sampleRate: sampleRate, channelCount: channelCount) else { return false }
-                mainloop.locked { if stretch == nil { stretch = made } }
-            }
-        }
-        requestedRate.store(rate.bitPattern, ordering: .relaxed)
-        requestedPitchScale.store(pitchScale.bitPattern, ordering: .relaxed)
-        return true
+        stage.setTimeAndPitch(rate: rate, pitchScale: pitchScale)
     }
 
     public func stop() {
         guard stopRequested.setForTheFirstTime() else { return }
         // First, so that no late arrival of audio reaches for the mainloop about to be freed.
-        source.whenAudioArrives = nil
+        stage.stop()
         mainloop.locked {
             if let stream {
                 pulseFunctions.pa_stream_set_write_callback!(stream, nil, nil)
