@@ -1,4 +1,4 @@
-// libsystemd: sd_notify (service readiness and status for systemd) and sd-bus (MPRIS), opened on
+// libsystemd: sd_notify (service readiness and status for systemd) and sd-bus (MPRIS, RealtimeKit), opened on
 // first use (see CLoader.h).
 #ifndef DECIBAR_CSYSTEMD_H
 #define DECIBAR_CSYSTEMD_H
@@ -15,7 +15,9 @@
     X(sd_bus_message_append_strv) X(sd_bus_message_open_container) X(sd_bus_message_close_container) \
     X(sd_bus_message_read_basic) X(sd_bus_message_get_interface) X(sd_bus_message_get_member) \
     X(sd_bus_reply_method_return) X(sd_bus_message_new_method_return) X(sd_bus_message_enter_container) \
-    X(sd_bus_message_exit_container) X(sd_bus_emit_signal)
+    X(sd_bus_message_exit_container) X(sd_bus_emit_signal) \
+    X(sd_bus_open_system) X(sd_bus_message_new_method_call) X(sd_bus_call) X(sd_bus_error_free) \
+    X(sd_bus_get_property_trivial)
 
 typedef struct { DECIBAR_SYSTEMD_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarSystemd;
 

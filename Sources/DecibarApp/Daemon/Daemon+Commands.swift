@@ -272,6 +272,8 @@ extension Daemon {
                 // This track's stretches of silence: the decoder fell behind, or the machine did.
                 player["underruns"] = .number(Double(session.underrunCount))
                 player["dropouts"] = .number(Double(session.dropoutCount))
+                // How the threads that keep its sound going are scheduled (real-time where allowed).
+                player["priority"] = .string(RealtimePriority.shared.summary)
                 if let stream = session.streamSnapshot {
                     var members: [String: JSONValue] = ["live": .bool(stream.isEndless), "complete": .bool(stream.isComplete),
                                                         "downloaded_bytes": .number(Double(stream.held.count)),

@@ -16,7 +16,8 @@ struct SystemPlayerParts: PlayerParts {
     }
 
     func output(playing source: any TrackSource, volume: Double, rateAndPitch: RateAndPitch) throws -> any TrackOutput {
-        try PulsePlayer(source: source, volume: volume, rate: rateAndPitch.rate, pitchScale: rateAndPitch.pitchScale)
+        try PulsePlayer(source: source, volume: volume, rate: rateAndPitch.rate, pitchScale: rateAndPitch.pitchScale,
+                        priority: RealtimePriority.shared)
     }
 
     // Downloads here are always this file's `StreamDownload`s (made above).

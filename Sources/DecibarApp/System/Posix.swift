@@ -182,6 +182,60 @@ enum Posix {
         }
     }
 
+    // MARK: Scheduling
+
+    /// Puts the calling thread under round-robin real-time scheduling at `priority` (1–99); its
+    /// children start with the normal policy (SCHED_RESET_ON_FORK). EPERM where neither the
+    /// privilege (CAP_SYS_NICE) nor RLIMIT_RTPRIO allows that priority.
+    static func setRealtimeScheduling(priority: Int32) throws(Failure) {
+        // SCHED_RESET_ON_FORK (0x40000000): not exported by Glibc's module.
+        var parameters = sched_param(sched_priority: priority)
+        _ = try retrying { sched_setscheduler(0, SCHED_RR | 0x4000_0000, &parameters) }
+    }
+
+    /// The calling thread's policy (SCHED_OTHER, SCHED_RR, ...; without SCHED_RESET_ON_FORK) and priority.
+    static func currentScheduling() -> (policy: Int32, priority: Int32) {
+        var parameters = sched_param()
+        _ = sched_getparam(0, &parameters)
+        return (sched_getscheduler(0) & ~0x4000_0000, parameters.sched_priority)
+    }
+
+    /// A resource limit of this process: its soft and hard values (`rlim_t.max`: none).
+    enum Limit {
+        /// The highest real-time priority a thread may take without privilege.
+        case realtimePriority
+        /// The CPU time (µs) a real-time thread may take without blocking.
+        case realtimeTime
+
+        fileprivate var resource: __rlimit_resource_t {
+            switch self {
+            case .realtimePriority: __rlimit_resource_t(__RLIMIT_RTPRIO.rawValue)
+            case .realtimeTime: __rlimit_resource_t(__RLIMIT_RTTIME.rawValue)
+            }
+        }
+    }
+
+    static func limit(_ which: Limit) -> (soft: rlim_t, hard: rlim_t) {
+        var value = rlimit()
+        guard getrlimit(which.resource, &value) == 0 else { return (0, 0) }
+        return (value.rlim_cur, value.rlim_max)
+    }
+
+    static func setLimit(_ which: Limit, soft: rlim_t, hard: rlim_t) throws(Failure) {
+        var value = rlimit(rlim_cur: soft, rlim_max: hard)
+        _ = try retrying { setrlimit(which.resource, &value) }
+    }
+
+    /// The kernel's id of the calling thread (what /proc/thread-self names; glibc's gettid is not
+    /// exported to Swift).
+    static func currentThreadID() -> Int? {
+        var bytes = [CChar](repeating: 0, count: 64)
+        let count = readlink("/proc/thread-self", &bytes, bytes.count - 1)
+        guard count > 0 else { return nil }
+        let text = String(decoding: bytes[0 ..< count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.split(separator: "/").last.flatMap { Int($0) }
+    }
+
     /// Closes a descriptor this process owns (its errors say nothing useful then).
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
