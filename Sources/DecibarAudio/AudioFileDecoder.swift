@@ -237,70 +237,27 @@ public final class AudioFileDecoder {
     /// in the middle is skipped; the call only fails when nothing more can be decoded.
     public func read(_ body: (UnsafeBufferPointer<Float>) -> Void) throws(AudioFileError) -> Bool {
         let s = state
-        guard !s.finished, let context = s.codec, let packet = s.packet, let frame = s.frame else { return false }
-        let eagain = decibar_averror_eagain()
-        let eof = decibar_averror_eof()
-        // Guards against a decoder that neither accepts input nor produces output.
-        var stalls = 0
-
+        guard !s.finished, let frame = s.frame else { return false }
         while true {
-            let received = ff.avcodec_receive_frame!(context, frame)
-            if received == 0 {
+            let received = try s.receiveFrame(path: path, damaged: { s.lastError = $0 },
+                                              demuxFailed: { code throws(AudioFileError) in try shouldRetryAfterDemuxError(code) })
+            switch received {
+            case .frame:
                 let count: Int
                 do {
                     defer { ff.av_frame_unref!(frame) }
                     count = try convert(frame)
                 }
                 if count > 0 { return deliver(count, body) }
-                continue
-            }
-            if received == eof {
-                // Fully drained. A resampler only holds samples back when the rate changed mid-file.
+            case .drained:
+                // A resampler only holds samples back when the rate changed mid-file.
                 let count = try flushResampler(at: 0)
                 s.finished = true
                 if count > 0 { return deliver(count, body) }
                 return try finish()
-            }
-            if received != eagain {
-                // Some decoders report a bad packet here rather than from send: skip it. While
-                // draining, keep asking for the frames still inside; before that, feed more input.
-                s.lastError = received
-                stalls += 1
-                if s.inputEnded, stalls <= 64 { continue }
-                if stalls > 64, !s.inputEnded { throw fatal("decoding failed: \(Self.errorText(received))") }
-            }
-
-            if s.inputEnded {
-                // The flush packet was sent, yet the decoder asks for more (or keeps failing):
-                // nothing more will come out of it.
+            case .stuck:
                 s.finished = true
                 return try finish()
-            }
-            if !s.packetPending {
-                let result = ff.av_read_frame!(s.format, packet)
-                if result < 0 {
-                    if try shouldRetryAfterDemuxError(result) { continue }
-                    // End of input: an empty packet puts the decoder into draining mode.
-                    s.inputEnded = true
-                    _ = ff.avcodec_send_packet!(context, nil)
-                    continue
-                }
-                s.demuxErrors = 0
-                if packet.pointee.stream_index != s.streamIndex {
-                    ff.av_packet_unref!(packet)
-                    continue
-                }
-            }
-            switch s.sendPacket() {
-            case .full:
-                // Its output queue is full: the packet is kept; receive first.
-                stalls += 1
-                if stalls > 64 { throw fatal("decoding failed: the decoder stopped making progress") }
-            case .refused(let code):
-                // Corrupt data: the packet is dropped; carry on with the next one.
-                s.lastError = code
-            case .accepted:
-                stalls = 0
             }
         }
     }

@@ -56,6 +56,74 @@ final class DecoderState {
         case refused(Int32)
     }
 
+    /// What `receiveFrame` found.
+    enum ReceivedFrame {
+        /// A frame is in `frame` (the caller unrefs it).
+        case frame
+        /// The decoder gave its last frame (it was flushed and is empty).
+        case drained
+        /// Flushed, it still asks for input or keeps failing: nothing more will come out of it.
+        case stuck
+    }
+
+    /// The packet loop both decoders run: the next frame of the chosen stream, with packets read
+    /// and handed to the decoder as it asks. A damaged packet or frame goes to `damaged` and is
+    /// skipped; more than 64 calls in a row without progress fail (`finished` is then set). A
+    /// demuxer error goes to `demuxFailed`: true to read on (it stepped over corrupt data), false
+    /// for the end of the input (the decoder is then flushed), or it throws.
+    func receiveFrame(path: String, damaged: (Int32) -> Void,
+                      demuxFailed: (Int32) throws(AudioFileError) -> Bool) throws(AudioFileError) -> ReceivedFrame {
+        guard let codec, let packet, let frame else { return .stuck }
+        func fatal(_ reason: String) -> AudioFileError {
+            finished = true
+            return AudioFileError(path: path, reason: reason)
+        }
+        let eagain = decibar_averror_eagain()
+        // Guards against a decoder that neither accepts input nor produces output.
+        var stalls = 0
+        while true {
+            let received = ff.avcodec_receive_frame!(codec, frame)
+            if received == 0 { return .frame }
+            if received == decibar_averror_eof() { return .drained }
+            if received != eagain {
+                // Some decoders report a bad packet here rather than from send: skip it. While
+                // draining, keep asking for the frames still inside; before that, feed more input.
+                damaged(received)
+                stalls += 1
+                if inputEnded { if stalls <= 64 { continue } else { return .stuck } }
+                if stalls > 64 { throw fatal("decoding failed: \(FFmpegLibraries.errorText(received))") }
+            } else if inputEnded {
+                return .stuck
+            }
+            if !packetPending {
+                let result = ff.av_read_frame!(format, packet)
+                if result < 0 {
+                    if try demuxFailed(result) { continue }
+                    // The end of the input: an empty packet puts the decoder into draining mode.
+                    inputEnded = true
+                    _ = ff.avcodec_send_packet!(codec, nil)
+                    continue
+                }
+                demuxErrors = 0
+                if packet.pointee.stream_index != streamIndex {
+                    ff.av_packet_unref!(packet)
+                    continue
+                }
+            }
+            switch sendPacket() {
+            case .full:
+                // Its output queue is full: the packet is kept; receive first.
+                stalls += 1
+                if stalls > 64 { throw fatal("decoding failed: the decoder stopped making progress") }
+            case .refused(let code):
+                // Corrupt data: the packet is dropped; carry on with the next one.
+                damaged(code)
+            case .accepted:
+                stalls = 0
+            }
+        }
+    }
+
     /// Hands the packet just read (or kept from a `.full`) to the decoder.
     func sendPacket() -> PacketOutcome {
         guard let codec, let packet else { return .refused(decibar_averror(EINVAL)) }

@@ -130,7 +130,7 @@ public final class VideoFileDecoder {
     ///   but not converted, and counted in `lateFrames`: a player that fell behind catches up.
     public func read(into picture: inout Picture, width: Int, height: Int, droppingBefore late: Double? = nil) throws(AudioFileError) -> Bool {
         let s = state
-        guard let context = s.codec, let packet = s.packet, let frame = s.frame, !s.finished else { return false }
+        guard let context = s.codec, let frame = s.frame, !s.finished else { return false }
         if isStill {
             guard !stillDelivered else { return false }
             stillDelivered = true
@@ -145,60 +145,28 @@ public final class VideoFileDecoder {
             convert(frame, into: &picture, width: width, height: height, time: 0, duration: .infinity)
             return true
         }
-        let eagain = decibar_averror_eagain()
-        var stalls = 0
         while true {
-            let received = ff.avcodec_receive_frame!(context, frame)
-            if received == 0 {
-                defer { ff.av_frame_unref!(frame) }
-                let (seconds, duration) = times(of: frame, after: picture.time)
-                if let before = discardBefore {
-                    if seconds + duration <= before + 1e-6 { continue }
-                    discardBefore = nil
-                }
-                if let late, seconds + duration < late {
-                    lateFrames += 1
-                    continue
-                }
-                convert(frame, into: &picture, width: width, height: height, time: seconds, duration: duration)
-                return true
-            }
-            if received == decibar_averror_eof() {
+            let received = try s.receiveFrame(path: path, damaged: { _ in damagedPackets += 1 }, demuxFailed: { _ throws(AudioFileError) in
+                // The end (or an unreadable rest): drain the frames the decoder's threads hold.
+                if let failure = s.input.sourceFailure { throw fatal(failure) }
+                return false
+            })
+            guard received == .frame else {
                 s.finished = true
                 return false
             }
-            if received != eagain {
-                // A frame the decoder could not make (a damaged packet): go on with the next.
-                damagedPackets += 1
-                stalls += 1
-                if stalls > 64 { throw fatal("decoding failed: \(FFmpegLibraries.errorText(received))") }
-                if s.inputEnded { continue }
-            } else if s.inputEnded {
-                // Drained, yet asking for input: nothing more will come out.
-                s.finished = true
-                return false
+            defer { ff.av_frame_unref!(frame) }
+            let (seconds, duration) = times(of: frame, after: picture.time)
+            if let before = discardBefore {
+                if seconds + duration <= before + 1e-6 { continue }
+                discardBefore = nil
             }
-            if !s.packetPending {
-                let result = ff.av_read_frame!(s.format, packet)
-                if result < 0 {
-                    if let failure = s.input.sourceFailure { throw fatal(failure) }
-                    // The end (or an unreadable rest): drain the frames the decoder's threads hold.
-                    s.inputEnded = true
-                    _ = ff.avcodec_send_packet!(context, nil)
-                    continue
-                }
-                if packet.pointee.stream_index != s.streamIndex {
-                    ff.av_packet_unref!(packet)
-                    continue
-                }
+            if let late, seconds + duration < late {
+                lateFrames += 1
+                continue
             }
-            switch s.sendPacket() {
-            case .full:
-                stalls += 1
-                if stalls > 64 { throw fatal("decoding failed: the decoder stopped making progress") }
-            case .refused: damagedPackets += 1
-            case .accepted: stalls = 0
-            }
+            convert(frame, into: &picture, width: width, height: height, time: seconds, duration: duration)
+            return true
         }
     }
 
