@@ -444,4 +444,17 @@ struct PlaySessionTests {
         session.handle(.goTo(trackID: "/org/mpris/MediaPlayer2/TrackList/NoTrack"))
         #expect(session.index == 2)
     }
+
+    @Test("play with only unreadable files says so and fails before any window opens (there is no display here)")
+    func nothingReadable() throws {
+        let folder = try TemporaryFolder()
+        let files = [folder.path + "/missing.wav", folder.path]
+        do {
+            try PlayView(settings: .init(files: files, publishesMedia: false, display: DisplaySettings(), scrubber: ScrubberSettings())).run()
+            Issue.record("play ran")
+        } catch let failure as CommandFailure {
+            // Without a display, a window would fail first, with its own message.
+            #expect(failure.message.isEmpty && failure.status == 1, "\(failure.message)")
+        }
+    }
 }

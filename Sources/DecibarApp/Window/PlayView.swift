@@ -51,6 +51,12 @@ public struct PlayView {
     }
 
     public func run() throws {
+        // A list with nothing readable in it is said at once, without a window that opens to close.
+        let unreadable = settings.files.compactMap { MediaLocation.isRemote($0) ? nil : FilePlaybackSource.readProblem(atPath: $0) }
+        if !settings.files.isEmpty && unreadable.count == settings.files.count {
+            unreadable.forEach { writeError($0.description) }
+            throw CommandFailure.silent(status: 1)
+        }
         let session = PlaySession(files: settings.files, loop: settings.loop, exitsAtEnd: settings.exitsAtEnd, volume: settings.volume,
                                   rateAndPitch: settings.rateAndPitch)
         session.streamSettings = settings.stream
