@@ -221,6 +221,10 @@ final class PlaySession {
             if let underruns = player?.underrunCount, underruns > 0, source.failure == nil {
                 writeError("\(source.path): \(underruns) underrun\(underruns == 1 ? "" : "s"): decoding fell behind the sound")
             }
+            // Silence the sound server played because this process was not scheduled in time.
+            if let dropouts = player?.dropoutCount, dropouts > 0 {
+                writeError("\(source.path): the sound server ran dry \(dropouts) time\(dropouts == 1 ? "" : "s"): the machine was too busy")
+            }
             if let failure = source.failure {
                 writeError(failure.description)
                 failureCount += 1
