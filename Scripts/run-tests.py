@@ -13,11 +13,19 @@ which is exactly what a second run's --filter has to match, parameterized tests 
 Tests matching --beside REGEX run at the same time as the rest, in a second test process at the
 lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh): tests that
 time nothing, beside the ones that time real audio and frames. Their output follows the others'.
+Each test's start and end are read from the events (wall-clock instants), so a failure is shown
+beside what the other lane was running then, and the whole timeline of both lanes is written to
+--timeline FILE.
+
+A run that leaves a process behind fails: the runner makes itself the reaper of every process the
+tests start (PR_SET_CHILD_SUBREAPER), so whatever a test started and did not stop is its child
+once the tests end; it names each one, with its blocked signals, and kills it.
 
 Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
                     [--beside REGEX] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
 """
 import argparse
+import ctypes
 import json
 import os
 import re
@@ -54,8 +62,10 @@ class Run:
         self.issues = {}      # test ID (or "" outside any test) -> first message
         self.issue_counts = {}
         self.finished = False
+        self.times = {}       # test ID -> [start, end] wall-clock seconds (end None while running)
         for record in events:
             payload = record.get("payload", {})
+            instant = (payload.get("instant") or {}).get("since1970")
             if record.get("kind") == "test":
                 if payload.get("kind") == "function":
                     self.functions[payload["id"]] = payload.get("displayName") or payload.get("name", "")
@@ -64,8 +74,11 @@ class Run:
             test_id = payload.get("testID", "")
             if kind == "testStarted" and test_id in self.functions:
                 self.started.append(test_id)
+                self.times[test_id] = [instant, None]
             elif kind == "testEnded":
                 self.ended.add(test_id)
+                if test_id in self.times:
+                    self.times[test_id][1] = instant
             elif kind == "testSkipped":
                 self.skipped.add(test_id)
             elif kind == "testCaseStarted":
@@ -163,7 +176,17 @@ def main():
                         help="minutes the whole first run may take (a second run gets a quarter, at least 5)")
     parser.add_argument("--beside", help="a regex of test IDs to run at the same time as the others, in a second test "
                         "process (ignored when a --filter is given)")
+    parser.add_argument("--timeline", help="where to write when each test of each lane ran (default: DIR/test-timeline.txt)")
     options, passed = parser.parse_known_args()
+    options.timeline = options.timeline or os.path.join(options.scratch_path, "test-timeline.txt")
+    become_reaper()
+    status = run_all(options, passed)
+    if left_behind():
+        return 1
+    return status
+
+
+def run_all(options, passed):
     binary = options.tests or os.path.join(options.scratch_path, "debug", "DecibarPackageTests.xctest")
     if not os.access(binary, os.X_OK):
         say(f"no test binary at {binary}; build it first (swift build --build-tests)")
@@ -210,6 +233,8 @@ def main():
                     print(f"  ✘ {test_id or '(the run)'}\t{message}")
                 return 1
         first = Combined(runs)
+        lanes = [("timed" if beside else "tests", runs[0])] + ([("beside", runs[1])] if beside else [])
+        write_timeline(options.timeline, lanes)
         failed = first.failed
         if not failed:
             if first.status != 0:
@@ -221,6 +246,7 @@ def main():
         say(f"{len(failed)} test(s) failed on the first run:")
         for test_id in failed:
             print(f"  ✘ {test_id}\t{first.issues[test_id]}")
+            print(overlap_text(test_id, lanes))
         if len(failed) > options.max_reruns:
             say(f"more than {options.max_reruns} failures; not running them again")
             return 1
@@ -258,6 +284,94 @@ def main():
         for test_id in failed:
             print(f"  ↻ {test_id}\t(first run: {first.issues[test_id]})")
         return 0
+
+
+def become_reaper():
+    """Every process a test starts, and does not stop, becomes this runner's child when its parent ends."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except OSError:
+        pass
+
+
+def left_behind():
+    """Names and kills the processes the tests left running (this runner's children that it did not
+    start itself: those have all ended by now). True if there were any."""
+    me = str(os.getpid())
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", encoding="utf-8", errors="replace") as status:
+                fields = dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
+            with open(f"/proc/{name}/cmdline", "rb") as command:
+                words = command.read().split(b"\0")
+        except OSError:
+            continue
+        if fields.get("PPid") != me:
+            continue
+        if fields.get("State", "").startswith("Z"):
+            try:
+                os.waitpid(int(name), os.WNOHANG)  # an orphan that ended: reaped, not left behind
+            except ChildProcessError:
+                pass
+            continue
+        text = " ".join(w.decode(errors="replace") for w in words if w)[:160]
+        found.append((int(name), text, fields.get("SigBlk", "?")))
+    if not found:
+        return False
+    say(f"{len(found)} process(es) started by the tests were still running at the end (a failure); killed:")
+    for pid, text, blocked in found:
+        print(f"  ✘ {pid}\t{text}\t(blocked signals {blocked})")
+        try:
+            os.killpg(pid, signal.SIGKILL) if os.getpgid(pid) == pid else os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for pid, _, _ in found:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    return True
+
+
+def write_timeline(path, lanes):
+    """When each test of each lane started and ended, in seconds from the first start."""
+    rows = [(times[0], times[1], lane, test_id) for lane, run in lanes for test_id, times in run.times.items() if times[0]]
+    if not rows:
+        return
+    origin = min(row[0] for row in rows)
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for start, end, lane, test_id in sorted(rows):
+                ending = f"{end - origin:8.1f}" if end else "       ?"
+                out.write(f"{start - origin:8.1f} {ending}  {lane:6s}  {test_id}\n")
+    except OSError as error:
+        say(f"cannot write the timeline to {path}: {error}")
+
+
+def overlap_text(test_id, lanes):
+    """How long `test_id` ran, and what the other lane ran meanwhile."""
+    mine = next((run.times[test_id] for _, run in lanes if test_id in run.times), None)
+    if not mine or not mine[0]:
+        return "      (no times for it)"
+    start, end = mine[0], mine[1] or time.time()
+    if len(lanes) < 2:
+        return f"      ran {end - start:.1f} s"
+    beside = []
+    for _, run in lanes:
+        if test_id in run.times:
+            continue
+        for other, (begun, ended) in run.times.items():
+            if begun and begun < end and (ended or end) > start:
+                suite, _, function = other.partition("/")
+                beside.append(f"{suite.split('.')[-1]}/{function.split('(')[0]} "
+                              f"({max(start, begun) - start:+.1f}..{min(end, ended or end) - start:+.1f} s)")
+    if not beside:
+        return f"      ran {end - start:.1f} s; the other lane ran nothing then"
+    return f"      ran {end - start:.1f} s; beside it: " + ", ".join(beside[:6])
 
 
 def lower_autogroup(pid):

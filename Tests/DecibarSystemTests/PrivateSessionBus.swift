@@ -23,8 +23,9 @@ final class PrivateSessionBus {
 
     deinit {
         daemon.terminate()
-        // Not waitUntilExit: it may wait for a run loop that this thread does not run.
-        _ = TestRig.wait(timeout: 5) { [daemon] in !daemon.isRunning }
+        // Not waitUntilExit: it may wait for a run loop that this thread does not run. One that
+        // does not end on SIGTERM is killed: nothing a test started may outlive it.
+        if !TestRig.wait(timeout: 5, until: { [daemon] in !daemon.isRunning }) { daemon.kill() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 

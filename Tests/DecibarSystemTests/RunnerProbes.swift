@@ -24,6 +24,14 @@ struct RunnerProbes {
         fatalError("the probe ends the test process")
     }
 
+    @Test("passes, but leaves a process running that ignores SIGTERM")
+    func leavesProcess() throws {
+        _ = try RunnerProbe.ran("leavesProcess")
+        let child = Process(tool: "sh", arguments: ["-c", "trap '' TERM; exec sleep 600"], environment: [:],
+                            output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+        try child.startAlone()
+    }
+
     @Test("fails on its first run and is skipped on its second", .enabled(if: !RunnerProbe.hasRun("skippedAgain")))
     func skippedAgain() throws {
         _ = try RunnerProbe.ran("skippedAgain")

@@ -11,7 +11,8 @@ struct RunnerTests {
     private func runner(_ arguments: [String]) throws -> (status: Int32, output: String, runs: [String]) {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0]] + arguments,
+        let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
+                                                 "--timeline", folder + "/timeline.txt"] + arguments,
                                      // The crash probe's trap would start Swift's backtracer, which under
                                      // AddressSanitizer hangs reading the crashed process: it is not what is tested.
                                      environment: ["DECIBAR_RUNNER_PROBE": folder, "SWIFT_BACKTRACE": "enable=no"])
@@ -62,6 +63,30 @@ struct RunnerTests {
         #expect(run.status == 1, "\(run.output)")
         #expect(run.runs == ["crashes"])
         #expect(run.output.contains("before the run finished (tests still running: DecibarSystemTests.RunnerProbes/crashes()/"), "\(run.output)")
+    }
+
+    @Test("a process a test leaves running (even one that ignores SIGTERM) fails the run, is named and is killed")
+    func leavesProcess() throws {
+        let run = try runner(["--filter", "RunnerProbes/leavesProcess"])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.runs == ["leavesProcess"])
+        let named = closing(run.output, after: "run-tests: 1 process(es) started by the tests were still running at the end")
+        #expect(named.count == 1 && named[0].contains("sleep 600"), "\(run.output)")
+        let pid = named.first.flatMap { Int32($0.split(separator: "\t").first?.split(separator: " ").last ?? "") }
+        #expect(pid.map { kill($0, 0) != 0 } == true, "the process left behind still runs: \(run.output)")
+    }
+
+    @Test("a failed test is shown with how long it ran, and the timeline names each test")
+    func timeline() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
+                                                 "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/(alwaysFails|failsOnce)"],
+                                     environment: ["DECIBAR_RUNNER_PROBE": folder])
+        let output = String(decoding: result.output, as: UTF8.self)
+        #expect(output.contains("RunnerProbes/alwaysFails()/") && output.contains("      ran 0."), "\(output)")
+        let lines = ((try? String(contentsOfFile: folder + "/timeline.txt", encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.contains("tests   DecibarSystemTests.RunnerProbes/") }, "\(lines)")
     }
 
     @Test("more failures than --max-reruns are not run again, and fail the run")

@@ -21,4 +21,12 @@ struct TestEnvironmentTests {
         let sound = try TestRig.run("pactl", ["info"])
         #expect(sound.status == 0, "the sound server does not answer: \(sound.error)")
     }
+
+    @Test("a program a test starts, from any thread, begins with no signal blocked (so SIGTERM stops a server)")
+    func cleanSignalMask() async throws {
+        // From the concurrency pool, whose threads block every asynchronous signal.
+        let status = try await Task.detached { try TestRig.run("grep", ["^SigBlk", "/proc/self/status"]) }.value
+        let line = String(decoding: status.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line == "SigBlk:\t0000000000000000", "the child starts with blocked signals: \(line)")
+    }
 }

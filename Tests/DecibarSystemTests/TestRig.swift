@@ -124,12 +124,27 @@ extension Process {
     /// crashed (a memcpy in its setup) when suites on several threads started processes at once.
     /// Every other descriptor of the test process is marked close-on-exec first, so that a child
     /// never holds another command's pipe open (a long-lived one, a bus or a server, would keep
-    /// that command's reader from ever seeing the end of its output).
+    /// that command's reader from ever seeing the end of its output). The child starts with no
+    /// signal blocked (`withCleanSignalMask`).
     func startAlone() throws {
         try Process.spawnLock.withLock { _ in
             Process.closeDescriptorsOnExec()
-            try run()
+            try Process.withCleanSignalMask { try run() }
         }
+    }
+
+    /// Runs `body` (which starts a child) with no signal blocked on this thread. A child inherits
+    /// the blocked signals of the thread that starts it, and the test process's threads block most
+    /// of them (the concurrency pool's threads block every asynchronous signal): a server started
+    /// from one then ignored the SIGTERM meant to stop it (SigBlk fffffffe3bfaea27), and stayed
+    /// behind after the run. Foundation's Process offers no way to set the child's mask.
+    static func withCleanSignalMask<Result>(_ body: () throws -> Result) rethrows -> Result {
+        var none = sigset_t()
+        sigemptyset(&none)
+        var kept = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &kept)
+        defer { pthread_sigmask(SIG_SETMASK, &kept, nil) }
+        return try body()
     }
 
     /// Sets FD_CLOEXEC on every open descriptor above stderr. (The handles a child is given are
