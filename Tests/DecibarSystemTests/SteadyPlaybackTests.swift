@@ -1,0 +1,169 @@
+import DecibarApp
+import DecibarAudio
+import DecibarCore
+import Foundation
+import Synchronization
+import Testing
+
+/// Playback while the machine is busy: six busy loops at normal priority on the two cores (as a
+/// parallel build makes), in the test's own scheduling group, while `decibar play` plays a steady
+/// tone; the monitor is recorded by parec and searched for gaps (1 ms or more of digital silence)
+/// and jumps (a step between neighbouring samples beyond the tone's steepest).
+@Suite("Playback under load, recorded from the monitor", .serialized)
+struct SteadyPlaybackTests {
+    static let sampleRate = 48000.0
+    static let reader = DedicatedThreadExecutor(name: "steady-reader")
+
+    /// Busy loops until `stop`: each a shell spinning at normal priority.
+    final class Load {
+        private let loops: [Process]
+
+        init(loops count: Int = 6) throws {
+            loops = try (0 ..< count).map { _ in
+                let loop = Process(tool: "sh", arguments: ["-c", "while :; do :; done"], environment: [:],
+                                   output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+                try loop.startAlone()
+                return loop
+            }
+        }
+
+        func stop() { loops.forEach { $0.kill() } }
+
+        deinit { stop() }
+    }
+
+    func samples(at path: String) throws -> [Float] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+
+    /// A stereo float WAV of `expression` (an ffmpeg aevalsrc expression of t).
+    func makeSignal(_ path: String, _ expression: String, seconds: Double) throws {
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc=\(expression):s=48000:c=stereo:d=\(seconds)", "-c:a", "pcm_f32le", path])
+        #expect(made.status == 0, "ffmpeg: \(made.error)")
+    }
+
+    /// Gaps (start frame and length in ms) and jumps (frames) inside the sound of `left`; a jump is
+    /// a step above 1.25 times the steepest of a sine at `hertz` as loud as the loudest sample.
+    func flaws(in left: [Float], hertz: Double) -> (gaps: [(Int, Double)], jumps: [Int], loudest: Float)? {
+        guard let first = left.firstIndex(where: { abs($0) > 0.05 }), let last = left.lastIndex(where: { abs($0) > 0.05 }) else { return nil }
+        var gaps: [(Int, Double)] = []
+        var run = 0
+        for index in first ... last {
+            if abs(left[index]) <= 1e-6 {
+                run += 1
+            } else {
+                if run >= 48 { gaps.append((index - run, Double(run) / 48)) }
+                run = 0
+            }
+        }
+        let loudest = left[first ... last].map { abs($0) }.max() ?? 0
+        let bound = Float(1.25 * 2 * Double.pi * hertz / Self.sampleRate) * loudest
+        let jumps = (first ..< last).filter { abs(left[$0 + 1] - left[$0]) > bound && abs(left[$0]) > 1e-6 && abs(left[$0 + 1]) > 1e-6 }
+        return (gaps, jumps, loudest)
+    }
+
+    @Test("under six busy loops, play at rate 1, at rate 1.5 and at pitch +300 cents puts no gap and no jump into what is heard",
+          arguments: [("", 440.0), ("--rate=1.5", 440.0), ("--pitch=300", 440.0 * 1.189207115)])
+    func noGapUnderLoad(option: String, hertz: Double) throws {
+        let server = try PrivatePulseServer()
+        let file = server.directory + "/tone.wav"
+        // Faded in and out over 10 ms, so that its edges are no jumps.
+        try makeSignal(file, "0.5*sin(2*PI*440*t)*min(1\\,min(t\\,8-t)/0.01)", seconds: 8)
+        let recording = server.directory + "/heard.raw"
+        let recorder = try server.record(to: recording)
+        let load = try Load()
+        let played = try TestRig.run(TestRig.decibar, ["play", file, "--exit-at-end", "--size", "320x180"] + (option.isEmpty ? [] : [option]),
+                                     environment: server.environment)
+        load.stop()
+        usleep(300_000)
+        recorder.kill()
+        #expect(played.status == 0, "\(played.error)")
+        let left = try samples(at: recording).enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let found = try #require(flaws(in: left, hertz: hertz), "nothing was heard")
+        #expect(found.gaps.isEmpty, "\(found.gaps.count) gaps under load: \(found.gaps.prefix(5).map { "\(Double($0.0) / 48000) s: \($0.1) ms" })")
+        #expect(found.jumps.isEmpty, "\(found.jumps.count) jumps under load, at \(found.jumps.prefix(5).map { Double($0) / 48000 }) s")
+        // The player's own count says the same: no underrun, no dropout.
+        #expect(!played.error.contains("underrun") && !played.error.contains("ran dry"), "\(played.error)")
+        print("under load, play \(option.isEmpty ? "at rate 1" : option): \(found.gaps.count) gaps, \(found.jumps.count) jumps, peak \(found.loudest)")
+    }
+
+    /// Rising zero crossings of `signal` (fractional indices).
+    func crossings(_ signal: [Float]) -> [Double] {
+        var found: [Double] = []
+        for index in 1 ..< signal.count where signal[index - 1] < 0 && signal[index] >= 0 {
+            let a = Double(signal[index - 1]), b = Double(signal[index])
+            found.append(Double(index - 1) + a / (a - b))
+        }
+        return found
+    }
+
+    /// The least-squares line through `points`: slope and intercept.
+    func line(_ points: [(x: Double, y: Double)]) -> (slope: Double, intercept: Double) {
+        let n = Double(points.count)
+        let meanX = points.map(\.x).reduce(0, +) / n, meanY = points.map(\.y).reduce(0, +) / n
+        let slope = points.map { ($0.x - meanX) * ($0.y - meanY) }.reduce(0, +) / points.map { ($0.x - meanX) * ($0.x - meanX) }.reduce(0, +)
+        return (slope, meanY - slope * meanX)
+    }
+
+    @Test("under load, a change from rate 1 to 1.5 is heard within 100 ms of asking, without a gap")
+    func rateChangeHeardSoon() async throws {
+        let server = try PrivatePulseServer()
+        let file = server.directory + "/chirp.wav"
+        // A chirp rising 100 Hz a second from 300 Hz: the pitch heard tells the file time heard.
+        try makeSignal(file, "0.5*sin(2*PI*(300*t+50*t*t))", seconds: 7)
+        let tap = try PulseMonitorTap(target: .named("viz.monitor"), fragmentDuration: 256 / Self.sampleRate, server: server.serverAddress)
+        tap.start()
+        defer { tap.stop() }
+        let heard = Mutex<[(time: Double, sample: Float)]>([])
+        let reader = Task(executorPreference: Self.reader) {
+            for await buffer in tap.buffers {
+                buffer.withSamples { samples in
+                    let count = buffer.frameCount
+                    heard.withLock { all in
+                        for frame in 0 ..< count {
+                            all.append((buffer.captureTime - Double(count - 1 - frame) / Self.sampleRate, samples[frame * buffer.channelCount]))
+                        }
+                    }
+                }
+            }
+        }
+        let load = try Load()
+        defer { load.stop() }
+        let player = try PulsePlayer(source: try FilePlaybackSource(path: file), server: server.serverAddress,
+                                     priority: RealtimePriority.shared)
+        player.play()
+        usleep(2_500_000)
+        let asked = HostClock.now()
+        let latency = player.latency
+        player.setTimeAndPitch(rate: 1.5, pitchScale: 1)
+        usleep(2_000_000)
+        player.stop()
+        load.stop()
+        usleep(200_000)
+        tap.stop()
+        reader.cancel()
+        #expect(tap.droppedBufferCount == 0, "the monitor's reader fell behind: \(tap.droppedBufferCount) buffers lost")
+        let all = heard.withLock { $0 }
+        let signal = all.map(\.sample)
+        // The monitor is a steady 48 kHz clock: each frame's time is the stamps' median offset from it.
+        let offsets = all.enumerated().map { $0.element.time - Double($0.offset) / Self.sampleRate }.sorted()
+        let origin = offsets[offsets.count / 2]
+        let found = try #require(flaws(in: signal, hertz: 1100), "nothing was heard")
+        #expect(found.gaps.isEmpty, "gaps: \(found.gaps.prefix(5).map { "\($0.1) ms" })")
+        // The file time heard at each period: (frequency - 300) / 100.
+        let periods = crossings(signal)
+        let points = zip(periods, periods.dropFirst()).map { a, b in
+            (x: origin + (a + b) / 2 / Self.sampleRate, y: (Self.sampleRate / (b - a) - 300) / 100)
+        }
+        let before = line(points.filter { $0.x > asked - 1.0 && $0.x < asked - 0.02 })
+        let after = line(points.filter { $0.x > asked + 0.3 && $0.x < asked + 1.3 })
+        #expect(abs(before.slope - 1) < 0.03 && abs(after.slope - 1.5) < 0.03, "file seconds per second: \(before.slope), then \(after.slope)")
+        // Where the two lines meet: when the new rate was heard.
+        let changed = (after.intercept - before.intercept) / (before.slope - after.slope)
+        let delay = changed - asked
+        #expect(delay > 0 && delay <= 0.100, "the new rate was heard \(delay * 1000) ms after it was asked for")
+        print("under load, rate 1 → 1.5 heard \(delay * 1000) ms after asking (the server's queue: \(latency * 1000) ms); rates \(before.slope), \(after.slope)")
+    }
+}
