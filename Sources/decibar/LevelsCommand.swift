@@ -3,14 +3,14 @@ import DecibarApp
 import DecibarCore
 
 extension Decibar {
-    struct Levels: ParsableCommand {
+    struct Levels: ParsableCommand, SettingsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print levels, spectrum bands, loudness or beats as JSON lines, without a window.",
             discussion: CommandHelp.levels)
+        static let settingCommand = SettingCommand.levels
+        static let ownOptions: Set<String> = ["--mode", "--bars", "--floor", "--rate"]
 
-        @OptionGroup var source: SourceOption
-
-        @OptionGroup var outputs: OutputsOption
+        @OptionGroup(title: "Settings") var options: SettingOptions<Levels>
 
         @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
@@ -55,14 +55,16 @@ extension Decibar {
             if standalone && socket != nil {
                 throw ValidationError("--standalone and --socket cannot be used together")
             }
-            if socket != nil && (source.source != nil || !source.apps.isEmpty) {
+            let (source, apps, outputs) = try listening()
+            let tapOfItsOwn = source != nil || !apps.isEmpty
+            if socket != nil && tapOfItsOwn {
                 throw ValidationError("--socket reads the daemon's tap; --source, --app and --exclude-app open a tap of their own")
             }
-            if file != nil && (source.source != nil || !source.apps.isEmpty) {
+            if file != nil && tapOfItsOwn {
                 throw ValidationError("--source, --app and --exclude-app listen live: they cannot be used with --file")
             }
             guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
-            if !outputs.send.isEmpty && (file != nil || socket != nil) {
+            if !outputs.isEmpty && (file != nil || socket != nil) {
                 throw ValidationError("--send sends what is heard live from a tap of its own: it cannot be used with --file or --socket")
             }
             if let rate, !(rate.isFinite && rate >= 0.001 && rate <= 1000) {
@@ -92,7 +94,15 @@ extension Decibar {
         /// Lines a second.
         var lineRate: Double { rate ?? 30 }
 
+        /// What the options say to listen to, and where to send what is heard (levels reads no config file).
+        private func listening() throws -> (source: String?, apps: AppSelection, outputs: [OutputTarget]) {
+            let layer = try options.layer()
+            return (layer[ConfigSchema.Audio.source], AppSelection(apps: layer[ConfigSchema.Audio.apps], excludedApps: layer[ConfigSchema.Audio.excludeApps]),
+                    layer[ConfigSchema.Outputs.send])
+        }
+
         func run() throws {
+            let (source, apps, outputs) = try listening()
             let rate = lineRate
             var settings = LevelsSettings()
             settings.mode = mode
@@ -107,27 +117,20 @@ extension Decibar {
             }
             if let file {
                 try FileLevels(path: file, rate: rate, duration: duration, settings: settings).run()
-            } else if !outputs.send.isEmpty {
-                // Sending needs the audio itself: a tap of its own, even beside a daemon.
-                try LiveLevels(source: source.source, apps: source.apps, rate: rate, duration: duration, settings: settings,
-                               outputs: try outputTargets(), outputRate: self.rate ?? OutputHub.displayRate, display: try displaySettings()).run()
-            } else if !standalone, source.source == nil, source.apps.isEmpty, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
+            } else if !outputs.isEmpty {
+                // Sending needs the audio itself: a tap of its own, even beside a daemon. What the
+                // outputs draw looks as the window does by default (levels takes no display options).
+                try LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings,
+                               outputs: outputs, outputRate: self.rate ?? OutputHub.displayRate, display: DisplaySettings()).run()
+            } else if !standalone, source == nil, apps.isEmpty, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
                       let client = try? DaemonClient.connect(socket: socket, timeout: nil) {
                 // A daemon runs: its one tap serves everybody.
                 try SubscribedLevels(client: client, settings: settings, rate: rate, duration: duration).run()
             } else if socket != nil && !standalone {
                 _ = try DaemonClient.connect(socket: socket)
             } else {
-                try LiveLevels(source: source.source, apps: source.apps, rate: rate, duration: duration, settings: settings).run()
+                try LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings).run()
             }
         }
-
-        /// The outputs of --send (levels reads no config file).
-        func outputTargets() throws -> [OutputTarget] {
-            try outputs.layer()[ConfigSchema.Outputs.send]
-        }
-
-        /// The look of what outputs draw: the window's defaults (levels takes no display options).
-        func displaySettings() throws -> DisplaySettings { DisplaySettings() }
     }
 }

@@ -3,10 +3,11 @@ import DecibarApp
 import DecibarCore
 
 extension Decibar {
-    struct Render: ParsableCommand {
+    struct Render: ParsableCommand, SettingsCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render the player's view of a file to a video, offline and frame-exact.",
             discussion: CommandHelp.render)
+        static let settingCommand = SettingCommand.render
 
         @Argument(help: ArgumentHelp("The audio file to render.", valueName: "file"))
         var file: String
@@ -20,31 +21,35 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Render only the first this many seconds; the scrubber then spans just that part (and only it is analyzed).", valueName: "seconds"))
         var duration: Double?
 
-        @OptionGroup var display: DisplayOptions
+        @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
-        @OptionGroup var scrubber: ScrubberOptions
+        /// A window's options, known only to say what render has instead.
+        @OptionGroup(visibility: .private) var window: WindowOptions
 
         func validate() throws {
             guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
             if let duration, !(duration.isFinite && duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds")
             }
-            if display.fullscreen == true { throw ValidationError("--fullscreen does not apply to render (there is no window)") }
-            if display.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
-            if display.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
-            if display.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
+            if window.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
+            if window.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
+            if window.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
+            if window.recordFps != nil { throw ValidationError("--record-fps does not apply to render; --fps is the video's") }
+            if window.frameLog != nil { throw ValidationError("--frame-log does not apply to render (there is no window)") }
             guard let kind = RenderOutput.kind(of: output) else {
                 throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
             }
             try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
-            if let size = display.size, size.width % 2 != 0 || size.height % 2 != 0 {
-                throw ValidationError("--size must be even in both directions for video")
-            }
+            let size = try options.layer()[ConfigSchema.Display.size]
+            if size.width % 2 != 0 || size.height % 2 != 0 { throw ValidationError("--size must be even in both directions for video") }
         }
 
+        /// The view drawn: the options given over the defaults (render reads no config file, so a
+        /// render is the same on every machine).
         func run() throws {
-            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: try display.settings(over: Configuration()),
-                              scrubber: try scrubber.settings(over: Configuration())).run()
+            let settings = try options.layer()
+            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
+                              scrubber: ScrubberSettings(configuration: settings)).run()
         }
     }
 }

@@ -53,6 +53,14 @@ struct CommandLineTests {
         #expect(!text.contains("frame-log") && !text.contains("seek-log"))
     }
 
+    @Test("help texts keep their own line breaks: no runs of spaces from the source's indentation")
+    func helpTextSpacing() {
+        for type in Decibar.configuration.subcommands {
+            let discussion = type.configuration.discussion
+            #expect(!discussion.contains("   "), "\(type._commandName): \(discussion)")
+        }
+    }
+
     @Test("ctl --help, -h and help print ctl's help with status 0", arguments: [["ctl", "--help"], ["ctl", "-h"], ["ctl", "help"]])
     func ctlHelp(arguments: [String]) {
         do {

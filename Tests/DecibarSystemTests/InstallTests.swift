@@ -20,6 +20,27 @@ struct InstallTests {
         }.sorted()
     }
 
+    /// The long options a help text lists (`--caps/--no-caps` is two).
+    static func options(inHelp text: String) -> Set<String> {
+        var names = Set<String>()
+        for line in text.split(separator: "\n") where line.hasPrefix("  -") {
+            for word in line.split(separator: " ").prefix(while: { $0.hasPrefix("-") }) {
+                for name in word.split(separator: "/") where name.hasPrefix("--") { names.insert(String(name.filter { $0 != "," })) }
+            }
+        }
+        return names
+    }
+
+    /// The long options a generated man page lists: `.It Fl o , -output Ar out` is `--output`.
+    static func options(inPage page: String) -> Set<String> {
+        var names = Set<String>()
+        for line in page.split(separator: "\n") where line.hasPrefix(".It Fl ") {
+            let words = line.split(separator: " ").dropFirst(2).prefix { $0 != "Ar" }
+            names.formUnion(words.filter { $0.hasPrefix("-") }.map { "-" + $0 })
+        }
+        return names
+    }
+
     @Test("DESTDIR=/tmp/x PREFIX=/usr: the binary finds its shaders and draws; launcher, unit and man pages validate; uninstall leaves nothing")
     func installAndUninstall() throws {
         // The servers first: they must not start while make runs (see below).
@@ -60,6 +81,15 @@ struct InstallTests {
         for page in pages {
             let rendered = try TestRig.run("man", ["-l", usr + "/" + page], environment: ["MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0"])
             #expect(rendered.status == 0 && rendered.output.count > 200 && rendered.error.isEmpty, "\(page): \(rendered.error)")
+        }
+        // Each command's page lists what its --help lists: the settings that apply to it, and no others.
+        for command in ["live", "play", "render", "levels", "daemon"] {
+            let page = try String(contentsOfFile: usr + "/share/man/man1/decibar.\(command).1", encoding: .utf8)
+            let help = try TestRig.run(TestRig.decibar, [command, "--help"])
+            let listed = Self.options(inPage: page)
+            #expect(listed == Self.options(inHelp: String(decoding: help.output, as: UTF8.self)) && listed.count > 10, "\(command): \(listed)")
+            #expect(listed.contains("--layer") == (command != "render" && command != "levels"), "\(command)")
+            #expect(listed.contains("--follow") == (command == "play" || command == "daemon"), "\(command)")
         }
         let bash = try String(contentsOfFile: usr + "/share/bash-completion/completions/decibar", encoding: .utf8)
         #expect(bash.contains("complete") && bash.contains("--exit-at-end"))

@@ -32,8 +32,13 @@ public struct ConfigKey: Sendable, Equatable {
     /// The key inside it, as in the file (`bar_width`); the option is `--bar-width`.
     public let name: String
     public let kind: Kind
-    /// The documentation: one or two sentences, written into `config init`'s comments.
+    /// The documentation: one or two sentences, written into `config init`'s comments (and, for
+    /// a key that keys change in a window, a last sentence that says so: `windowHelp`).
     public let help: String
+    /// What keys do to it in a window ("m switches at run time."): said only where there is one.
+    public let windowHelp: String?
+    /// The commands it means something to: they take its option; the others refuse it.
+    public let scope: SettingScope
     /// The value when nothing sets it; nil when unset means something computed (said in `help`).
     public let defaultValue: JSONValue?
     /// Whether a running daemon can take a new value without reopening its window.
@@ -46,16 +51,32 @@ public struct ConfigKey: Sendable, Equatable {
     /// How help shows the value (`px`, `bars|spectrum|meter`, `WxH`).
     public let valueName: String
 
-    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, appliesLive: Bool = true,
-         booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
-         option: String? = nil, _ help: String) {
+    /// What the command line has besides the key's own option, and its checks there.
+    public struct OptionRules: Sendable {
+        /// A switch that sets the key to "off" (`--no-autosens`), and its help.
+        public var offSwitch: (name: String, help: String)?
+        /// The key of the section whose option must come with this one's (`--bar-spacing` needs `--bar-width`).
+        public var needs: String?
+        /// What an empty name given to the option says.
+        public var emptyMessage: String?
+    }
+
+    /// What the command line has besides the key's own option.
+    public let rules: OptionRules
+
+    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
+         appliesLive: Bool = true, booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
+         option: String? = nil, inWindow windowHelp: String? = nil, rules: OptionRules = OptionRules(), _ help: String) {
         self.booleanWords = booleanWords
         optionName = "--" + (option ?? name.replacingUnderscores)
         self.section = section.rawValue
         self.name = name
         path = section.rawValue + "." + name
         self.kind = kind
-        self.help = help
+        self.help = windowHelp.map { help + " " + $0 } ?? help
+        self.windowHelp = windowHelp
+        self.scope = scope ?? section.scope
+        self.rules = rules
         self.defaultValue = defaultValue
         self.appliesLive = appliesLive
         self.unit = unit

@@ -11,18 +11,20 @@ extension ConfigSchema {
             "`--config`. `decibar config init` writes it with every key below at its default, commented out;",
             "`decibar config check` finds mistakes; `decibar config show` prints the values in force.",
             "",
-            "Every key is also an option of the commands that use it (`display.bar_width` is `--bar-width`), and",
-            "`decibar ctl set KEY VALUE` changes it in a running daemon (`ctl get KEY` reads it). An option on the",
-            "command line wins over the file, and the file over the default. Keys marked *restart* take effect when",
-            "the window is opened again; the others apply at once.",
+            "Every key is also an option of the commands it means something to (`display.bar_width` is `--bar-width`;",
+            "the Commands column), and `decibar ctl set KEY VALUE` changes it in a running daemon (`ctl get KEY` reads",
+            "it). An option on the command line wins over the file, and the file over the default (`render` reads no",
+            "file: a render is the same on every machine). Keys marked *restart* take effect when the window is",
+            "opened again; the others apply at once.",
         ]
         for section in ConfigSection.allCases {
             lines += ["", "## [\(section.rawValue)]", "", section.help, "",
-                      "| Key | Option | Takes | Default | |", "| --- | --- | --- | --- | --- |"]
+                      "| Key | Option | Takes | Default | Commands | |", "| --- | --- | --- | --- | --- | --- |"]
             for key in keys where key.section == section.rawValue {
                 let defaultText = key.defaultValue.map { "`\(Configuration.toml($0))`" } ?? "unset"
                 let live = key.appliesLive ? "" : "*restart*"
-                lines.append("| [`\(key.name)`](#\(anchor(key))) | `\(key.optionName)` | \(key.takes) | \(defaultText) | \(live) |")
+                let commands = SettingCommand.allCases.filter(key.applies).map(\.rawValue).joined(separator: ", ")
+                lines.append("| [`\(key.name)`](#\(anchor(key))) | `\(key.optionName)` | \(key.takes) | \(defaultText) | \(commands) | \(live) |")
             }
             for key in keys where key.section == section.rawValue {
                 lines += ["", "### `\(key.path)`", "", key.help.replacingPipes]

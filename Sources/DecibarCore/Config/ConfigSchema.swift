@@ -12,6 +12,17 @@ public enum ConfigSection: String, CaseIterable, Sendable {
         case .outputs: "Where live, levels and the daemon also send what is heard: LED controllers (WLED, DDP), OSC and a web page."
         }
     }
+
+    /// The commands its keys mean something to, unless a key's row says otherwise.
+    var scope: SettingScope {
+        switch self {
+        case .display: .look
+        case .audio: .liveSource
+        case .player: .player
+        case .daemon: .service
+        case .outputs: .outputs
+        }
+    }
 }
 
 /// Every key of the config file, section by section, in the order `config init` writes them. The
@@ -23,31 +34,31 @@ public enum ConfigSchema {
 
     /// How the window looks and moves.
     public enum Display {
-        public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars,
-            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS, peak and loudness per channel). m switches at run time.")
+        public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars, inWindow: "m switches at run time.",
+            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS, peak and loudness per channel).")
         public static let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
             "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
         public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon",
             "Colors: \(BarTheme.presetNames.joined(separator: ", ")).")
         public static let barWidth: Setting<Int?> = .integer(.display, "bar_width", 1...512, unit: "pixels",
             "Width of each bar in pixels; bars then fill the window at this width (cava's layout). Unset: the bars share the width.")
-        public static let barSpacing: Setting<Int?> = .integer(.display, "bar_spacing", 0...512, unit: "pixels",
+        public static let barSpacing: Setting<Int?> = .integer(.display, "bar_spacing", 0...512, unit: "pixels", rules: .init(needs: "bar_width"),
             "Gap between bars in pixels, with bar_width (unset: a third of the width).")
         public static let orientation: Setting<BarOrientation> = .choice(.display, "orientation", default: .center,
             "Where bars grow from: center, bottom or top.")
         public static let background: Setting<BackgroundStyle> = .choice(.display, "background", default: .opaque, appliesLive: false,
             "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
-        public static let borderless: Setting<Bool> = .boolean(.display, "borderless", appliesLive: false,
+        public static let borderless: Setting<Bool> = .boolean(.display, "borderless", for: .window, appliesLive: false,
             "A window without a title bar or frame.")
-        public static let layer: Setting<DesktopLayer> = .choice(.display, "layer", default: .window,
+        public static let layer: Setting<DesktopLayer> = .choice(.display, "layer", default: .window, for: .window,
             "window (an ordinary window), or part of the desktop: background (behind every window, a live wallpaper), bottom (below the windows), top (above them) or overlay (above everything). Every layer but window is click-through (keys go through decibar ctl) and has no frame; top and overlay are see-through where the background would be.")
-        public static let monitor: Setting<String?> = .text(.display, "monitor", valueName: "name",
+        public static let monitor: Setting<String?> = .text(.display, "monitor", valueName: "name", for: .window,
             "The monitor a layer goes on, by its output name (xrandr --listmonitors, swaymsg -t get_outputs). Unset: the primary one (on Wayland, where the compositor puts it).")
-        public static let anchor: Setting<LayerAnchor> = .choice(.display, "anchor", default: .fill,
+        public static let anchor: Setting<LayerAnchor> = .choice(.display, "anchor", default: .fill, for: .window,
             "Where a layer goes on its monitor: fill (all of it), or a strip along the top, bottom, left or right edge, height pixels across.")
-        public static let stripHeight: Setting<Int> = .integer(.display, "height", 1...8192, default: 120, unit: "pixels",
+        public static let stripHeight: Setting<Int> = .integer(.display, "height", 1...8192, default: 120, for: .window, unit: "pixels",
             "How thick a layer's strip is (along an anchor edge).")
-        public static let margin: Setting<Int> = .integer(.display, "margin", 0...4096, default: 0, unit: "pixels",
+        public static let margin: Setting<Int> = .integer(.display, "margin", 0...4096, default: 0, for: .window, unit: "pixels",
             "Space between a layer and its monitor's edges.")
         public static let caps: Setting<Bool> = .boolean(.display, "caps",
             "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
@@ -61,19 +72,20 @@ public enum ConfigSchema {
             "Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).")
         public static let meterScale: Setting<MeterScale> = .choice(.display, "meter_scale", default: .dbfs,
             "Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets).")
-        public static let loudnessTargets: Setting<[Double]> = .numbers(.display, "loudness_targets", -59...0, unit: "LUFS",
-            "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming).")
+        public static let loudnessTargets: Setting<[Double]> = .numbers(.display, "loudness_targets", -59...0, unit: "LUFS", option: "loudness-target",
+            "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming). Repeat --loudness-target for more.")
         public static let spectrumFloor: Setting<Double> = .number(.display, "spectrum_floor", -160 ... -10, default: -70, unit: "dB",
             "Spectrum level drawn as an empty bar, in dB (the top is 0 dB).")
         public static let lowsAtEdges: Setting<Bool> = .boolean(.display, "lows_at_edges",
             "Spectrum: put the low frequencies at the window's edges instead of the center.")
         public static let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
-            "Draw with your own fragment shaders from this folder (*.frag; s switches between them). Saving a file reloads it; one that does not compile shows the compiler's message and the last good one stays. Unset: the built-in bars.")
+            inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
+            "Draw with your own fragment shaders from this folder: the first *.frag by name (unset: the built-in bars).")
         public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720),
-            "Window size in pixels, WxH.")
-        public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen",
+            "Window size in pixels, WxH (render: the video's).")
+        public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen", for: .window,
             "Fullscreen (f switches at run time).")
-        public static let fps: Setting<Double?> = .number(.display, "fps", 10...1000, unit: "Hz", appliesLive: false, option: "display-fps",
+        public static let fps: Setting<Double?> = .number(.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
             "Frames per second of the window (unset: the display's refresh rate). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
         public static let attack: Setting<Double?> = .number(.display, "attack", 0...60_000, unit: "ms",
             "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms).")
@@ -81,19 +93,21 @@ public enum ConfigSchema {
             "Fall time constant of the bars in ms (unset: 158 ms).")
         public static let floor: Setting<Double> = .number(.display, "floor", -160 ... -1.001, default: -60, unit: "dBFS",
             "Level shown as an empty bar, in dBFS (with a fixed sensitivity).")
-        public static let sensitivity: Setting<Sensitivity> = .sensitivity(.display, "sensitivity",
+        public static let sensitivity: Setting<Sensitivity> = .sensitivity(.display, "sensitivity", rules: .init(offSwitch: ("no-autosens",
+            "No automatic gain on the bars: the plain mapping of --floor...0 dBFS (the same as --sensitivity 0).")),
             "Gain on bars and spectrum: \"auto\" keeps the tallest bars just under the top whatever the music's loudness (and holds in silence); a number fixes it in dB (-40 to 40); \"off\" is the plain mapping of floor...0 dBFS.")
     }
 
     /// What the live window and the daemon listen to.
     public enum Audio {
         public static let source: Setting<String?> = .text(.audio, "source", valueName: "name", appliesLive: false,
+            rules: .init(emptyMessage: "--source needs a name (see 'decibar devices')"),
             "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor. Unset: follow the monitor of the default output.")
-        public static let apps: Setting<[String]> = .names(.audio, "apps", option: "app",
+        public static let apps: Setting<[String]> = .names(.audio, "apps", option: "app", rules: .appNames,
             "Listen only to these apps, by the application.name or application.process.binary of their playback streams, in any case ('decibar devices' lists the apps playing). Their streams are followed from output to output and summed; while none plays the level is silence (-160 dBFS), never another app or the microphone. Repeat --app for more. Empty: the whole output.")
-        public static let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app",
+        public static let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app", rules: .appNames,
             "Leave these apps out (named as for apps): with apps empty, every other app playing to the output is heard (the default output, or the sink source names). Repeat --exclude-app for more.")
-        public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, unit: "ms",
+        public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, for: .liveWindow, unit: "ms",
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
     }
 
@@ -109,32 +123,32 @@ public enum ConfigSchema {
             "Playback speed, 0.25 to 4 (1: normal), at the same pitch; the playhead stays in the file's time. [ and ] step it by 0.25 at run time, \\ resets it and the pitch.")
         public static let pitch: Setting<Double> = .number(.player, "pitch", RateAndPitch.pitches, default: 0, unit: "cents",
             "Pitch shift in cents, -2400 to 2400 (1200: an octave up), at the same speed; { and } step it by 100 at run time.")
-        public static let scrubberBarWidth: Setting<Int> = .integer(.player, "scrubber_bar_width", 1...64, default: 3, unit: "pixels",
+        public static let scrubberBarWidth: Setting<Int> = .integer(.player, "scrubber_bar_width", 1...64, default: 3, for: .scrubber, unit: "pixels",
             "Width of the scrubber's bars in pixels.")
-        public static let scrubberBarSpacing: Setting<Int> = .integer(.player, "scrubber_bar_spacing", 0...64, default: 2, unit: "pixels",
+        public static let scrubberBarSpacing: Setting<Int> = .integer(.player, "scrubber_bar_spacing", 0...64, default: 2, for: .scrubber, unit: "pixels",
             "Space between the scrubber's bars in pixels.")
-        public static let scrubberFilter: Setting<ScrubberFilter> = .choice(.player, "scrubber_filter", default: .max,
+        public static let scrubberFilter: Setting<ScrubberFilter> = .choice(.player, "scrubber_filter", default: .max, for: .scrubber,
             "How a scrubber bar sums up the audio under it: max (never hides a peak) or average (smoother).")
-        public static let decibels: Setting<Bool> = .boolean(.player, "decibels",
-            "Start the scrubber in dB mode (d switches at run time).")
+        public static let decibels: Setting<Bool> = .boolean(.player, "decibels", for: .scrubber, inWindow: "d switches at run time.",
+            "Start the scrubber in dB mode.")
         public static let noiseFloor: Setting<Double> = .numberChoice(.player, "noise_floor", ScrubberScale.noiseFloors.map(Double.init),
-            default: Double(ScrubberScale.defaultNoiseFloor), unit: "dB",
+            default: Double(ScrubberScale.defaultNoiseFloor), for: .scrubber, unit: "dB",
             "Noise floor of the scrubber's dB mode: -50, -70 or -90 dB.")
-        public static let fillIndicator: Setting<Bool> = .boolean(.player, "fill_indicator",
+        public static let fillIndicator: Setting<Bool> = .boolean(.player, "fill_indicator", for: .scrubber,
             "Show the played part as a filled region instead of a playhead line.")
-        public static let follow: Setting<ScrubberZoom.Follow> = .choice(.player, "follow", default: .page,
+        public static let follow: Setting<ScrubberZoom.Follow> = .choice(.player, "follow", default: .page, for: .scrubbing,
             "How a zoomed scrubber keeps the playhead in sight while playing: page (a page further when it reaches the edge) or smooth (the view slides, the playhead in the middle).")
-        public static let scrubAudio: Setting<Bool> = .boolean(.player, "scrub_audio", default: true,
+        public static let scrubAudio: Setting<Bool> = .boolean(.player, "scrub_audio", default: true, for: .scrubbing,
             "Hear what the scrubber is dragged over: short grains at the pointer, at the file's own pitch, while the button is held (also from pause); off: the audio pauses while dragging. The release plays from the drop point either way.")
-        public static let videoLayout: Setting<VideoLayout> = .choice(.player, "video_layout", default: .under, appliesLive: false,
+        public static let videoLayout: Setting<VideoLayout> = .choice(.player, "video_layout", default: .under, for: .scrubber, appliesLive: false,
             "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone).")
-        public static let streamCacheSize: Setting<Int64> = .byteSize(.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30,
+        public static let streamCacheSize: Setting<Int64> = .byteSize(.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30, for: .streams,
             "How much the cache of streamed tracks ($XDG_CACHE_HOME/decibar/streams) may hold, e.g. 500M or 2G; the least recently used go first.")
-        public static let streamTimeout: Setting<Double> = .number(.player, "stream_timeout", 1...600, default: 10, unit: "seconds",
+        public static let streamTimeout: Setting<Double> = .number(.player, "stream_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
             "Seconds a server may send nothing (before its answer or in the middle of a track) before a stream counts as failed.")
-        public static let connectTimeout: Setting<Double> = .number(.player, "connect_timeout", 1...600, default: 10, unit: "seconds",
+        public static let connectTimeout: Setting<Double> = .number(.player, "connect_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
             "Seconds to wait for a connection to a stream's server.")
-        public static let streamStart: Setting<Double> = .number(.player, "stream_start", 0.1...1, default: 1, unit: "seconds",
+        public static let streamStart: Setting<Double> = .number(.player, "stream_start", 0.1...1, default: 1, for: .streams, unit: "seconds",
             "Seconds of a stream's audio decoded before it starts playing, and again after the network fell behind (0.1 to 1: the player decodes 1 s ahead).")
     }
 
@@ -196,4 +210,9 @@ public enum ConfigSchema {
 
 extension String {
     var replacingOccurrencesOfDashes: String { String(map { $0 == "-" ? "_" : $0 }) }
+}
+
+extension ConfigKey.OptionRules {
+    /// `--app` and `--exclude-app` say the same of an empty name, as they always have.
+    fileprivate static let appNames = Self(emptyMessage: "--app and --exclude-app need an app's name (see 'decibar devices')")
 }

@@ -28,79 +28,84 @@ extension Configuration {
 
 // The kinds of row. Each builds the key and the reader, so a default is written once.
 extension Setting {
-    static func choice<Choice>(_ section: ConfigSection, _ name: String, default defaultValue: Choice, appliesLive: Bool = true,
-                               booleanWords: (true: Choice, false: Choice)? = nil, _ help: String) -> Setting<Choice>
+    static func choice<Choice>(_ section: ConfigSection, _ name: String, default defaultValue: Choice, for scope: SettingScope? = nil,
+                               appliesLive: Bool = true, booleanWords: (true: Choice, false: Choice)? = nil, inWindow: String? = nil,
+                               _ help: String) -> Setting<Choice>
         where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
-        Setting<Choice>(ConfigKey(section, name, .choice(Choice.allCases.map(\.rawValue)), .string(defaultValue.rawValue),
-                                  appliesLive: appliesLive, booleanWords: booleanWords.map { ($0.true.rawValue, $0.false.rawValue) }, help)) {
+        Setting<Choice>(ConfigKey(section, name, .choice(Choice.allCases.map(\.rawValue)), .string(defaultValue.rawValue), for: scope,
+                                  appliesLive: appliesLive, booleanWords: booleanWords.map { ($0.true.rawValue, $0.false.rawValue) },
+                                  inWindow: inWindow, help)) {
             $0?.string.flatMap(Choice.init(rawValue:)) ?? defaultValue
         }
     }
 
     static func words(_ section: ConfigSection, _ name: String, _ words: [String], default defaultValue: String,
-                      appliesLive: Bool = true, _ help: String) -> Setting<String> {
-        Setting<String>(ConfigKey(section, name, .choice(words), .string(defaultValue), appliesLive: appliesLive, help)) {
+                      for scope: SettingScope? = nil, appliesLive: Bool = true, _ help: String) -> Setting<String> {
+        Setting<String>(ConfigKey(section, name, .choice(words), .string(defaultValue), for: scope, appliesLive: appliesLive, help)) {
             $0?.string ?? defaultValue
         }
     }
 
-    static func boolean(_ section: ConfigSection, _ name: String, default defaultValue: Bool = false,
-                        appliesLive: Bool = true, _ help: String) -> Setting<Bool> {
-        Setting<Bool>(ConfigKey(section, name, .boolean, .bool(defaultValue), appliesLive: appliesLive, help)) {
+    static func boolean(_ section: ConfigSection, _ name: String, default defaultValue: Bool = false, for scope: SettingScope? = nil,
+                        appliesLive: Bool = true, inWindow: String? = nil, _ help: String) -> Setting<Bool> {
+        Setting<Bool>(ConfigKey(section, name, .boolean, .bool(defaultValue), for: scope, appliesLive: appliesLive, inWindow: inWindow, help)) {
             if case .bool(let flag)? = $0 { flag } else { defaultValue }
         }
     }
 
     static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, default defaultValue: Int,
-                        unit: String? = nil, _ help: String) -> Setting<Int> {
-        Setting<Int>(ConfigKey(section, name, .integer(range), .number(Double(defaultValue)), unit: unit, help)) {
+                        for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Int> {
+        Setting<Int>(ConfigKey(section, name, .integer(range), .number(Double(defaultValue)), for: scope, unit: unit, help)) {
             $0?.number.map { Int($0) } ?? defaultValue
         }
     }
 
     /// A whole number whose absence means something computed (said in `help`).
-    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, unit: String? = nil,
-                        _ help: String) -> Setting<Int?> {
-        Setting<Int?>(ConfigKey(section, name, .integer(range), nil, unit: unit, help)) { $0?.number.map { Int($0) } }
+    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, for scope: SettingScope? = nil,
+                        unit: String? = nil, rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<Int?> {
+        Setting<Int?>(ConfigKey(section, name, .integer(range), nil, for: scope, unit: unit, rules: rules, help)) { $0?.number.map { Int($0) } }
     }
 
     static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, default defaultValue: Double,
-                       unit: String? = nil, _ help: String) -> Setting<Double> {
-        Setting<Double>(ConfigKey(section, name, .number(range), .number(defaultValue), unit: unit, help)) {
+                       for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Double> {
+        Setting<Double>(ConfigKey(section, name, .number(range), .number(defaultValue), for: scope, unit: unit, help)) {
             $0?.number ?? defaultValue
         }
     }
 
     /// A number whose absence means something computed (said in `help`).
-    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, unit: String? = nil,
-                       appliesLive: Bool = true, option: String? = nil, _ help: String) -> Setting<Double?> {
-        Setting<Double?>(ConfigKey(section, name, .number(range), nil, appliesLive: appliesLive, unit: unit, option: option, help)) { $0?.number }
+    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
+                       unit: String? = nil, appliesLive: Bool = true, option: String? = nil, _ help: String) -> Setting<Double?> {
+        Setting<Double?>(ConfigKey(section, name, .number(range), nil, for: scope, appliesLive: appliesLive, unit: unit, option: option, help)) {
+            $0?.number
+        }
     }
 
     static func numberChoice(_ section: ConfigSection, _ name: String, _ numbers: [Double], default defaultValue: Double,
-                             unit: String? = nil, _ help: String) -> Setting<Double> {
-        Setting<Double>(ConfigKey(section, name, .numberChoice(numbers), .number(defaultValue), unit: unit, help)) {
+                             for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Double> {
+        Setting<Double>(ConfigKey(section, name, .numberChoice(numbers), .number(defaultValue), for: scope, unit: unit, help)) {
             $0?.number ?? defaultValue
         }
     }
 
-    static func numbers(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, unit: String? = nil,
-                        _ help: String) -> Setting<[Double]> {
-        Setting<[Double]>(ConfigKey(section, name, .numbers(range), .array([]), unit: unit, help)) {
+    static func numbers(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
+                        unit: String? = nil, option: String? = nil, _ help: String) -> Setting<[Double]> {
+        Setting<[Double]>(ConfigKey(section, name, .numbers(range), .array([]), for: scope, unit: unit, option: option, help)) {
             if case .array(let items)? = $0 { items.compactMap(\.number) } else { [] }
         }
     }
 
     static func size(_ section: ConfigSection, _ name: String, default defaultValue: (width: Int, height: Int),
-                     _ help: String) -> Setting<PixelSize> {
+                     for scope: SettingScope? = nil, _ help: String) -> Setting<PixelSize> {
         let fallback = PixelSize(width: defaultValue.width, height: defaultValue.height)
-        return Setting<PixelSize>(ConfigKey(section, name, .size, .string(fallback.text), valueName: "WxH", help)) {
+        return Setting<PixelSize>(ConfigKey(section, name, .size, .string(fallback.text), for: scope, valueName: "WxH", help)) {
             $0?.string.flatMap(PixelSize.init(text:)) ?? fallback
         }
     }
 
-    static func sensitivity(_ section: ConfigSection, _ name: String, _ help: String) -> Setting<Sensitivity> {
-        Setting<Sensitivity>(ConfigKey(section, name, .sensitivity, .string("auto"), unit: "dB", help)) {
+    static func sensitivity(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil,
+                            rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<Sensitivity> {
+        Setting<Sensitivity>(ConfigKey(section, name, .sensitivity, .string("auto"), for: scope, unit: "dB", rules: rules, help)) {
             switch $0 {
             case .number(let gain)?: .fixed(decibels: Float(gain))
             case .string("off")?: .off
@@ -110,30 +115,34 @@ extension Setting {
     }
 
     static func byteSize(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int64>, default defaultValue: Int64,
-                         _ help: String) -> Setting<Int64> {
-        Setting<Int64>(ConfigKey(section, name, .byteSize(range), .string(ConfigKey.byteText(defaultValue)), valueName: "size", help)) {
+                         for scope: SettingScope? = nil, _ help: String) -> Setting<Int64> {
+        Setting<Int64>(ConfigKey(section, name, .byteSize(range), .string(ConfigKey.byteText(defaultValue)), for: scope, valueName: "size",
+                                 help)) {
             $0?.string.flatMap(ConfigKey.byteSize) ?? defaultValue
         }
     }
 
     /// Names; none set is the empty list (said in `help`).
-    static func names(_ section: ConfigSection, _ name: String, option: String? = nil, _ help: String) -> Setting<[String]> {
-        Setting<[String]>(ConfigKey(section, name, .names, .array([]), option: option, help)) {
+    static func names(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
+                      rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<[String]> {
+        Setting<[String]>(ConfigKey(section, name, .names, .array([]), for: scope, option: option, rules: rules, help)) {
             if case .array(let items)? = $0 { items.compactMap(\.string) } else { [] }
         }
     }
 
     /// Output URLs (`--send`), checked as `OutputTarget` reads them.
-    static func outputs(_ section: ConfigSection, _ name: String, option: String? = nil, _ help: String) -> Setting<[OutputTarget]> {
-        Setting<[OutputTarget]>(ConfigKey(section, name, .outputs, .array([]), option: option, help)) {
+    static func outputs(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
+                        _ help: String) -> Setting<[OutputTarget]> {
+        Setting<[OutputTarget]>(ConfigKey(section, name, .outputs, .array([]), for: scope, option: option, help)) {
             if case .array(let items)? = $0 { items.compactMap { $0.string.flatMap { try? OutputTarget(url: $0) } } } else { [] }
         }
     }
 
     /// Free text whose absence means something computed (said in `help`).
-    static func text(_ section: ConfigSection, _ name: String, valueName: String, appliesLive: Bool = true,
-                     _ help: String) -> Setting<String?> {
-        Setting<String?>(ConfigKey(section, name, .text, nil, appliesLive: appliesLive, valueName: valueName, help)) { $0?.string }
+    static func text(_ section: ConfigSection, _ name: String, valueName: String, for scope: SettingScope? = nil, appliesLive: Bool = true,
+                     inWindow: String? = nil, rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<String?> {
+        Setting<String?>(ConfigKey(section, name, .text, nil, for: scope, appliesLive: appliesLive, valueName: valueName, inWindow: inWindow,
+                                   rules: rules, help)) { $0?.string }
     }
 }
 

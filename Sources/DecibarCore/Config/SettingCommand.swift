@@ -1,0 +1,9 @@
+/// The commands whose command line takes settings. Each row of the settings table says which of
+/// them it means something to (`ConfigKey.scope`): only those list its option in `--help` and
+/// take it; the others refuse it, saying why.
+public enum SettingCommand: String, CaseIterable, Sendable {
+    case live, play, render, levels, daemon
+
+    /// Whether it opens a window: what keys do in one is said only where there is one.
+    public var hasWindow: Bool { SettingScope.window.commands.contains(self) }
+}

@@ -1,0 +1,148 @@
+import DecibarCore
+import Testing
+
+/// Which commands each setting means something to, what their help says of it, and what the
+/// others say when given its option.
+@Suite("Setting scopes")
+struct SettingScopeTests {
+    /// Every row's commands, decided by what each command does with the value.
+    static let commands: [String: String] = [
+        "display.mode": "live play render daemon", "display.bars": "live play render daemon",
+        "display.theme": "live play render daemon", "display.bar_width": "live play render daemon",
+        "display.bar_spacing": "live play render daemon", "display.orientation": "live play render daemon",
+        "display.background": "live play render daemon", "display.borderless": "live play daemon",
+        "display.layer": "live play daemon", "display.monitor": "live play daemon", "display.anchor": "live play daemon",
+        "display.height": "live play daemon", "display.margin": "live play daemon", "display.caps": "live play render daemon",
+        "display.beat_accent": "live play render daemon", "display.hold": "live play render daemon",
+        "display.fall": "live play render daemon", "display.ballistics": "live play render daemon",
+        "display.meter_scale": "live play render daemon", "display.loudness_targets": "live play render daemon",
+        "display.spectrum_floor": "live play render daemon", "display.lows_at_edges": "live play render daemon",
+        "display.shader_dir": "live play render daemon", "display.size": "live play render daemon",
+        "display.fullscreen": "live play daemon", "display.fps": "live play daemon", "display.attack": "live play render daemon",
+        "display.release": "live play render daemon", "display.floor": "live play render daemon",
+        "display.sensitivity": "live play render daemon",
+        "audio.source": "live levels daemon", "audio.apps": "live levels daemon", "audio.exclude_apps": "live levels daemon",
+        "audio.av_offset": "live daemon",
+        "player.loop": "play daemon", "player.shuffle": "play daemon", "player.volume": "play daemon", "player.rate": "play daemon",
+        "player.pitch": "play daemon", "player.scrubber_bar_width": "play render daemon",
+        "player.scrubber_bar_spacing": "play render daemon", "player.scrubber_filter": "play render daemon",
+        "player.decibels": "play render daemon", "player.noise_floor": "play render daemon",
+        "player.fill_indicator": "play render daemon", "player.follow": "play daemon", "player.scrub_audio": "play daemon",
+        "player.video_layout": "play render daemon", "player.stream_cache_size": "play daemon",
+        "player.stream_timeout": "play daemon", "player.connect_timeout": "play daemon", "player.stream_start": "play daemon",
+        "daemon.tap": "daemon", "daemon.window": "daemon", "daemon.log_level": "daemon",
+        "outputs.send": "live levels daemon",
+    ]
+
+    @Test("each row's commands")
+    func rows() {
+        #expect(Self.commands.count == ConfigSchema.keys.count)
+        for key in ConfigSchema.keys {
+            let commands = SettingCommand.allCases.filter(key.applies).map(\.rawValue).joined(separator: " ")
+            #expect(commands == Self.commands[key.path], "\(key.path)")
+        }
+        #expect(SettingCommand.allCases.filter(\.hasWindow) == [.live, .play, .daemon])
+    }
+
+    @Test("what keys do in a window is said only where there is one")
+    func windowHelp() {
+        let mode = ConfigSchema.Display.mode.key
+        #expect(mode.help(for: .live).hasSuffix("(RMS, peak and loudness per channel). m switches at run time."))
+        #expect(mode.help(for: .render).hasSuffix("(RMS, peak and loudness per channel)."))
+        #expect(mode.help == mode.help(for: .daemon))
+        #expect(ConfigSchema.Player.decibels.key.help(for: .render) == "Start the scrubber in dB mode.")
+        #expect(ConfigSchema.Player.decibels.key.help(for: .play) == "Start the scrubber in dB mode. d switches at run time.")
+        for key in ConfigSchema.keys where key.applies(to: .render) {
+            #expect(!key.help(for: .render).contains("at run time") && !key.help(for: .render).contains("switches"), "\(key.path)")
+        }
+    }
+
+    @Test("a command a setting means nothing to says why, in one line", arguments: [
+        (ConfigSchema.Display.layer.key, SettingCommand.render, "--layer does not apply to render (there is no window)"),
+        (ConfigSchema.Display.fps.key, .render, "--display-fps does not apply to render (there is no window)"),
+        (ConfigSchema.Display.theme.key, .levels, "--theme does not apply to levels (there is no window)"),
+        (ConfigSchema.Player.follow.key, .render, "--follow does not apply to render (there is no window)"),
+        (ConfigSchema.Player.follow.key, .live, "--follow does not apply to live (it plays no files)"),
+        (ConfigSchema.Player.volume.key, .render, "--volume does not apply to render (it plays nothing)"),
+        (ConfigSchema.Player.streamTimeout.key, .render, "--stream-timeout does not apply to render (it reads addresses with the default stream settings)"),
+        (ConfigSchema.Audio.apps.key, .play, "--app does not apply to play (it reads files, not a live source)"),
+        (ConfigSchema.Audio.avOffset.key, .levels, "--av-offset does not apply to levels (only a window on a live source is delayed)"),
+        (ConfigSchema.Daemon.tap.key, .live, "--tap does not apply to live (only the daemon takes it)"),
+        (ConfigSchema.Outputs.send.key, .play, "--send does not apply to play (only live, levels and the daemon send)"),
+    ])
+    func refusals(key: ConfigKey, command: SettingCommand, line: String) {
+        #expect(key.refusal(for: command) == line)
+        #expect(throws: ConfigFailure(line)) { try Configuration(options: [(key, .string("x"))], for: command) }
+    }
+
+    @Test("every option is taken by exactly the commands its row names; the others refuse it, saying why")
+    func everyOption() {
+        for key in ConfigSchema.keys {
+            let value = key.defaultValue ?? (key.kind.isText ? .string("x") : .string("10"))
+            for command in SettingCommand.allCases {
+                do {
+                    let layer = try Configuration(options: [(key, value)] + (key.rules.needs == nil ? [] : [(ConfigSchema.Display.barWidth.key, .string("4"))]),
+                                                  for: command)
+                    #expect(key.applies(to: command) && layer.isSet(key), "\(command) \(key.path)")
+                } catch {
+                    #expect(!key.applies(to: command) && error.message == "\(key.optionName) does not apply to \(command.rawValue) (" +
+                        (key.scope.reason(for: command) ?? "") + ")", "\(command) \(key.path): \(error)")
+                }
+            }
+        }
+    }
+
+    @Test("options given become a layer, checked by their rows")
+    func options() throws {
+        typealias Display = ConfigSchema.Display
+        let layer = try Configuration(options: [(Display.bars.key, .string("8")), (Display.caps.key, .bool(false)),
+                                                (Display.loudnessTargets.key, .array([.string("-23"), .string("-14")])),
+                                                (Display.sensitivity.key, .string("off"))], for: .render)
+        #expect(layer.values == [Display.bars.key.path: .number(8), Display.caps.key.path: .bool(false),
+                                 Display.loudnessTargets.key.path: .array([.number(-23), .number(-14)]),
+                                 Display.sensitivity.key.path: .string("off")])
+        #expect(try Configuration(options: [], for: .live).values.isEmpty)
+        #expect(throws: ConfigFailure("--bars must be between 1 and 1024")) { try Configuration(options: [(Display.bars.key, .string("0"))], for: .live) }
+        #expect(throws: ConfigFailure("--loudness-target must be between -59 and 0 LUFS")) {
+            try Configuration(options: [(Display.loudnessTargets.key, .array([.string("3")]))], for: .live)
+        }
+    }
+
+    @Test("the command line's own rules: an off switch beside its key, an option without the one it needs, an empty name")
+    func rules() throws {
+        typealias Display = ConfigSchema.Display
+        #expect(Display.sensitivity.key.rules.offSwitch?.name == "no-autosens")
+        #expect(throws: ConfigFailure("--sensitivity and --no-autosens cannot be used together")) {
+            try Configuration(options: [(Display.sensitivity.key, .string("6")), (Display.sensitivity.key, .string("off"))], for: .play)
+        }
+        #expect(throws: ConfigFailure("--bar-spacing needs --bar-width")) {
+            try Configuration(options: [(Display.barSpacing.key, .string("3"))], for: .live)
+        }
+        #expect(try Configuration(options: [(Display.barWidth.key, .string("6")), (Display.barSpacing.key, .string("3"))], for: .live)
+            .isSet(Display.barSpacing))
+        #expect(throws: ConfigFailure("--source needs a name (see 'decibar devices')")) {
+            try Configuration(options: [(ConfigSchema.Audio.source.key, .string(""))], for: .live)
+        }
+        #expect(throws: ConfigFailure("--app and --exclude-app need an app's name (see 'decibar devices')")) {
+            try Configuration(options: [(ConfigSchema.Audio.excludeApps.key, .array([.string("mpv"), .string("")]))], for: .levels)
+        }
+    }
+
+    @Test("how each option is given: repeated for a list, a minus allowed where the range is negative, words to complete")
+    func optionShapes() {
+        #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--app", "--exclude-app", "--send"])
+        #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
+            "--loudness-target", "--spectrum-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
+        ])
+        #expect(ConfigSchema.Display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
+        #expect(ConfigSchema.Display.bars.key.words == nil)
+        #expect(ConfigSchema.keys.filter(\.isFolder).map(\.path) == ["display.shader_dir"])
+    }
+}
+
+extension ConfigKey.Kind {
+    /// Takes free text (where "10" is no value).
+    fileprivate var isText: Bool {
+        if case .text = self { true } else { false }
+    }
+}
