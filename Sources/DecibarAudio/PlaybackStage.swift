@@ -7,7 +7,9 @@ import Synchronization
 /// nothing where it does not. The application provides it (the system calls and the session bus
 /// are its business); the audio module calls it on each thread that keeps the sound going.
 public protocol ThreadPriority: Sendable {
-    func raiseCurrentThread()
+    /// Whether the calling thread now runs real-time.
+    @discardableResult
+    func raiseCurrentThread() -> Bool
 }
 
 /// The player's audio between the decoder and the sound server. On a thread of its own
@@ -52,7 +54,9 @@ final class PlaybackStage: @unchecked Sendable {
     /// The file frame of the next frame the stage makes.
     private var fileFrame = 0.0
     private let scratch: UnsafeMutablePointer<Float>
-    private let leadFrames: Int
+    /// The lead kept: `leadSeconds`, or `normalLeadSeconds` once the thread turned out not to be
+    /// real-time (set by the thread as it starts, before it makes anything).
+    private var leadFrames: Int
     private let primeFrames: Int
 
     // The reader's own.
@@ -64,6 +68,10 @@ final class PlaybackStage: @unchecked Sendable {
     /// (12.5 ms at a 50 ms target), short enough that a rate change is heard soon. A request
     /// it cannot fill at once is written as the rest comes, while the server's queue plays.
     static let leadSeconds = 0.02
+    /// The lead of a thread that could not be made real-time: a thread at normal priority beside
+    /// six busy loops waited tens of milliseconds for a core (with 20 ms, a stretched track under
+    /// such a load broke up hundreds of times a minute). A change of rate is heard later.
+    static let normalLeadSeconds = 0.15
     /// What a start or a seek fills before the reader may begin: the server's first request is
     /// its whole target.
     static let primeSeconds = 0.08
@@ -82,9 +90,9 @@ final class PlaybackStage: @unchecked Sendable {
         self.channelCount = channelCount
         leadFrames = max(256, Int(Self.leadSeconds * Double(sampleRate)))
         primeFrames = max(leadFrames, Int(Self.primeSeconds * Double(sampleRate)))
-        // Room for the prime and a chunk more. A mark is needed only where the rate changes or the
-        // audio jumps (seeks): a few hundred are more than a prime's worth of audio ever holds.
-        let capacity = primeFrames + 2 * Self.chunkFrames
+        // Room for the prime or the longer lead, and a chunk more. A mark is needed only where the
+        // rate changes or the audio jumps (seeks): a few hundred are more than the ring ever holds.
+        let capacity = max(primeFrames, Int(Self.normalLeadSeconds * Double(sampleRate))) + 2 * Self.chunkFrames
         ring = PlaybackRing(capacity: capacity, channelCount: channelCount)
         marks = FrameMarks(capacity: 256)
         history = SampleHistory(capacity: PlaybackStretch.historyCapacity, channelCount: channelCount)
@@ -166,7 +174,9 @@ final class PlaybackStage: @unchecked Sendable {
     // MARK: The thread
 
     private func run() {
-        priority?.raiseCurrentThread()
+        if priority?.raiseCurrentThread() != true {
+            leadFrames = max(leadFrames, Int(Self.normalLeadSeconds * Double(sampleRate)))
+        }
         while !stopped.load(ordering: .acquiring) {
             if let generation = ring.generationToBegin {
                 begin(generation)

@@ -257,9 +257,11 @@ struct RateAndPitchTests {
             }
         }
         usleep(300_000)
-        let player = try PulsePlayer(source: try FilePlaybackSource(path: file), server: server.serverAddress)
+        // From the first frame, as a player opens a track at a rate (a change later joins what
+        // was played at normal speed, and the first bursts would be at another pitch).
         let wanted = RateAndPitch(rate: rate, pitch: pitch)
-        player.setTimeAndPitch(rate: wanted.rate, pitchScale: wanted.pitchScale)
+        let player = try PulsePlayer(source: try FilePlaybackSource(path: file), server: server.serverAddress,
+                                     rate: wanted.rate, pitchScale: wanted.pitchScale)
         player.play()
         var playheads: [(time: Double, file: Double)] = []
         while !player.isFinished && playheads.count < 4000 {

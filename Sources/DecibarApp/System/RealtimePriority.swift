@@ -48,23 +48,27 @@ public final class RealtimePriority: ThreadPriority {
         }
     }
 
-    public func raiseCurrentThread() {
+    @discardableResult
+    public func raiseCurrentThread() -> Bool {
         let wanted = Self.priority
         if raiseDirectly(wanted) {
             shared.withLock { $0.state = .realtime(priority: wanted, through: "directly") }
-            return
+            return true
         }
         // rtkit said no once: it says no again (and each question is a round trip on the bus).
         let asked = shared.withLock { $0.rtkitFailed } ? nil : askRealtimeKit(wanted)
-        shared.withLock { shared in
+        return shared.withLock { shared in
             switch asked {
-            case .success(let priority)?: shared.state = .realtime(priority: Int32(priority), through: "rtkit")
+            case .success(let priority)?:
+                shared.state = .realtime(priority: Int32(priority), through: "rtkit")
+                return true
             case .failure(let reason)?:
                 shared.rtkitFailed = true
                 shared.state = .normal(reason.description)
             case nil:
                 if case .realtime = shared.state { shared.state = .normal("not allowed for this thread") }
             }
+            return false
         }
     }
 
