@@ -14,9 +14,13 @@ final class DaemonRig {
     /// Added to every process's environment (a private DISPLAY, say).
     let extraEnvironment: [String: String]
 
+    /// A command the daemon runs under (`setpriv ... --`), if any.
+    let launcher: [String]
+
     init(config text: String = "", arguments: [String] = [], environment: [String: String] = [:],
-         server kind: SoundServerKind = .pulseaudio) throws {
+         server kind: SoundServerKind = .pulseaudio, launcher: [String] = []) throws {
         extraEnvironment = environment
+        self.launcher = launcher
         server = try PrivatePulseServer(kind: kind)
         socket = server.directory + "/run/decibar/control.sock"
         config = server.directory + "/config.toml"
@@ -31,7 +35,9 @@ final class DaemonRig {
     }
 
     func start(_ arguments: [String] = []) throws {
-        let daemon = try RunningCommand(["daemon", "--config", config] + arguments, environment: environment)
+        let command = ["daemon", "--config", config] + arguments
+        let daemon = try launcher.isEmpty ? RunningCommand(command, environment: environment)
+            : RunningCommand(Array(launcher.dropFirst()) + [TestRig.decibar] + command, environment: environment, tool: launcher[0])
         self.daemon = daemon
         guard TestRig.wait(timeout: 10, until: { (try? ControlConnectionClient(path: socket, timeout: 2)) != nil }) else {
             throw RigError("the daemon did not listen within 10 s: \(daemon.standardError)")

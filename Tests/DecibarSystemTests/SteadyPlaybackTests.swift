@@ -166,4 +166,41 @@ struct SteadyPlaybackTests {
         #expect(delay > 0 && delay <= 0.100, "the new rate was heard \(delay * 1000) ms after it was asked for")
         print("under load, rate 1 → 1.5 heard \(delay * 1000) ms after asking (the server's queue: \(latency * 1000) ms); rates \(before.slope), \(after.slope)")
     }
+
+    /// The real-time threads of the daemon: their priorities (round-robin only), from /proc.
+    func realtimeThreads(of rig: DaemonRig) throws -> [Int] {
+        let pid = try #require(rig.daemon?.process.processIdentifier)
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { task in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // The fields after the name start with the state (field 3); rt_priority is 40, policy 41.
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return fields[38] == "2" ? Int(fields[37]) : nil
+        }
+    }
+
+    @Test("the player's sound threads (the stage's and libpulse's) run real-time where the process may, and quietly do not where it may not",
+          arguments: [("root", [String](), true), ("no CAP_SYS_NICE", ["setpriv", "--bounding-set=-sys_nice", "--"], false)])
+    func realtimeWhereAllowed(label: String, launcher: [String], allowed: Bool) throws {
+        let rig = try DaemonRig(launcher: launcher)
+        let tone = rig.server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 4)
+        #expect(try realtimeThreads(of: rig).isEmpty, "\(label): real-time threads before anything plays")
+        #expect(try rig.ctl("open", tone).status == 0)
+        #expect(TestRig.wait(timeout: 10) { (try? rig.player("state")) == .string("playing") })
+        let summary = try rig.player("priority")?.string ?? ""
+        let threads = try realtimeThreads(of: rig)
+        if allowed {
+            #expect(summary == "realtime (priority \(RealtimePriority.priority), directly)", "\(label): \(summary)")
+            #expect(threads == [Int(RealtimePriority.priority), Int(RealtimePriority.priority)], "\(label): real-time threads \(threads)")
+        } else {
+            #expect(summary.hasPrefix("normal ("), "\(label): \(summary)")
+            #expect(threads.isEmpty, "\(label): real-time threads \(threads)")
+        }
+        // Either way it plays, and says nothing about it.
+        #expect(TestRig.wait(timeout: 10) { (try? rig.player("position"))?.number ?? 0 > 1 })
+        let said = rig.daemon?.standardError ?? ""
+        #expect(!said.contains("priority") && !said.contains("real-time"), "\(said)")
+        print("\(label): \(summary)")
+    }
 }
