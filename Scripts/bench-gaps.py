@@ -8,11 +8,14 @@ same load. Run by bench-gaps.sh, inside a private PulseAudio (and Xvfb for `play
 Usage: bench-gaps.py DECIBAR SECONDS LOOPS CASE [CASE ...]
   CASE: paplay | play | play:--rate=1.5 | play:--pitch=300 | daemon | daemon:rate=1.5 ...
         (play's options after the colon, separated by commas; daemon's after it are `ctl set`s
-        of player.KEY=VALUE before `ctl open`)
+        of player.KEY=VALUE before `ctl open`); a `normal-` before play or daemon runs decibar
+        without CAP_SYS_NICE (setpriv), so its threads cannot be made real-time (as for a desktop
+        user without rtkit)
 Environment: DECIBAR_GAPS_TONE=HZ (440), DECIBAR_GAPS_FOLDER=DIR (where the tone and recordings go).
 """
 import json
 import math
+import resource
 import os
 import signal
 import subprocess
@@ -90,6 +93,10 @@ def analyse(path, hertz):
 
 def run_case(case, decibar, tone, seconds, loops, folder, hertz):
     kind, _, extra = case.partition(":")
+    prefix = []
+    if kind.startswith("normal-"):
+        kind = kind[len("normal-"):]
+        prefix = ["setpriv", "--bounding-set=-sys_nice", "--"]
     recording = os.path.join(folder, f"{kind}-{len(os.listdir(folder))}.raw")
     recorder = subprocess.Popen(["parec", "-d", "viz.monitor", "--format=float32le", "--rate=48000", "--channels=2",
                                  "--latency-msec=20", recording])
@@ -97,17 +104,21 @@ def run_case(case, decibar, tone, seconds, loops, folder, hertz):
     load = start_load(loops)
     time.sleep(0.5)
     started = time.monotonic()
+    faults_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
     report = ""
     try:
         if kind == "paplay":
             subprocess.run(["paplay", tone], check=True, timeout=seconds * 3 + 30)
         elif kind == "play":
             options = [o.replace("=", " ", 1).split(" ") for o in extra.split(",") if o]
-            command = [decibar, "play", tone, "--exit-at-end", "--size", "640x360"] + [p for o in options for p in o]
-            done = subprocess.run(command, capture_output=True, text=True, timeout=seconds * 3 + 30)
-            report = done.stderr.strip().replace("\n", " | ")
+            command = prefix + [decibar, "play", tone, "--exit-at-end", "--size", "640x360"] + [p for o in options for p in o]
+            player = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            errors = player.communicate(timeout=seconds * 3 + 30)[1]
+            report = " | ".join(line for line in errors.strip().split("\n") if "playing" not in line)
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            report += f" minor faults {usage.ru_minflt - faults_before}"
         elif kind == "daemon":
-            report = run_daemon(decibar, tone, seconds, extra, folder)
+            report = run_daemon(prefix, decibar, tone, seconds, extra, folder)
         else:
             sys.exit(f"bench-gaps: unknown case {case}")
     finally:
@@ -119,11 +130,11 @@ def run_case(case, decibar, tone, seconds, loops, folder, hertz):
     return analyse(recording, hertz), took, report
 
 
-def run_daemon(decibar, tone, seconds, extra, folder):
+def run_daemon(prefix, decibar, tone, seconds, extra, folder):
     """The daemon with its window hidden: ctl set, then ctl open; waits for the track to end."""
     runtime = tempfile.mkdtemp(prefix="d", dir=folder)
     environment = dict(os.environ, XDG_RUNTIME_DIR=runtime)
-    daemon = subprocess.Popen([decibar, "daemon"], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    daemon = subprocess.Popen(prefix + [decibar, "daemon"], env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         def ctl(*words):
             return subprocess.run([decibar, "ctl"] + list(words), env=environment, capture_output=True, text=True, timeout=10)
@@ -151,7 +162,7 @@ def run_daemon(decibar, tone, seconds, extra, folder):
             if played and state != "playing":
                 break
         player = status.get("player") or {}
-        return f"underruns {player.get('underruns')}, dropouts {player.get('dropouts')}"
+        return f"underruns {player.get('underruns')}, dropouts {player.get('dropouts')}, priority {player.get('priority', '?')}"
     finally:
         daemon.terminate()
         try:
