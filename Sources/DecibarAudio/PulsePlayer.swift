@@ -117,8 +117,10 @@ public final class PulsePlayer: @unchecked Sendable {
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
         (buffers, handOver) = AudioBufferStream.make(bufferLimit: 512)
         stage = PlaybackStage(source: source, channelCount: channelCount, rate: rate, pitchScale: pitchScale, priority: priority)
-        try connect(name: name, volume: volume, server: server)
+        // Before the stream connects: its first request can come (and be told to wait) while it does,
+        // and the stage's call that its audio is there must not find nobody to tell.
         stage.whenAudioArrives = { [weak self] in self?.refill() }
+        try connect(name: name, volume: volume, server: server)
     }
 
     deinit { stop() }
@@ -285,7 +287,9 @@ public final class PulsePlayer: @unchecked Sendable {
     /// still one writer at a time).
     private func refill() {
         mainloop.locked {
-            guard isStarved || isShort, isReady, let stream else { return }
+            // The stream's own state, not `isReady`: that is set only once `connect` returns, and
+            // a stream ready before that may already be waiting for this audio.
+            guard isStarved || isShort, let stream, pulseFunctions.pa_stream_get_state!(stream) == PA_STREAM_READY else { return }
             let writable = pulseFunctions.pa_stream_writable_size!(stream)
             if writable > 0 && writable != Int.max { fill(stream, bytes: writable) }
         }

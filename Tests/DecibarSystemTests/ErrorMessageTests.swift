@@ -53,7 +53,11 @@ struct ErrorMessageTests {
 
     @Test("DISPLAY naming an X server that is not there: one line that says so")
     func missingXServer() throws {
-        for command in [["live", "--exit-after", "1"], ["play", "x.wav", "--exit-after", "1"]] {
+        // A file that can be read: play says what is wrong with its files before it opens a window.
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/x.wav", amplitude: 0.5, seconds: 1)
+        for command in [["live", "--exit-after", "1"], ["play", folder + "/x.wav", "--exit-after", "1"]] {
             let outcome = try TestRig.decibar(command, environment: ["DISPLAY": ":77", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""])
             #expect(outcome.status == 1, "\(outcome)")
             #expect(outcome.error.split(separator: "\n").count == 1, "\(outcome)")

@@ -263,7 +263,11 @@ struct LiveWindowTests {
     @Test("without a display, live fails with one line")
     func noDisplay() throws {
         // No display named at all: SDL would draw nowhere; that is an error, not an invisible window.
-        for command in [["live", "--exit-after", "1"], ["play", "x.wav", "--exit-after", "1"]] {
+        // (A file that can be read: play says what is wrong with its files before it opens a window.)
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/x.wav", amplitude: 0.5, seconds: 1)
+        for command in [["live", "--exit-after", "1"], ["play", folder + "/x.wav", "--exit-after", "1"]] {
             let none = try TestRig.run(TestRig.decibar, command, environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": ""])
             #expect(none.status == 1, "\(command)")
             #expect(none.error == "decibar: cannot open a window: no display (DISPLAY and WAYLAND_DISPLAY are not set)\n", "\(none.error)")
