@@ -54,8 +54,9 @@ test: deps
 # Suites that time nothing (no audio heard, no frames paced, no bound of a few seconds): they run
 # beside the others, at the lowest priority and in a test environment of their own, which keeps
 # make test within its 12 minutes. A suite that starts timing something moves out of this list.
-# (WaylandLayerTests draws, but at 20 Hz, into a compositor of its own that is nice'd with it.)
-BESIDE := WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|DebianPackageTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests
+# (WaylandLayerTests draws, but at 20 Hz, into a compositor of its own that is nice'd with it. The
+# core's tests are pure arithmetic.)
+BESIDE := DecibarCoreTests|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|DebianPackageTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests
 
 # The application's logic alone, in-process (DecibarAppTests): no display, sound server, session bus
 # or runtime folder, and it says so by running without them.
