@@ -28,8 +28,13 @@ struct RecordTests {
         let streams = String(decoding: probe.output, as: UTF8.self)
         #expect(streams.contains("audio"), "\(streams)")
 
-        // Where the click is in the recorded audio...
-        let audio = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:a", "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
+        // Where the click is in the recorded audio, on the file's own clock: the audio starts when it
+        // was first heard, often after the first frame, and a decoder pads that start only when told
+        // to (first_pts=0). Decoded from its first sample instead, the click read up to 30 ms early
+        // whenever the first sound came later than the AAC encoder's 21 ms of priming: the test then
+        // failed by "45 ms" about one run in three.
+        let audio = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", video, "-map", "0:a", "-af", "aresample=async=1:first_pts=0",
+                                               "-f", "f32le", "-ac", "1", "-ar", "48000", "-"])
         let samples = audio.output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         let clickSample = try #require(samples.firstIndex { abs($0) > 0.1 }, "no click in the recorded audio")
         let audioTime = Double(clickSample) / 48000
