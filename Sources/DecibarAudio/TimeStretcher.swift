@@ -32,13 +32,17 @@ public final class TimeStretcher {
     private let inputChannels: UnsafeMutablePointer<UnsafePointer<Float>?>
     private let outputChannels: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
 
-    /// Nil when Rubber Band cannot be set up for this audio, or has no R3 engine.
+    /// The lowest rate its finer engine takes: below, it stretches all the same but writes a
+    /// warning to stderr at every block.
+    public static let minimumSampleRate = 8000
+
+    /// Nil when Rubber Band cannot be set up for this audio (below `minimumSampleRate`), or has no R3 engine.
     /// - Parameters:
     ///   - timeRatio: output duration over input duration (2: twice as long, half the speed).
     ///   - pitchScale: output frequency over input frequency (2: an octave up).
     public init?(sampleRate: Int, channelCount: Int, mode: Mode, timeRatio: Double = 1, pitchScale: Double = 1,
                  blockCapacity: Int = 16384) {
-        guard rubberbandLibrary.table != nil, sampleRate > 0, channelCount > 0, blockCapacity > 0 else { return nil }
+        guard rubberbandLibrary.table != nil, sampleRate >= Self.minimumSampleRate, channelCount > 0, blockCapacity > 0 else { return nil }
         var options = RubberBandOptionEngineFiner.rawValue
         if mode == .realTime { options |= RubberBandOptionProcessRealTime.rawValue }
         guard let state = rubberbandFunctions.rubberband_new!(UInt32(sampleRate), UInt32(channelCount), RubberBandOptions(bitPattern: options),

@@ -131,8 +131,8 @@ public enum CommandHelp {
         samples, with smoothstep easing when stretching, and the channel layout is kept \
         (a 7.1 file stays 7.1). Integer samples are rounded half to even.
         --keep-pitch changes the duration and keeps the pitch instead, with the Rubber \
-        Band Library's offline stretcher (its R3 engine): it reads the file twice, once \
-        to study it and once to stretch it.
+        Band Library's offline stretcher (its R3 engine, for 8000 Hz and up): it reads the \
+        file twice, once to study it and once to stretch it.
         The format follows OUT's extension: wav, flac, aiff, caf (lossless, at the \
         input's bit depth unless --sample-format says otherwise), m4a, aac, mp4, mp3, ogg \
         or opus; any other extension is written as AAC in an .m4a next to the name given. \

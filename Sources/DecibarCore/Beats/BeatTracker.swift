@@ -98,7 +98,8 @@ public struct BeatTracker {
         hop += 1
         recent = (recent.1, recent.2, strength)
         tempo.add(strength)
-        mean += (strength - mean) * Float(1 / hopsPerSecond)
+        // (A stream of a few hertz has hops longer than a second: the mean is then the last hop.)
+        mean += (strength - mean) * Float(min(1, 1 / hopsPerSecond))
         hopsToEstimate -= 1
         if hopsToEstimate <= 0 {
             hopsToEstimate = Int((hopsPerSecond / Self.estimatesPerSecond).rounded())
