@@ -54,6 +54,8 @@ public final class BeatDetector {
     /// The tempo followed now (nil until one is known) and how sure it is.
     public var bpm: Double? { tracker.bpm }
     public var confidence: Double { tracker.confidence }
+    /// Whether the beats are followed (see `BeatTracker.lockConfidence`).
+    public var isLocked: Bool { tracker.isLocked }
 
     /// Frames from the start of a beat's sound to the end of the hop in which it is found, at
     /// the least: how late a live beat can be known.

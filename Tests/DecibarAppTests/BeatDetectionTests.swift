@@ -71,6 +71,16 @@ struct BeatDetectionTests {
         #expect(abs(score.medianOffset) <= 0.015, "\(score)")
     }
 
+    @Test("no line tells a tempo before the tracker is sure of it (two beats heard in a row): a bpm only at confidence 0.35 and up, and on every line from 5 s on")
+    func tempoOnceSure() throws {
+        let folder = try TemporaryFolder()
+        let material = try BeatMaterial(["clicks", "120"], name: "clicks.wav", in: folder.path)
+        let lines = try Self.lines(of: material.path)
+        let early = lines.filter { $0.bpm != nil && $0.confidence < 0.35 }
+        #expect(early.isEmpty, "\(early.map { "t \($0.time): \($0.bpm ?? 0) BPM at confidence \($0.confidence)" })")
+        #expect(lines.filter { $0.time >= 5 }.allSatisfy { $0.bpm != nil })
+    }
+
     @Test("clicks from 120 to 140 BPM at 15 s: F >= 0.85 from 5 s after the change, bpm 140 within 0.5")
     func tempoChange() throws {
         let folder = try TemporaryFolder()

@@ -54,7 +54,7 @@ public enum CommandHelp {
         "integrated_lufs": .., "loudness_range_lu": .., "true_peak_dbtp": [..]}: EBU R128 \
         loudness (libebur128), null under the -70 LUFS gate, true peaks the highest so far per \
         channel. With --file the last line covers the whole file.
-        With --mode beats, a line comes for each beat as soon as it is found, {"t": 12.345,         "beat": true, "bpm": 120.02, "confidence": 0.93} (t: when the beat's sound starts, in         the file or since start), and a line without "beat" gives the tempo each second         without one ("bpm": null until a tempo is known, after about 3 s of music); --rate is         not used. Live, a beat is printed about 20 ms after it sounds.
+        With --mode beats, a line comes for each beat as soon as it is found, {"t": 12.345,         "beat": true, "bpm": 120.02, "confidence": 0.93} (t: when the beat's sound starts, in         the file or since start), and a line without "beat" gives the tempo each second         without one ("bpm": null until the tempo is known, after about 3 s of music and two beats); --rate is         not used. Live, a beat is printed about 20 ms after it sounds.
         For status bars, --format waybar prints one JSON object per line for waybar's custom \
         module ("return-type": "json"): {"text": "▁▃▅▇▅▃▁▁", "percentage": 62, "class": \
         "playing", "tooltip": "L -12.3 dBFS  R -13.0 dBFS"}: --bars glyphs from the spectrum \

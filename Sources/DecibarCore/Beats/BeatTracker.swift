@@ -78,6 +78,13 @@ public struct BeatTracker {
     private var intervalFilled = 0
     public private(set) var confidence = 0.0
 
+    /// How sure the tracker must be before its tempo is told and its beats are followed: two
+    /// beats heard in a row (0.2, then 0.36).
+    public static let lockConfidence = 0.35
+
+    /// Whether the beats are followed: a tempo, and onsets marking its beats.
+    public var isLocked: Bool { period != nil && confidence >= Self.lockConfidence }
+
     public init(hopsPerSecond: Double) {
         self.hopsPerSecond = hopsPerSecond
         tempo = TempoEstimator(hopsPerSecond: hopsPerSecond)
