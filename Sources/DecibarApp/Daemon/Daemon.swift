@@ -49,6 +49,8 @@ public final class Daemon {
     let feed = AudioFeed()
 
     var session: PlaySession?
+    /// What the player is made of (steered ones in the tests).
+    var playerParts: any PlayerParts = SystemPlayerParts()
     /// Where the analysis is also sent (`outputs.send`): the pumps reach it through the relay.
     let outputs = OutputRelay()
     /// The player on the session bus; nil without one, and then why.

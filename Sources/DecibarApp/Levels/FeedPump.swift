@@ -17,6 +17,17 @@ struct FeedPump {
     /// Cleared while no window reads the feed (a daemon's hidden window): buffers then go only to
     /// `also`, instead of filling the feed to its capacity and shifting it on every buffer.
     let feeding = RestFlag()
+    /// After a seek, the frame the new audio starts at: what comes before it continues the old
+    /// audio, already on its way, and is never heard. `Int64.min` when nothing is awaited.
+    final class AwaitedFrame: Sendable {
+        let value = Atomic<Int64>(.min)
+    }
+    let awaited = AwaitedFrame()
+    /// Buffers taken (for the tests).
+    final class Counts: Sendable {
+        let taken = Atomic<Int>(0)
+    }
+    let counts = Counts()
 
     /// - Parameters:
     ///   - also: sees every buffer after the feed (a daemon's subscribers).
@@ -24,14 +35,21 @@ struct FeedPump {
     ///     on the buffers' clock (a daemon's beat subscribers).
     init(_ buffers: AudioBufferStream, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil,
          told: (@Sendable (BeatEvent) -> Void)? = nil) {
-        let rest = self.rest
-        let feeding = self.feeding
+        let (rest, feeding, awaited, counts) = (self.rest, self.feeding, self.awaited, self.counts)
         feeding.value.store(true, ordering: .releasing)
         task = Task.detached(priority: .high) {
             // Beats are found here, as buffers arrive: a player's before they are heard, a tap's
             // as soon as its audio allows; the feed says each when heard.
             var beats = BeatFinder()
             await buffers.forEach { buffer in
+                counts.taken.add(1, ordering: .relaxed)
+                let frame = awaited.value.load(ordering: .acquiring)
+                if frame != .min {
+                    // Old audio after a seek: its beats and bursts must not be told.
+                    guard buffer.startFrame == frame else { return }
+                    // (Unless another seek has set a new frame meanwhile.)
+                    _ = awaited.value.compareExchange(expected: frame, desired: .min, ordering: .acquiringAndReleasing)
+                }
                 let feeds = feeding.value.load(ordering: .acquiring)
                 if feeds { feed.add(buffer) }
                 if feeds || told != nil {
@@ -60,6 +78,9 @@ struct FeedPump {
         get { feeding.value.load(ordering: .acquiring) }
         nonmutating set { feeding.value.store(newValue, ordering: .releasing) }
     }
+
+    /// A seek: buffers are dropped until one starts at `frame` (the first of the new audio).
+    func awaitFrame(_ frame: Int64) { awaited.value.store(frame, ordering: .releasing) }
 
     func cancel() { task.cancel() }
 }
