@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 @testable import DecibarApp
 
-/// The daemon's beats on a player whose output hands the pump what the test delivers: nothing of
-/// the old audio told after a seek.
+/// The daemon's beats on a player whose output hands the pump what the test delivers: beat
+/// finding only while something needs beats, and nothing of the old audio told after a seek.
 @Suite("Daemon: beats of a steered player", .serialized)
 struct DaemonBeatTests {
     /// A daemon playing a track through steered parts; its output takes what the test delivers.
@@ -28,6 +28,8 @@ struct DaemonBeatTests {
         return taken() >= count
     }
 
+    static func lookedAt(_ rig: DaemonUnderTest) -> Int { rig.daemon.session?.feedPump?.counts.lookedAtForBeats.load(ordering: .relaxed) ?? -1 }
+
     /// The beat lines (`"beat": true`) among the events a client was sent.
     static func beats(_ events: [(name: String, members: [String: JSONValue])]) -> [[String: JSONValue]] {
         events.filter { $0.name == "beats" }.compactMap { $0.members["data"]?.object }.filter { $0["beat"] == .bool(true) }
@@ -35,6 +37,40 @@ struct DaemonBeatTests {
 
     static func tempo(_ rig: DaemonUnderTest) throws -> JSONValue? {
         try rig.execute(.getStatus)?.object?["tempo"]?.object?["bpm"]
+    }
+
+    @Test("with nothing that needs beats the player's pump looks for none and the status has no tempo; a beats subscriber starts beat finding (its beats, a tempo of 120), and its leaving stops it")
+    func beatFindingOnlyWhenWanted() throws {
+        let (rig, output) = try Self.playing()
+        let clicks = ClickTrack(bpm: 120)
+        // Heard already (told at once): 1000 buffers are 5.3 s.
+        let heardAt = MonotonicClock.now() - 20
+        func deliver(from index: Int, count: Int) {
+            output.deliver(clicks.buffers(from: Int64(index * 256), count: count, heardAt: heardAt + Double(index * 256) / 48_000))
+        }
+        deliver(from: 0, count: 1000)
+        #expect(Self.taken(1000, by: rig))
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(!rig.daemon.wantsBeats)
+        #expect(Self.lookedAt(rig) == 0, "\(Self.lookedAt(rig)) buffers looked at for beats")
+        #expect(try Self.tempo(rig) == .null)
+
+        _ = try rig.execute(.subscribe(Subscription(kind: .beats)))
+        #expect(rig.daemon.wantsBeats)
+        deliver(from: 1000, count: 1000)
+        #expect(Self.taken(2000, by: rig))
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(Self.lookedAt(rig) == 1000)
+        let told = Self.beats(rig.takeEvents())
+        // (It starts afresh: the tempo after 3 s, then each beat.)
+        #expect(told.count >= 4, "\(told.count) beats told")
+        #expect(abs(((try Self.tempo(rig))?.number ?? 0) - 120) < 0.5)
+
+        _ = try rig.execute(.unsubscribe(.beats))
+        #expect(!rig.daemon.wantsBeats)
+        deliver(from: 2000, count: 200)
+        #expect(Self.taken(2200, by: rig))
+        #expect(Self.lookedAt(rig) == 1000)
     }
 
     @Test("after a seek no beat found before it reaches a beats subscriber or the lights: not one found ahead and waiting to be heard, nor one in old audio still on its way to the pump")

@@ -190,6 +190,7 @@ extension Daemon {
             let announcer = self.announcer
             session.beatListener = { announcer.announce($0, from: .player) }
             session.unheardDropped = { announcer.discardWaiting() }
+            session.findsBeats = wantsBeats
             session.outputs = outputs
             self.session = session
             session.open(from: 0)

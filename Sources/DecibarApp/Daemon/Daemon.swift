@@ -388,6 +388,7 @@ public final class Daemon {
     /// Opens, reopens or closes the tap for who needs it: a shown window wants 256-frame
     /// deliveries (low latency), subscribers alone 50 ms ones (far fewer wake-ups).
     func updateTap() {
+        defer { updateBeatFinding() }
         let needed = isShown || keepsTapOpen || hub.audioSubscriberCount > 0 || outputs.current != nil
         guard needed else {
             if tap != nil { closeTap(); log.info("tap closed: nothing is looking") }
@@ -416,6 +417,7 @@ public final class Daemon {
                 announcer.announce(event, from: .tap)
                 outputBeats(event)
             })
+            pump.findsBeats = wantsBeats
             opened.start()
             pump.feedsWindow = isShown
             tap = opened
@@ -428,6 +430,20 @@ public final class Daemon {
         } catch {
             log.error("cannot open the tap: \(error.description)")
         }
+    }
+
+    /// Whether anything needs beats: a beats subscriber, an output marking hits or drawing the
+    /// accent, or the shown window's accent or shader. Without one, no beat finding runs (it
+    /// costs about 0.2 % of a core) and the status has no tempo.
+    var wantsBeats: Bool {
+        hub.hasBeatSubscribers || outputs.current?.needsBeats == true || (isShown && visualizer?.usesBeats == true)
+    }
+
+    /// Starts or stops beat finding in the tap's and the player's pumps, for `wantsBeats`.
+    func updateBeatFinding() {
+        let wanted = wantsBeats
+        if pump?.findsBeats != wanted { pump?.findsBeats = wanted }
+        if let session, session.findsBeats != wanted { session.findsBeats = wanted }
     }
 
     func closeTap() {

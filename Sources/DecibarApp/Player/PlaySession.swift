@@ -66,6 +66,10 @@ final class PlaySession {
     /// Told when beats found ahead will not be heard after all (a seek, the track closed): the
     /// listener drops those it holds.
     var unheardDropped: (() -> Void)?
+    /// Whether beats are looked for in what plays (a daemon clears it while nothing needs them).
+    var findsBeats = true {
+        didSet { pump?.findsBeats = findsBeats }
+    }
     /// The pump of the open track (for the tests).
     var feedPump: FeedPump? { pump }
     /// Where what plays is also sent (a daemon's outputs), as it is decoded.
@@ -188,6 +192,7 @@ final class PlaySession {
                                 beatListener?(event)
                                 outputBeats?(event)
                             })
+            pump?.findsBeats = findsBeats
             if keepsOverview, let video, video.path == path {
                 video.seek(to: 0, exact: true)
             } else {
