@@ -94,6 +94,7 @@ clicks_120 5 clicks 120
 clicks_128 5 clicks 128
 clicks_174 5 clicks 174
 band_97 5 band 97
+band_97_held 5 band 97 --bass held
 120_to_140 20 clicks 120 --to 140 --at 15
 EOF
 

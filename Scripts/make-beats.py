@@ -2,13 +2,14 @@
 """Writes test material whose beat times are known to the sample, and those times.
 
   make-beats.py clicks BPM PATH [--to BPM2 --at SECONDS] [--seconds 30]
-  make-beats.py band BPM PATH [--seconds 40]
+  make-beats.py band BPM PATH [--bass held] [--seconds 40]
 
 PATH gets a 48 kHz stereo float WAV; PATH.beats gets one beat time per line (seconds, to the
 sample). Clicks accent every fourth beat (louder, higher). The band has a kick on every beat, a
 snare on 2 and 4, hats on eighths, a bass line on eighths and a sustained pad, in a quiet intro
-(0-8 s, -20 dB), a verse and a louder chorus (from 24 s, +6 dB). Noise is seeded: the same
-arguments write the same file.
+(0-8 s, -20 dB), a verse and a louder chorus (from 24 s, +6 dB). With --bass held, a softer kick
+under a loud bass that rises slowly from each kick and is stopped dead a tenth of a beat before
+the next: a click ahead of every beat. Noise is seeded: the same arguments write the same file.
 """
 import argparse
 
@@ -61,9 +62,10 @@ def band(args, rng):
     snare = (rng.uniform(-1, 1, len(t)) * 0.7 + 0.3 * np.sin(2 * np.pi * 190 * t)) * envelope
     t, envelope = decaying(0.06, 0.012)
     hat = np.diff(rng.uniform(-1, 1, len(t) + 1)) * envelope
+    held = args.bass == "held"
     for index, time in enumerate(times):
         start = round(time * RATE)
-        add(drums, start, 0.8 * kick)
+        add(drums, start, (0.3 if held else 0.8) * kick)
         if index % 2 == 1:
             add(drums, start, 0.45 * snare)
         for half in (0, 1):
@@ -73,6 +75,12 @@ def band(args, rng):
     eighth = round(beat / 2 * RATE)
     for step in range(int(seconds / (beat / 2)) + 1):
         root = roots[(step // 8) % 4]
+        if held:
+            if step % 2 == 0:
+                t = np.arange(int(0.9 * beat * RATE)) / RATE
+                note = np.sin(2 * np.pi * root * t) + 0.3 * np.sin(4 * np.pi * root * t)
+                add(tonal, step * eighth, 0.8 * note * np.minimum(1, t / 0.05))
+            continue
         t, envelope = decaying(beat / 2, 0.15)
         note = np.sin(2 * np.pi * root * t) + 0.3 * np.sin(4 * np.pi * root * t)
         add(tonal, step * eighth, 0.25 * note * envelope * np.minimum(1, t / 0.005))
@@ -96,6 +104,7 @@ def main():
     parser.add_argument("--to", type=float, help="clicks: the tempo after --at")
     parser.add_argument("--at", type=float, help="clicks: when the tempo changes (s)")
     parser.add_argument("--seconds", type=float)
+    parser.add_argument("--bass", choices=["eighths", "held"], default="eighths", help="band: the bass line")
     args = parser.parse_args()
     args.seconds = args.seconds or (30.0 if args.kind == "clicks" else 40.0)
     rng = np.random.default_rng(7)

@@ -37,9 +37,10 @@ public final class BeatDetector {
 
     /// Nil when FFTW cannot be loaded.
     public init?(sampleRate: Int) {
-        // About 21 ms: 1024 frames at 44.1 and 48 kHz.
+        // About 21 ms: 1024 frames at 44.1 and 48 kHz; at most the spectrum's longest (a header
+        // claiming 2^31 Hz would otherwise plan a transform of 2^25 points).
         var length = 256
-        while Double(length * 2) <= Double(sampleRate) * 0.0214 * 1.5 { length *= 2 }
+        while length < SpectrumBands.maximumFFTLength, Double(length * 2) <= Double(sampleRate) * 0.0214 * 1.5 { length *= 2 }
         guard let transform = FFTWTransform(length: length) else { return nil }
         self.sampleRate = sampleRate
         self.transform = transform
@@ -53,6 +54,8 @@ public final class BeatDetector {
     /// The tempo followed now (nil until one is known) and how sure it is.
     public var bpm: Double? { tracker.bpm }
     public var confidence: Double { tracker.confidence }
+    /// Whether the beats are followed (see `BeatTracker.lockConfidence`).
+    public var isLocked: Bool { tracker.isLocked }
 
     /// Frames from the start of a beat's sound to the end of the hop in which it is found, at
     /// the least: how late a live beat can be known.

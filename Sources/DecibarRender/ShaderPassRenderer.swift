@@ -64,6 +64,9 @@ public final class ShaderPassRenderer {
     /// True once some shader compiled.
     public var isReady: Bool { program != nil }
 
+    /// Whether the shader in use reads the beat (`u_beat`, `u_beat_phase` or `u_bpm`).
+    public var readsBeat: Bool { program != nil && (locations.beat >= 0 || locations.beatPhase >= 0 || locations.bpm >= 0) }
+
     /// Compiles `source` and uses it from now on; on failure throws the compiler's message and
     /// keeps the shader that was there.
     public func load(fragmentSource source: String, name: String) throws(RenderError) {

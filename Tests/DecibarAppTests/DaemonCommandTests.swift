@@ -123,6 +123,30 @@ struct DaemonCommandTests {
         #expect(rig.daemon.tap == nil, "a status subscriber does not open the tap")
     }
 
+    @Test("the status names no tempo until the beat finder is sure of it: null, and no BPM in ctl status's line, below confidence 0.35; 120 once the clicks' beats are heard")
+    func tempoInStatus() throws {
+        let rig = try DaemonUnderTest()
+        var finder = BeatFinder()
+        var told = 0
+        func text() -> String { ControlCommandLine.describe(try? rig.execute(.getStatus), for: [.string("get_status")]) ?? "" }
+        for buffer in ClickTrack(bpm: 120).buffers(from: 0, count: 8 * 48_000 / 256, heardAt: MonotonicClock.now() - 9) {
+            finder.add(buffer) { event in
+                // As the tap's pump tells it (heard already: at once).
+                rig.daemon.announcer.announce(event, from: .tap)
+                told += 1
+                let tempo = (try? rig.execute(.getStatus))?.object?["tempo"]?.object
+                if event.confidence < 0.35 {
+                    #expect(tempo?["bpm"] == .null, "t \(event.time): \(String(describing: tempo))")
+                    #expect(!text().contains("BPM"), "\(text())")
+                }
+            }
+        }
+        #expect(told >= 10)
+        let tempo = try #require(try rig.execute(.getStatus)?.object?["tempo"]?.object)
+        #expect(abs((tempo["bpm"]?.number ?? 0) - 120) < 0.5, "\(tempo)")
+        #expect(text().contains("120.0 BPM"), "\(text())")
+    }
+
     @Test("requests through the inbox: the reply carries the request's id")
     func inboxReplies() throws {
         let rig = try DaemonUnderTest()

@@ -12,6 +12,8 @@ final class SteeredPlayerParts: PlayerParts {
     var lengths: [String: Double] = [:]
     /// No output can be made (the sound server is away).
     var serverDown = false
+    /// Outputs made from now on hand the pump what the test delivers, instead of ending at once.
+    var deliversAudio = false
     private(set) var outputs: [SteeredOutput] = []
     private(set) var connections: [SteeredConnection] = []
     private(set) var probes: [SteeredProbe] = []
@@ -33,7 +35,7 @@ final class SteeredPlayerParts: PlayerParts {
 
     func output(playing source: any TrackSource, volume: Double, rateAndPitch: RateAndPitch) throws -> any TrackOutput {
         if serverDown { throw ServerAway() }
-        let output = SteeredOutput(sampleRate: source.sampleRate)
+        let output = SteeredOutput(sampleRate: source.sampleRate, deliversAudio: deliversAudio)
         outputs.append(output)
         return output
     }
@@ -52,12 +54,9 @@ final class SteeredPlayerParts: PlayerParts {
 }
 
 final class SteeredOutput: TrackOutput {
-    /// Ended at once: these tests follow the transport, not the audio.
-    let buffers: AudioBufferStream = {
-        var (stream, handOver) = AudioBufferStream.make(bufferLimit: 1)
-        handOver.finish()
-        return stream
-    }()
+    /// Ended at once (tests that follow the transport, not the audio), or what `deliver` hands over.
+    let buffers: AudioBufferStream
+    private var handOver: AudioHandOver
     let sampleRate: Int
     var heardFrame: Int64 = 0
     var latency = 0.05
@@ -71,7 +70,19 @@ final class SteeredOutput: TrackOutput {
     private(set) var isStopped = false
     private(set) var seeks: [Int64] = []
 
-    init(sampleRate: Int) { self.sampleRate = sampleRate }
+    init(sampleRate: Int, deliversAudio: Bool = false) {
+        self.sampleRate = sampleRate
+        var (stream, handOver) = AudioBufferStream.make(bufferLimit: deliversAudio ? 4096 : 1)
+        if !deliversAudio { handOver.finish() }
+        buffers = stream
+        self.handOver = handOver
+    }
+
+    /// Hands `list` to the session's pump, as the output hands over what it writes.
+    func deliver(_ list: [AudioBuffer]) {
+        for buffer in list { handOver.add(buffer) }
+        handOver.send()
+    }
 
     func play() { isPaused = false }
     func pause() { isPaused = true }

@@ -76,6 +76,20 @@ struct BeatCoreTests {
         #expect(strength(loud) == 0)
     }
 
+    @Test("onset strength of a spectrum that ends below the lowest band (a 1 Hz stream: 129 bins of 1/256 Hz): its top two bins are the bands, and a rise there counts")
+    func onsetStrengthBelowItsBands() {
+        var onsets = OnsetStrength(binCount: 129, binWidth: 1.0 / 256)
+        #expect(onsets.bandEdges == [127, 128, 129])
+        let silent = [Float](repeating: 0, count: 129)
+        var loud = silent
+        loud[127] = 0.01
+        loud[128] = 0.01
+        func strength(_ power: [Float]) -> Float { power.withUnsafeBufferPointer { onsets.strength(fromPower: $0) } }
+        #expect(strength(silent) == 0)
+        #expect(strength(loud) == 0)
+        #expect(abs(strength(loud) - 2 * log(1 + 1e4)) < 1e-4)
+    }
+
     /// Impulses of strength 10 every `period` hops (rounded to the nearest hop) for `seconds`.
     static func impulses(period: Double, seconds: Double, from first: Double = 20) -> [Float] {
         var strengths = [Float](repeating: 0, count: Int(seconds * hopsPerSecond))

@@ -115,7 +115,7 @@ struct BeatTests {
         let files: [(name: String, arguments: [String], from: Double)] = [
             ("clicks 60", ["clicks", "60"], 5), ("clicks 90", ["clicks", "90"], 5), ("clicks 120", ["clicks", "120"], 5),
             ("clicks 128", ["clicks", "128"], 5), ("clicks 174", ["clicks", "174"], 5), ("band 97", ["band", "97"], 5),
-            ("120 to 140", ["clicks", "120", "--to", "140", "--at", "15"], 20),
+            ("band 97 held", ["band", "97", "--bass", "held"], 5), ("120 to 140", ["clicks", "120", "--to", "140", "--at", "15"], 20),
         ]
         var table = ["file          Decibar F  aubio F"]
         for (index, file) in files.enumerated() {

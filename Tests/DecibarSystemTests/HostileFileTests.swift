@@ -1,3 +1,4 @@
+import DecibarApp
 import Foundation
 import Testing
 
@@ -38,6 +39,33 @@ struct HostileFileTests {
             let play = try TestRig.decibar(["play", item.path, "--size", "160x100", "--exit-at-end"], environment: environment, timeout: 20)
             #expect(play.status == 0 && !play.signaled, "\(label): \(play)")
         }
+    }
+
+    @Test("a WAV whose header claims 1, 2, 100 or 1000 Hz: levels in every mode, peaks, render to MP4, scale (keeping the pitch too) and play (faster too) succeed or answer in one line; no partial file is left",
+          arguments: MalformedCorpus.lowRates)
+    func lowRates(rate: Int) throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Long enough for the beat finder's spectra (1024 frames at 1 Hz end at 0.5 Hz) and its tempo.
+        let input = folder + "/low.wav"
+        let frames = rate <= 2 ? 1024 : 4096
+        _ = FileManager.default.createFile(atPath: input, contents: MalformedCorpus.wav(channels: 2, rate: UInt32(rate), frames: frames))
+        let server = try PrivatePulseServer()
+        let environment = server.environment.merging(["XDG_CACHE_HOME": folder + "/cache"]) { $1 }
+        let out = folder + "/out"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        var runs: [[String]] = LevelsMode.allCases.map { ["levels", "--file", input, "--rate", "10", "--mode", $0.rawValue] }
+        runs += [["peaks", input, "-o", out + "/peaks.json"],
+                 ["render", input, "-o", out + "/video.mp4", "--size", "64x64", "--duration", "2"],
+                 ["scale", input, "-o", out + "/scaled.wav", "--factor", "1.5"],
+                 ["scale", input, "-o", out + "/kept.wav", "--factor", "1.5", "--keep-pitch"],
+                 ["play", input, "--size", "160x100", "--exit-after", "0.5"],
+                 ["play", input, "--size", "160x100", "--exit-after", "0.5", "--rate", "1.5"]]
+        for arguments in runs {
+            let outcome = try TestRig.decibar(arguments, environment: environment, timeout: 60)
+            #expect(outcome.isOrderly && outcome.errorLines.count <= 1, "\(rate) Hz, \(arguments.prefix(1) + arguments.suffix(2)): \(outcome)")
+        }
+        #expect(TestRig.partials(in: out).isEmpty, "\(TestRig.partials(in: out))")
     }
 
     @Test("a FIFO given as the input: every command answers at once, in one line", arguments: [

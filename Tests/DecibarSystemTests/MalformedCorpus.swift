@@ -14,6 +14,8 @@ struct MalformedCorpus {
     private(set) var items: [Item] = []
 
     static let extensions = ["wav", "flac", "mp3", "ogg", "opus", "m4a", "aac", "aiff", "caf", "mp4"]
+    /// Rates a header may claim that the decoder takes, far below any music's.
+    static let lowRates = [1, 2, 100, 1000]
 
     init(in folder: String) throws {
         self.folder = folder
@@ -81,6 +83,12 @@ struct MalformedCorpus {
         // Odd rates and channel counts that are valid.
         for rate in [1, 8000, 384_000, 768_000] {
             write("rate-\(rate).wav", Self.wav(channels: 2, rate: UInt32(rate), frames: max(4, rate / 4)), label: "\(rate) Hz WAV")
+        }
+        // Low rates long enough for every analysis to run: spectra that end below the beat
+        // finder's lowest band (0.5 Hz at 1 Hz), and its tempo history (3 s) at 1000 Hz.
+        for rate in Self.lowRates {
+            let frames = rate <= 2 ? 1024 : 4096
+            write("low-rate-\(rate).wav", Self.wav(channels: 2, rate: UInt32(rate), frames: frames), label: "\(rate) Hz WAV of \(frames) frames")
         }
         for channels in [3, 5, 7, 9, 16, 32, 64] {
             write("channels-\(channels).wav", Self.wav(channels: channels, rate: 48000, frames: 12000), label: "\(channels)-channel WAV")

@@ -15,6 +15,9 @@ struct MalformedInputTests {
 
     static let commands: [Command] = [
         Command(name: "levels") { file, _ in ["levels", "--file", file, "--rate", "10"] },
+        Command(name: "levels-spectrum") { file, _ in ["levels", "--file", file, "--rate", "10", "--mode", "spectrum"] },
+        Command(name: "levels-loudness") { file, _ in ["levels", "--file", file, "--rate", "10", "--mode", "loudness"] },
+        Command(name: "levels-beats") { file, _ in ["levels", "--file", file, "--mode", "beats"] },
         Command(name: "peaks") { file, out in ["peaks", file, "-o", out + ".json"] },
         Command(name: "render") { file, out in
             ["render", file, "-o", out + "/", "--size", "64x64", "--fps", "4", "--duration", "1", "--mode", "spectrum"]
@@ -22,7 +25,7 @@ struct MalformedInputTests {
         Command(name: "play") { file, _ in ["play", file, "--size", "160x100", "--exit-after", "0.15", "--mode", "meter"] },
     ]
 
-    @Test("levels --file, peaks, render and play answer every malformed input in bounded time, in one line or with success")
+    @Test("levels --file (every mode), peaks, render and play answer every malformed input in bounded time, in one line or with success")
     func corpus() async throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -74,19 +74,31 @@ struct OutputsTests {
         print("outputs: \(packets.count) WLED packets (\(String(format: "%.1f", rate)) a second), \(frames.count) DDP frames, \(Self.oscLevels(osc.output).count) OSC level messages")
     }
 
-    @Test("120 BPM clicks set WLED's samplePeak in one packet a beat: two a second")
+    @Test("120 BPM clicks set WLED's samplePeak from the first click: at least 12 of the first 13 marked, each within 50 ms of reaching the monitor; then one packet a beat: two a second")
     func beatsPeak() throws {
         let server = try PrivatePulseServer()
         let material = try BeatMaterial(["clicks", "120", "--seconds", "12"], name: "clicks.wav", in: server.directory)
         let wled = try DatagramReceiver()
         defer { wled.stop() }
+        let clicks = try RunningCommand(["viz.monitor"], environment: server.environment, tool: BeatTests.scripts + "/click-times.py")
+        defer { clicks.stop() }
         let levels = try RunningCommand(["levels", "--send", "wled://127.0.0.1:\(wled.port)"], environment: server.environment)
         defer { levels.stop() }
         #expect(levels.firstLine(timeout: 10) { $0.text.contains("rms_db") } != nil, "\(levels.standardError)")
         let started = DatagramReceiver.now()
         let player = try server.play(material.path)
         player.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.3)
         levels.stop()
+        // The lights react from the first click (a burst each), before the beat is followed.
+        let arrivals = Array(clicks.output.compactMap { Double($0.text) }.prefix(13))
+        let marks = wled.received.filter { $0.bytes[16] == 1 }.map(\.time)
+        let marked = arrivals.filter { click in marks.contains { $0 >= click - 0.005 && $0 <= click + 0.05 } }
+        print("outputs: \(marked.count) of the first \(arrivals.count) clicks marked; after each click: "
+              + arrivals.map { click in marks.first { $0 >= click - 0.005 }.map { String(format: "%.1f", ($0 - click) * 1000) } ?? "-" }
+              .joined(separator: ", ") + " ms")
+        #expect(arrivals.count == 13, "\(arrivals.count) clicks heard")
+        #expect(marked.count >= 12 && marked.first == arrivals.first, "\(marked.count) of \(arrivals.count) clicks marked")
         // From 5 s on (the tempo is known by then) to the end of the clicks.
         let peaks = wled.received.filter { $0.time > started + 5 && $0.time < started + 11.5 && $0.bytes[16] == 1 }
         print("outputs: \(peaks.count) beats in 6.5 s of 120 BPM clicks")

@@ -6,7 +6,7 @@ struct BeatEvent: Sendable, Equatable {
     /// On the buffers' clock: when the beat's sound starts, or the end of the audio taken.
     var time: Double
     var isBeat: Bool
-    /// Nil while no tempo is known.
+    /// Nil until the tracker is sure of the tempo (`BeatTracker.lockConfidence`).
     var bpm: Double?
     var confidence: Double
 
@@ -28,10 +28,6 @@ struct BeatFinder {
     /// Seconds without a beat after which the tempo is told.
     static let tempoInterval = 1.0
 
-    /// The tempo followed now (nil until one is known) and how sure it is.
-    var bpm: Double? { detector?.bpm }
-    var confidence: Double { detector?.confidence ?? 0 }
-
     /// Takes the next buffer; `told` gets each beat found by its end, or the tempo when
     /// `tempoInterval` passed without an event.
     mutating func add(_ buffer: AudioBuffer, told: (BeatEvent) -> Void) {
@@ -48,14 +44,17 @@ struct BeatFinder {
         var found = false
         detector.add(buffer) { beat in
             found = true
-            let event = BeatEvent(time: time(of: beat.frame), isBeat: true, bpm: beat.bpm, confidence: beat.confidence)
+            // A tempo read from a beat or two is not told yet: the status and the lines would
+            // show one at confidence 0.
+            let bpm = beat.confidence >= BeatTracker.lockConfidence ? beat.bpm : nil
+            let event = BeatEvent(time: time(of: beat.frame), isBeat: true, bpm: bpm, confidence: beat.confidence)
             lastEvent = event.time
             told(event)
         }
         let now = time(of: end)
         if !found, now - lastEvent >= Self.tempoInterval {
             lastEvent = now
-            told(BeatEvent(time: now, isBeat: false, bpm: detector.bpm, confidence: detector.confidence))
+            told(BeatEvent(time: now, isBeat: false, bpm: detector.isLocked ? detector.bpm : nil, confidence: detector.confidence))
         }
     }
 }

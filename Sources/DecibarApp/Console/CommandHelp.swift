@@ -57,8 +57,8 @@ public enum CommandHelp {
         With --mode beats, a line comes for each beat as soon as it is found, {"t": 12.345, \
         "beat": true, "bpm": 120.02, "confidence": 0.93} (t: when the beat's sound starts, in \
         the file or since start), and a line without "beat" gives the tempo each second \
-        without one ("bpm": null until a tempo is known, after about 3 s of music); --rate is \
-        not used. Live, a beat is printed about 20 ms after it sounds.
+        without one ("bpm": null until the tempo is known, after about 3 s of music and two \
+        beats); --rate is not used. Live, a beat is printed about 20 ms after it sounds.
         For status bars, --format waybar prints one JSON object per line for waybar's custom \
         module ("return-type": "json"): {"text": "▁▃▅▇▅▃▁▁", "percentage": 62, "class": \
         "playing", "tooltip": "L -12.3 dBFS  R -13.0 dBFS"}: --bars glyphs from the spectrum \
@@ -135,8 +135,8 @@ public enum CommandHelp {
         samples, with smoothstep easing when stretching, and the channel layout is kept \
         (a 7.1 file stays 7.1). Integer samples are rounded half to even.
         --keep-pitch changes the duration and keeps the pitch instead, with the Rubber \
-        Band Library's offline stretcher (its R3 engine): it reads the file twice, once \
-        to study it and once to stretch it.
+        Band Library's offline stretcher (its R3 engine, for 8000 Hz and up): it reads the \
+        file twice, once to study it and once to stretch it.
         The format follows OUT's extension: wav, flac, aiff, caf (lossless, at the \
         input's bit depth unless --sample-format says otherwise), m4a, aac, mp4, mp3, ogg \
         or opus; any other extension is written as AAC in an .m4a next to the name given. \

@@ -183,12 +183,14 @@ extension Daemon {
             if session.player == nil { session.open(from: session.files.count - paths.count) }
         } else {
             session?.close()
-            let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch)
+            let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch, parts: playerParts)
             session.streamSettings = StreamSettings(configuration: configuration)
             session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
             if configuration[ConfigSchema.Player.shuffle] { session.setShuffle(true) }
             let announcer = self.announcer
             session.beatListener = { announcer.announce($0, from: .player) }
+            session.unheardDropped = { announcer.discardWaiting() }
+            session.findsBeats = wantsBeats
             session.outputs = outputs
             self.session = session
             session.open(from: 0)

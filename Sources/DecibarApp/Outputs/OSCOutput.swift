@@ -4,7 +4,8 @@ import DecibarNetwork
 /// OSC over UDP for lighting and VJ software, at the display rate: `PREFIX/levels ffff` (RMS left,
 /// right, peak left, right in dBFS), `PREFIX/bands` (WLED's 16 channels in dB),
 /// `PREFIX/loudness fff` (momentary, short-term, integrated LUFS; -160 until measured) and, at
-/// each beat, `PREFIX/beat f` (the tempo in BPM). Encoded by liblo, sent without waiting.
+/// each hit (WLED's samplePeak: a burst until the beat is followed, then each beat), `PREFIX/beat f`
+/// (the tempo in BPM, 0 until the beat is followed). Encoded by liblo, sent without waiting.
 final class OSCOutput: Output {
     let target: OutputTarget
     let needs: OutputNeeds = [.channels, .loudness]
@@ -44,7 +45,7 @@ final class OSCOutput: Output {
         let floor = Double(Decibels.floor)
         let measured = lane.loudness
         send(loudness, [Float(measured?.momentaryLUFS ?? floor), Float(measured?.shortTermLUFS ?? floor), Float(measured?.integratedLUFS ?? floor)])
-        if lane.beatHeard { send(beat, [Float(lane.bpm)]) }
+        if lane.hitHeard { send(beat, [Float(lane.bpm)]) }
     }
 
     func emit() {

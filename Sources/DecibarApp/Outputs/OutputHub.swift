@@ -11,6 +11,9 @@ import Synchronization
 /// datagrams are sent without waiting, and a page's slow reader loses frames.
 public final class OutputHub: Sendable {
     public let targets: [OutputTarget]
+    /// Whether an output needs beats: WLED and OSC mark hits (beats once followed), and DDP and
+    /// the page draw the bars' beat accent when the window's look has it.
+    let needsBeats: Bool
     private let feeds: [AudioFeed]
     private let destinations: [(url: String, summary: @Sendable () -> String)]
     /// Set once to end the sending thread.
@@ -57,6 +60,7 @@ public final class OutputHub: Sendable {
                 heardDelay: @escaping @Sendable () -> Double,
                 notice: @escaping @Sendable (String) -> Void) throws(CommandFailure) {
         self.targets = targets
+        needsBeats = targets.contains { $0.kind == .wled || $0.kind == .osc } || (display.beatAccent && !targets.isEmpty)
         current = Mutex(Hearing(.tap, heardDelay))
         let start = MonotonicClock.now()
         var lanes: [OutputLane] = []

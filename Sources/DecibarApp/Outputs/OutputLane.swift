@@ -27,8 +27,13 @@ final class OutputLane {
     /// WLED's channels (dB) and the strongest frequency, when an output asked for them.
     private(set) var channelDB = [Float](repeating: SpectrumBands.floorDB, count: AudioSyncPacket.channelCount)
     private(set) var strongest: (hertz: Double, decibels: Float) = (0, SpectrumBands.floorDB)
-    /// A beat was heard since the last tick; the tempo.
+    /// A beat was heard since the last tick.
     private(set) var beatHeard = false
+    /// A hit was heard since the last tick: a burst until the beat is followed, then a beat. So
+    /// lights react from a track's first sound, as a controller's own microphone does, and keep
+    /// to the beat once it is known (not every onset of a busy band).
+    private(set) var hitHeard = false
+    /// The tempo of the beat followed; 0 until one is.
     private(set) var bpm = 0.0
     /// Loudness, when an output asked for it (libebur128 on the released audio).
     private(set) var loudness: LoudnessReading?
@@ -41,6 +46,9 @@ final class OutputLane {
     private var channelAnalyzer: SpectrumAnalyzer?
     private var mixed: [Float] = []
     private var lastBeat: Double?
+    private var lastBurst: Double?
+    /// When the last hit marked was heard: the burst of a click and its beat a tick later are one hit.
+    private var lastHit = -Double.infinity
     private var lastTick: Double?
     private(set) var nextTick: Double
 
@@ -102,7 +110,16 @@ final class OutputLane {
         let pulse = feed.beatPulse
         beatHeard = pulse.lastBeat != nil && pulse.lastBeat != lastBeat
         lastBeat = pulse.lastBeat
-        bpm = pulse.bpm
+        let burst = feed.lastBurst
+        let burstHeard = burst != nil && burst != lastBurst
+        lastBurst = burst
+        // The beat is followed while its beats come sure of their tempo (a bpm is told only then);
+        // over a rest they stop, and bursts mark the music's return.
+        let isFollowing = pulse.bpm > 0 && pulse.lastBeat.map { heardBy - $0 <= Self.followedPeriods * 60 / pulse.bpm } ?? false
+        let hit = isFollowing ? (beatHeard ? pulse.lastBeat : nil) : (burstHeard ? burst : nil)
+        hitHeard = hit.map { $0 - lastHit >= Self.hitGap } ?? false
+        if hitHeard, let hit { lastHit = hit }
+        bpm = isFollowing ? pulse.bpm : 0
         if needsLoudness { loudness = feed.loudness }
         if needsChannels { analyzeChannels() }
         for output in outputs { output.prepare(self, now: scheduled) }
@@ -113,6 +130,11 @@ final class OutputLane {
     func emit() {
         for output in outputs { output.emit() }
     }
+
+    /// Beat periods after the last beat for which the beat counts as followed.
+    static let followedPeriods = 2.0
+    /// Hits closer than this are one (s).
+    static let hitGap = 0.1
 
     /// Bars are laid out for a window this wide (the default window's): the count follows
     /// `display.bars` or `bar_width` as the window's would.

@@ -63,6 +63,15 @@ final class PlaySession {
     private var pump: FeedPump?
     /// Hears of the beats found in what plays, before they are heard (a daemon's beat subscribers).
     var beatListener: (@Sendable (BeatEvent) -> Void)?
+    /// Told when beats found ahead will not be heard after all (a seek, the track closed): the
+    /// listener drops those it holds.
+    var unheardDropped: (() -> Void)?
+    /// Whether beats are looked for in what plays (a daemon clears it while nothing needs them).
+    var findsBeats = true {
+        didSet { pump?.findsBeats = findsBeats }
+    }
+    /// The pump of the open track (for the tests).
+    var feedPump: FeedPump? { pump }
     /// Where what plays is also sent (a daemon's outputs), as it is decoded.
     var outputs: OutputRelay?
     /// Grows at every jump of the playhead (a seek, a drag, a track played again, a stop), so that
@@ -183,6 +192,7 @@ final class PlaySession {
                                 beatListener?(event)
                                 outputBeats?(event)
                             })
+            pump?.findsBeats = findsBeats
             if keepsOverview, let video, video.path == path {
                 video.seek(to: 0, exact: true)
             } else {
@@ -252,6 +262,7 @@ final class PlaySession {
         player = nil
         heard.discardWaiting()
         outputs?.discardWaiting(from: .player)
+        unheardDropped?()
     }
 
     func close() {
@@ -424,16 +435,22 @@ final class PlaySession {
         }
     }
 
-    /// What was decoded for the bars and outputs but not heard yet: a jump makes it never heard.
+    /// What was decoded for the bars, the outputs and the beat listener but not heard yet: a jump
+    /// makes it never heard.
     func discardHeard() {
         heard.discardWaiting()
         outputs?.discardWaiting(from: .player)
+        unheardDropped?()
     }
 
     private func moveOutput(to target: Double) {
         guard let player else { return }
+        let frame = Int64((target * Double(player.sampleRate)).rounded())
+        // Audio written before the jump may still be on its way to the pump: it is dropped until
+        // the new audio (which starts at the target frame) comes, so none of its beats is told.
+        pump?.awaitFrame(max(0, frame))
         discardHeard()
-        player.seek(toFrame: Int64((target * Double(player.sampleRate)).rounded()))
+        player.seek(toFrame: frame)
         video?.seek(to: target, exact: true)
         seekCount += 1
         lastSeekTarget = target

@@ -96,7 +96,10 @@ public struct OfflineRender {
         }
 
         if isInterrupted() { throw interruption }
-        let out = try RenderOutput(path: output, audio: file, width: width, height: height, fps: fps,
+        // The audio of the frames, and more: a second, or 64 samples of a file of a few hertz, which
+        // ffmpeg's resampler needs to make anything of its end.
+        let audioSeconds = Double(frameCount) / Double(fps) + max(1, 64 / Double(sampleRate))
+        let out = try RenderOutput(path: output, audio: file, audioSeconds: audioSeconds, width: width, height: height, fps: fps,
                                    transparent: display.background == .transparent, isInterrupted: isInterrupted)
 
         let feed = AudioFeed(capacity: 4096)

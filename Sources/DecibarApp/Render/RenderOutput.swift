@@ -31,7 +31,8 @@ public final class RenderOutput {
         return Kind(rawValue: OutputPath.fileExtension(of: path)).flatMap { $0 == .pngFolder ? nil : $0 }
     }
 
-    init(path: String, audio: String, width: Int, height: Int, fps: Int, transparent: Bool,
+    /// - Parameter audioSeconds: how much of `audio` to read: at least what the frames show (more is cut).
+    init(path: String, audio: String, audioSeconds: Double, width: Int, height: Int, fps: Int, transparent: Bool,
          isInterrupted: @escaping () -> Bool) throws(CommandFailure) {
         guard let kind = Self.kind(of: path) else {
             throw CommandFailure(message: "-o \(path): unknown kind of output; use \(Self.supported)", status: 2)
@@ -51,8 +52,9 @@ public final class RenderOutput {
             ffmpeg = nil
             return
         }
-        ffmpeg = try ChildProcess("ffmpeg", arguments: Self.ffmpegArguments(kind: kind, audio: audio, width: width, height: height,
-                                                                           fps: fps, transparent: transparent, output: partial.path),
+        ffmpeg = try ChildProcess("ffmpeg", arguments: Self.ffmpegArguments(kind: kind, audio: audio, audioSeconds: audioSeconds,
+                                                                           width: width, height: height, fps: fps,
+                                                                           transparent: transparent, output: partial.path),
                                   feedsInput: true, isInterrupted: isInterrupted,
                                   missing: "render to \(kind.rawValue) needs the ffmpeg program (apt-get install ffmpeg)")
     }
@@ -60,11 +62,14 @@ public final class RenderOutput {
     /// The ffmpeg command line for each kind of output. Frames arrive bottom row first (OpenGL's
     /// order), hence the vertical flip. Paths go through ffmpeg's `file:` protocol, so a name is
     /// never read as another protocol (`concat:`, `http:`) or an option.
-    static func ffmpegArguments(kind: Kind, audio: String, width: Int, height: Int, fps: Int, transparent: Bool,
-                                output: String) -> [String] {
+    static func ffmpegArguments(kind: Kind, audio: String, audioSeconds: Double, width: Int, height: Int, fps: Int,
+                                transparent: Bool, output: String) -> [String] {
         var arguments = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)",
                          "-framerate", "\(fps)", "-i", "pipe:0"]
-        let audioInput = ["-i", "file:" + audio, "-map", "0:v:0", "-map", "1:a:0?"]
+        // Only the audio the frames show is read: `-shortest` alone still has ffmpeg encode far
+        // ahead of the frames (the whole of a 17-minute 1 Hz file, resampled for AAC: 47 s for a
+        // second of video).
+        let audioInput = ["-t", String(format: "%.6f", audioSeconds), "-i", "file:" + audio, "-map", "0:v:0", "-map", "1:a:0?"]
         switch kind {
         case .mp4:
             arguments += audioInput + ["-vf", "vflip", "-c:v", "libx264", "-preset", "medium",

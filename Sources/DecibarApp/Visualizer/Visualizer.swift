@@ -79,6 +79,9 @@ public final class Visualizer {
         set { state.mode = newValue }
     }
 
+    /// Whether what it draws follows the beat: the accent, or a shader reading the beat.
+    var usesBeats: Bool { options.beatAccent || shaderPass?.readsBeat == true }
+
     /// The color to clear the window to.
     public var clearColor: Color { options.background.color(theme: theme) }
 

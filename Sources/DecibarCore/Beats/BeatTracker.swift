@@ -2,12 +2,14 @@
 ///
 /// The tempo comes from `TempoEstimator` twice a second. Once there is one, the phase is taken
 /// where the strength of the last seconds, folded at the beat period, peaks; from then on each
-/// beat is expected a period after the last. The first onset peak within 15 % of a period of
-/// that moment is the beat (said as soon as the peak is past); it corrects the phase at once and
-/// the period a little. When no onset comes by the end of that window, the beat is said where it
-/// was expected (a rest, a syncopation), unless four in a row went unheard. A tempo that the
-/// estimator reads 6 % away twice running is taken over, with a new phase. The tempo told is the
-/// mean interval of the last eight beats heard one after the other.
+/// beat is expected a period after the last. The first clear onset peak from 5 % of a period
+/// before that moment to 15 % after is the beat (said as soon as the peak is past; an earlier
+/// onset twice as strong wins over it); otherwise the strongest onset within 15 % either side,
+/// once that window has passed. A beat heard corrects
+/// the phase at once and the period a little. When no onset comes by the end of that window, the
+/// beat is said where it was expected (a rest, a syncopation), unless four in a row went unheard.
+/// A tempo that the estimator reads 6 % away twice running is taken over, with a new phase. The
+/// tempo told is the mean interval of the last eight beats heard one after the other.
 ///
 /// Times are in hops: the strength given to the n-th `add` belongs to hop n (from 0). Storage is
 /// made once; `add` allocates nothing.
@@ -40,8 +42,12 @@ public struct BeatTracker {
     static let octaveDisagreements = 8
     static let unheardBeatsToForget = 8
     static let intervalCount = 8
-    /// An onset this many times the mean strength (and half a beat's) is taken as the beat at once.
+    /// An onset this many times the mean strength (and half a beat's) is taken as the beat at once,
+    /// unless it comes more than `earliness` of a period before the expected moment.
     static let clearOnset: Float = 2
+    static let earliness = 0.05
+    /// An early onset this many times stronger than the clear one after it is the beat instead.
+    static let earlyOverOnTime: Float = 2
 
     private var hop = -1
     /// Strength of the last three hops, oldest first.
@@ -72,6 +78,13 @@ public struct BeatTracker {
     private var intervalFilled = 0
     public private(set) var confidence = 0.0
 
+    /// How sure the tracker must be before its tempo is told and its beats are followed: two
+    /// beats heard in a row (0.2, then 0.36).
+    public static let lockConfidence = 0.35
+
+    /// Whether the beats are followed: a tempo, and onsets marking its beats.
+    public var isLocked: Bool { period != nil && confidence >= Self.lockConfidence }
+
     public init(hopsPerSecond: Double) {
         self.hopsPerSecond = hopsPerSecond
         tempo = TempoEstimator(hopsPerSecond: hopsPerSecond)
@@ -92,7 +105,8 @@ public struct BeatTracker {
         hop += 1
         recent = (recent.1, recent.2, strength)
         tempo.add(strength)
-        mean += (strength - mean) * Float(1 / hopsPerSecond)
+        // (A stream of a few hertz has hops longer than a second: the mean is then the last hop.)
+        mean += (strength - mean) * Float(min(1, 1 / hopsPerSecond))
         hopsToEstimate -= 1
         if hopsToEstimate <= 0 {
             hopsToEstimate = Int((hopsPerSecond / Self.estimatesPerSecond).rounded())
@@ -109,8 +123,16 @@ public struct BeatTracker {
             let offset = curvature < 0 ? Double(0.5 * (before - after) / curvature) : 0
             let peak = Double(hop - 1) + offset
             if abs(peak - expected) <= reach {
-                // A clear onset is the beat at once; a weaker one waits for the window to close.
-                if top >= max(Self.clearOnset * mean, 0.5 * beatStrength) {
+                // A clear onset is the beat at once; a weaker one waits for the window to close. So
+                // does one well before the expected moment: a sound a little ahead of every beat (a
+                // held note cut short, a grace note) would otherwise be taken each time, first, and
+                // the beats would follow it rather than the strongest onset of the window.
+                if top >= max(Self.clearOnset * mean, 0.5 * beatStrength), peak >= expected - Self.earliness * period {
+                    // Unless the early one was far stronger: the drums back after a break, a little
+                    // ahead of a phase kept on the break's softer onsets.
+                    if candidate.strength > Self.earlyOverOnTime * top {
+                        return heard(at: candidate.hop, strength: candidate.strength, period: period)
+                    }
                     return heard(at: peak, strength: top, period: period)
                 }
                 if top > candidate.strength { candidate = (peak, top) }

@@ -21,9 +21,13 @@ public struct OnsetStrength {
     /// - Parameters:
     ///   - binCount: bins of the power spectra given (`fftLength/2 + 1`).
     ///   - binWidth: Hz per bin.
+    ///   A spectrum that ends below `lowHz` (a stream of a few hertz) gets its top bins as bands:
+    ///   nothing musical, but never a band past its end.
     public init(binCount: Int, binWidth: Double, bandCount: Int = 24, lowHz: Double = 30, highHz: Double = 16000) {
-        let lowBin = max(1, Int((lowHz / binWidth).rounded()))
-        let highBin = max(lowBin + 1, min(binCount - 1, Int((highHz / binWidth).rounded())))
+        let lastBin = max(2, binCount - 1)
+        func bin(_ hertz: Double) -> Int { Int(min(Double(lastBin), max(1, (hertz / binWidth).rounded()))) }
+        let lowBin = min(bin(lowHz), lastBin - 1)
+        let highBin = max(lowBin + 1, bin(highHz))
         var edges = [lowBin]
         for band in 1 ... max(1, bandCount) {
             let edge = Int((Double(lowBin) * Double.pow(Double(highBin) / Double(lowBin), Double(band) / Double(bandCount))).rounded())
@@ -47,7 +51,8 @@ public struct OnsetStrength {
             let newest = Self.lag * bands
             for band in 0 ..< bands {
                 var sum: Float = 0
-                for bin in bandEdges[band] ..< min(bandEdges[band + 1], power.count) { sum += power[bin] }
+                let end = min(bandEdges[band + 1], power.count)
+                for bin in min(bandEdges[band], end) ..< end { sum += power[bin] }
                 let level = Float.log(1 + Self.compression * sum)
                 history[newest + band] = level
                 flux += max(0, level - history[band])

@@ -27,6 +27,8 @@ public final class AudioFeed: Sendable {
         /// and where it starts, on the buffers' clock, oldest first.
         var marker: OnsetMarker?
         var onsets: [(start: Double, time: Double)] = []
+        /// When the last burst released was heard.
+        var lastBurst: Double?
     }
 
     /// Beats that may wait to be heard; more are dropped oldest first (a window that stopped reading).
@@ -60,6 +62,9 @@ public final class AudioFeed: Sendable {
 
     /// The beat as of the last `release`: the last beat heard by then, and the tempo.
     public var beatPulse: BeatPulse { state.withLock { $0.pulse } }
+
+    /// When the last burst released so far is heard (when the feed marks them; nil before any).
+    public var lastBurst: Double? { state.withLock { $0.lastBurst } }
 
     /// Seconds added to every buffer's time before it is shown.
     public var delay: Double {
@@ -119,6 +124,7 @@ public final class AudioFeed: Sendable {
             }
             state.waiting.removeFirst(due)
             let passed = state.onsets.prefix { $0.start + state.delay <= now }.count
+            if passed > 0 { state.lastBurst = state.onsets[passed - 1].time + state.delay }
             state.onsets.removeFirst(passed)
             let heard = state.beats.prefix { $0.time + state.delay <= now }.count
             if heard > 0 {

@@ -35,7 +35,7 @@ public struct AudioSync: Sendable {
     ///   - peakDB: the largest sample heard since the last packet, dBFS.
     ///   - channelDB: the 16 channels' levels in dB (corrected so pink noise reads flat).
     ///   - strongest: the strongest frequency and its level.
-    ///   - beat: a beat was heard since the last packet.
+    ///   - beat: a hit was heard since the last packet (a beat, or a burst while no beat is followed).
     public mutating func advance(peakDB: Float, channelDB: [Float], strongest: (hertz: Double, decibels: Float)?,
                                  beat: Bool, dt: Double) {
         let silent = !(peakDB >= Self.squelchDB)

@@ -1,7 +1,7 @@
 /// One WLED Audio Sync V2 datagram: what WLED's audioreactive usermod takes from another device
 /// instead of its own microphone. Exactly 44 bytes, little-endian (the receiver ignores any other
 /// size): the header `"00002\0"`, 2 zero bytes, `sampleRaw` and `sampleSmth` (f32, 0...255),
-/// `samplePeak` (u8, 1 on a beat), a frame counter (u8), `fftResult[16]` (u8, 0...255), 2 zero
+/// `samplePeak` (u8, 1 on a hit), a frame counter (u8), `fftResult[16]` (u8, 0...255), 2 zero
 /// bytes, `FFT_Magnitude` and `FFT_MajorPeak` (f32, Hz).
 public struct AudioSyncPacket: Sendable, Equatable {
     public static let size = 44
