@@ -89,6 +89,8 @@ public final class PulsePlayer: @unchecked Sendable {
 
     /// The target latency: small, so bars and playhead follow the sound closely.
     public static let targetLatency = 0.05
+    /// The server's buffer holds at least this many frames, whatever the rate.
+    static let minimumTargetFrames = 32
 
     struct Position {
         var outputFrame: Int64 = 0
@@ -178,7 +180,11 @@ public final class PulsePlayer: @unchecked Sendable {
             }, userData)
             pulseFunctions.pa_stream_set_underflow_callback!(stream, { _, userData in PulsePlayer.from(userData).serverRanDry() }, userData)
             let frameBytes = channelCount * MemoryLayout<Float>.size
-            let target = UInt32(Self.targetLatency * Double(sampleRate)) * UInt32(frameBytes)
+            // A floor in frames: below a few hundred hertz the time target is a handful of frames,
+            // and the server ran dry twice at every start however idle the machine (pacat too: at
+            // 100 Hz with 16 frames, once; with 32, never).
+            let targetFrames = max(Self.minimumTargetFrames, Int(Self.targetLatency * Double(sampleRate)))
+            let target = UInt32(targetFrames * frameBytes)
             var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max,
                                             minreq: UInt32.max, fragsize: UInt32.max)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_START_CORKED.rawValue
