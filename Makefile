@@ -38,7 +38,8 @@ run: release
 # second sound server beside them delays what they measure (the suites in BESIDE, which time
 # nothing, run at the same time at the lowest priority). Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there). The in-process tests
-# (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder.
+# (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder (those
+# in APP_BESIDE beside the others).
 # The release binary is built too, and the system tests run it (DECIBAR_BINARY): what the package
 # ships is what is tested. Its Debian package goes to .build/deb/, for the test that installs it.
 test: deps
@@ -47,7 +48,7 @@ test: deps
 	rm -rf .build/deb && mkdir -p .build/deb
 	Scripts/make-deb.sh .build/release/decibar .build/deb >/dev/null
 	Scripts/install.sh manual-tool >/dev/null
-	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
+	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests --beside '$(APP_BESIDE)' --beside-here
 	DECIBAR_BINARY=$(CURDIR)/.build/release/decibar Scripts/with-test-env.sh Scripts/run-tests.py --skip DecibarAppTests \
 	  --beside '$(BESIDE)'
 
@@ -55,15 +56,20 @@ test: deps
 # beside the others, at the lowest priority and in a test environment of their own, which keeps
 # make test within its 12 minutes. A suite that starts timing something moves out of this list.
 # (WaylandLayerTests draws, but at 20 Hz, into a compositor of its own that is nice'd with it. The
-# core's tests are pure arithmetic.)
-BESIDE := DecibarCoreTests|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|DebianPackageTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests
+# core's tests are pure arithmetic. Single tests are named as Suite/function: the killed renders and
+# recordings look only at the files left, the frame-exact render is offline.)
+BESIDE := DecibarCoreTests|InterruptionTests/killedRenders|InterruptionTests/killedRecordings|VideoTests/renderIsFrameExact|HostileFileTests/lyingHeaders|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|DebianPackageTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests
+
+# The in-process suites that time nothing (parsing, the settings table, the config file), beside
+# the others (datagrams and beats timed, beats found in generated files), in the same bare environment.
+APP_BESIDE := DecibarAppTests\.(CommandLineTests|SettingsTableTests|SettingOptionsTests|SettingsPrecedenceTests|ConfigFileTests)/
 
 # The application's logic alone, in-process (DecibarAppTests): no display, sound server, session bus
 # or runtime folder, and it says so by running without them.
 BARE_ENV := env -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER -u PULSE_RUNTIME_PATH -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR
 test-app: deps
 	swift build --build-tests
-	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests
+	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests --beside '$(APP_BESIDE)' --beside-here
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
 asan: deps

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# CPU and memory of `decibar play` on the 60-minute FLAC at rate 1.5 and pitch +300 cents (Rubber
-# Band's R3 engine stretching on the sound server's thread) against rate 1 (the audio goes around
-# the stretcher), in the same run on a private PulseAudio + Xvfb: runs alternate, three of each,
-# SECONDS apiece. CPU is the player's user+system time over the wall time (wait4).
+# CPU and memory of `decibar play` on the 60-minute FLAC at rate 1.5, and at rate 1.5 with pitch
+# +300 cents (Rubber Band's R3 engine stretching on the player's stage thread), against rate 1 (the
+# audio goes around the stretcher), in the same run on a private PulseAudio + Xvfb: runs alternate,
+# three of each, SECONDS apiece. CPU is the player's user+system time over the wall time (wait4).
 # Usage: bench-rate.sh [DECIBAR_BINARY] [SECONDS]   (default: the release build, 20 s per run)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,14 +34,18 @@ def run(extra):
         sys.exit(f"bench-rate: decibar exited with {code}: {errors.decode(errors='replace').strip()}")
     return 100 * (usage.ru_utime + usage.ru_stime) / (time.monotonic() - start), usage.ru_maxrss / 1024
 
-normal, stretched = [], []
+normal, faster, stretched = [], [], []
 for _ in range(3):
     normal.append(run([]))
+    faster.append(run(["--rate", "1.5"]))
     stretched.append(run(["--rate", "1.5", "--pitch", "300"]))
 print(f"playing {os.path.basename(hour)} (60 min) for {seconds:.0f} s, window 640x360, 3 alternating runs each:")
-for label, runs in (("rate 1 (around the stretcher)", normal), ("rate 1.5, pitch +300 (Rubber Band R3)", stretched)):
+for label, runs in (("rate 1 (around the stretcher)", normal), ("rate 1.5 (Rubber Band R3)", faster),
+                   ("rate 1.5, pitch +300 (Rubber Band R3)", stretched)):
     cpu = statistics.median(r[0] for r in runs)
     print(f"  {label:40s} CPU {cpu:5.1f} %  (runs {', '.join(f'{r[0]:.1f}' for r in runs)})  peak RSS {max(r[1] for r in runs):5.0f} MiB")
-a, b = statistics.median(r[0] for r in normal), statistics.median(r[0] for r in stretched)
-print(f"  stretching costs {b - a:+.1f} % of a core, x{b / a:.2f} the CPU of normal playback")
+a = statistics.median(r[0] for r in normal)
+for label, runs in (("rate 1.5", faster), ("rate 1.5, pitch +300", stretched)):
+    b = statistics.median(r[0] for r in runs)
+    print(f"  {label} costs {b - a:+.1f} % of a core, x{b / a:.2f} the CPU of normal playback")
 PY

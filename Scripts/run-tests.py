@@ -11,8 +11,10 @@ file: the stream names each test by its full ID (module.Suite/function(labels:)/
 which is exactly what a second run's --filter has to match, parameterized tests included.
 
 Tests matching --beside REGEX run at the same time as the rest, in a second test process at the
-lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh): tests that
-time nothing, beside the ones that time real audio and frames. Their output follows the others'.
+lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh; with
+--beside-here, in the runner's own, as the in-process tests need): tests that time nothing, beside
+the ones that time real audio and frames. Their output follows the others'. A --filter narrows the
+others only: REGEX is what the second lane runs, so keep it within the filter.
 Each test's start and end are read from the events (wall-clock instants), so a failure is shown
 beside what the other lane was running then, and the whole timeline of both lanes is written to
 --timeline FILE.
@@ -22,7 +24,7 @@ tests start (PR_SET_CHILD_SUBREAPER), so whatever a test started and did not sto
 once the tests end; it names each one, with its blocked signals, and kills it.
 
 Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
-                    [--beside REGEX] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
+                    [--beside REGEX [--beside-here]] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
 """
 import argparse
 import ctypes
@@ -175,7 +177,9 @@ def main():
     parser.add_argument("--time-limit", type=float, default=float(os.environ.get("TEST_TIME_LIMIT_MINUTES", "60")),
                         help="minutes the whole first run may take (a second run gets a quarter, at least 5)")
     parser.add_argument("--beside", help="a regex of test IDs to run at the same time as the others, in a second test "
-                        "process (ignored when a --filter is given)")
+                        "process (a --filter narrows the others only)")
+    parser.add_argument("--beside-here", action="store_true",
+                        help="the second lane runs in this environment, not in a test environment of its own")
     parser.add_argument("--timeline", help="where to write when each test of each lane ran (default: DIR/test-timeline.txt)")
     options, passed = parser.parse_known_args()
     options.timeline = options.timeline or os.path.join(options.scratch_path, "test-timeline.txt")
@@ -192,17 +196,18 @@ def run_all(options, passed):
         say(f"no test binary at {binary}; build it first (swift build --build-tests)")
         return 2
 
-    beside = options.beside if options.beside and not has_filter(passed) else None
+    beside = options.beside or None
     with tempfile.TemporaryDirectory(prefix="decibar-tests.") as work:
         limit = options.time_limit * 60
         began = time.monotonic()
         if beside:
             # At the lowest priority it takes only the CPU the timed tests leave; in an environment of
             # its own (sound server, display, bus), so neither lane sees the other's windows or players.
+            prefix = ["nice", "-n", "19"] + ([] if options.beside_here else [os.path.join(ROOT, "Scripts", "with-test-env.sh")])
+            where = "in this environment" if options.beside_here else "in a test environment of their own"
             beside_text = open(os.path.join(work, "beside.txt"), "w+", encoding="utf-8", errors="replace")
             beside_run = start_tests(binary, strip_filters(passed) + ["--filter", beside], work, "beside",
-                                     prefix=["nice", "-n", "19", os.path.join(ROOT, "Scripts", "with-test-env.sh")],
-                                     output=beside_text)
+                                     prefix=prefix, output=beside_text)
             lower_autogroup(beside_run[0].pid)
             beside_ended = []
             threading.Thread(target=lambda: (beside_run[0].wait(), beside_ended.append(time.monotonic())), daemon=True).start()
@@ -215,7 +220,7 @@ def run_all(options, passed):
             print(flush=True)
             runs.append(finish_tests(*beside_run, limit - main_seconds))
             beside_seconds = (beside_ended[0] if beside_ended else time.monotonic()) - began
-            say(f"the tests beside the others, at the lowest priority in a test environment of their own ({beside}), "
+            say(f"the tests beside the others, at the lowest priority {where} ({beside}), "
                 f"took {beside_seconds:.0f} s; the others {main_seconds:.0f} s")
             beside_text.seek(0)
             sys.stdout.write(beside_text.read())
@@ -394,10 +399,6 @@ class Combined:
         self.failed = [t for run in runs for t in run.failed]
         self.issues = {t: m for run in runs for t, m in run.issues.items()}
         self.cases = {t: c for run in runs for t, c in run.cases.items()}
-
-
-def has_filter(arguments):
-    return any(argument == "--filter" or argument.startswith("--filter=") for argument in arguments)
 
 
 def strip_filters(arguments):
