@@ -36,7 +36,7 @@ run: release
 # (The man page generator is built first, so that the install test does not wait for it.)
 # One test at a time: many tests time real audio, and on two cores a software-rendered window or a
 # second sound server beside them delays what they measure (the suites in BESIDE, which time
-# nothing, run at the same time on one CPU at the lowest priority). Scripts/run-tests.py names the failures
+# nothing, run at the same time at the lowest priority). Scripts/run-tests.py names the failures
 # last, and runs a failed test once more alone (listed either way; see there). The in-process tests
 # (DecibarAppTests) run first, without a display, sound server, session bus or runtime folder (those
 # in APP_BESIDE beside the others).
@@ -53,7 +53,7 @@ test: deps
 	  --beside '$(BESIDE)'
 
 # Suites that time nothing (no audio heard, no frames paced, no bound of a few seconds): they run
-# beside the others, on one CPU at the lowest priority and in a test environment of their own, which keeps
+# beside the others, at the lowest priority and in a test environment of their own, which keeps
 # make test within its 12 minutes. A suite that starts timing something moves out of this list.
 # (WaylandLayerTests draws, but at 20 Hz, into a compositor of its own that is nice'd with it. The
 # core's tests are pure arithmetic. A single test can be named as Suite/function.)

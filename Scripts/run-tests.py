@@ -11,7 +11,7 @@ file: the stream names each test by its full ID (module.Suite/function(labels:)/
 which is exactly what a second run's --filter has to match, parameterized tests included.
 
 Tests matching --beside REGEX run at the same time as the rest, in a second test process at the
-lowest CPU priority, on one CPU, and in a test environment of its own (Scripts/with-test-env.sh; with
+lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh; with
 --beside-here, in the runner's own, as the in-process tests need): tests that time nothing, beside
 the ones that time real audio and frames. Their output follows the others'. A --filter narrows the
 others only: REGEX is what the second lane runs, so keep it within the filter.
@@ -203,7 +203,7 @@ def run_all(options, passed):
         if beside:
             # At the lowest priority it takes only the CPU the timed tests leave; in an environment of
             # its own (sound server, display, bus), so neither lane sees the other's windows or players.
-            prefix = one_cpu() + ["nice", "-n", "19"] + ([] if options.beside_here else [os.path.join(ROOT, "Scripts", "with-test-env.sh")])
+            prefix = ["nice", "-n", "19"] + ([] if options.beside_here else [os.path.join(ROOT, "Scripts", "with-test-env.sh")])
             where = "in this environment" if options.beside_here else "in a test environment of their own"
             beside_text = open(os.path.join(work, "beside.txt"), "w+", encoding="utf-8", errors="replace")
             beside_run = start_tests(binary, strip_filters(passed) + ["--filter", beside], work, "beside",
@@ -220,7 +220,7 @@ def run_all(options, passed):
             print(flush=True)
             runs.append(finish_tests(*beside_run, limit - main_seconds))
             beside_seconds = (beside_ended[0] if beside_ended else time.monotonic()) - began
-            say(f"the tests beside the others, at the lowest priority on one CPU {where} ({beside}), "
+            say(f"the tests beside the others, at the lowest priority {where} ({beside}), "
                 f"took {beside_seconds:.0f} s; the others {main_seconds:.0f} s")
             beside_text.seek(0)
             sys.stdout.write(beside_text.read())
@@ -377,18 +377,6 @@ def overlap_text(test_id, lanes):
     if not beside:
         return f"      ran {end - start:.1f} s; the other lane ran nothing then"
     return f"      ran {end - start:.1f} s; beside it: " + ", ".join(beside[:6])
-
-
-def one_cpu():
-    """Keeps the lane beside on one CPU (the last this runner may use), so that it never holds every
-    core: its priority alone did not keep it out of the timed tests' way. Nice is per thread on
-    Linux, and the test process's pool threads run at nice 0 or -4 whatever the process was given
-    (libdispatch sets them by their QoS), as do the programs they start (a render, with Mesa's two
-    llvmpipe threads); and a task of a group at nice 19 that holds a core still runs out its time
-    slice (a few ms) before a woken timed task gets it. With both cores held by a render beside,
-    window pacing fell to 23 % within 2 ms and a player's sound server ran dry."""
-    cpus = sorted(os.sched_getaffinity(0))
-    return ["taskset", "-c", str(cpus[-1])] if len(cpus) >= 2 else []
 
 
 def lower_autogroup(pid):

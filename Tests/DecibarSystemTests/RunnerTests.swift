@@ -98,7 +98,7 @@ struct RunnerTests {
                                                  "--beside", "RunnerProbes/failsOnce", "--beside-here"],
                                      environment: ["DECIBAR_RUNNER_PROBE": folder])
         let output = String(decoding: result.output, as: UTF8.self)
-        #expect(output.contains("at the lowest priority on one CPU in this environment (RunnerProbes/failsOnce), took"), "\(output)")
+        #expect(output.contains("at the lowest priority in this environment (RunnerProbes/failsOnce), took"), "\(output)")
         let lines = ((try? String(contentsOfFile: folder + "/timeline.txt", encoding: .utf8)) ?? "").split(separator: "\n")
         let lanes = Set(lines.map { line in line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).prefix(2).joined(separator: " ") })
         #expect(lanes == ["beside DecibarSystemTests.RunnerProbes/failsOnce(case:)/RunnerProbes.swift:9:6",
