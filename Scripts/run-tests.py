@@ -14,7 +14,9 @@ Tests matching --beside REGEX run at the same time as the rest, in a second test
 lowest CPU priority and in a test environment of its own (Scripts/with-test-env.sh; with
 --beside-here, in the runner's own, as the in-process tests need): tests that time nothing, beside
 the ones that time real audio and frames. Their output follows the others'. A --filter narrows the
-others only: REGEX is what the second lane runs, so keep it within the filter.
+others only: REGEX is what the second lane runs, so keep it within the filter. Tests matching
+--alone REGEX (with --beside) run last, once both lanes have ended: the timed tests that need the
+whole machine, which a lane beside breaks even at its lowest priority.
 Each test's start and end are read from the events (wall-clock instants), so a failure is shown
 beside what the other lane was running then, and the whole timeline of both lanes is written to
 --timeline FILE.
@@ -24,7 +26,7 @@ tests start (PR_SET_CHILD_SUBREAPER), so whatever a test started and did not sto
 once the tests end; it names each one, with its blocked signals, and kills it.
 
 Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
-                    [--beside REGEX [--beside-here]] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
+                    [--beside REGEX [--beside-here] [--alone REGEX]] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
 """
 import argparse
 import ctypes
@@ -178,6 +180,8 @@ def main():
                         help="minutes the whole first run may take (a second run gets a quarter, at least 5)")
     parser.add_argument("--beside", help="a regex of test IDs to run at the same time as the others, in a second test "
                         "process (a --filter narrows the others only)")
+    parser.add_argument("--alone", help="a regex of test IDs to run after both lanes have ended, with nothing beside them "
+                        "(with --beside)")
     parser.add_argument("--beside-here", action="store_true",
                         help="the second lane runs in this environment, not in a test environment of its own")
     parser.add_argument("--timeline", help="where to write when each test of each lane ran (default: DIR/test-timeline.txt)")
@@ -212,7 +216,8 @@ def run_all(options, passed):
             beside_ended = []
             threading.Thread(target=lambda: (beside_run[0].wait(), beside_ended.append(time.monotonic())), daemon=True).start()
             try:
-                runs = [run_tests(binary, passed + ["--skip", beside], limit, work, "first")]
+                alone_skip = ["--skip", options.alone] if options.alone else []
+                runs = [run_tests(binary, passed + ["--skip", beside] + alone_skip, limit, work, "first")]
             except KeyboardInterrupt:
                 os.killpg(beside_run[0].pid, signal.SIGTERM)
                 raise
@@ -225,6 +230,13 @@ def run_all(options, passed):
             beside_text.seek(0)
             sys.stdout.write(beside_text.read())
             print(flush=True)
+            if options.alone:
+                began_alone = time.monotonic()
+                runs.append(run_tests(binary, strip_filters(passed) + ["--filter", options.alone], limit - (began_alone - began),
+                                      work, "alone"))
+                print(flush=True)
+                say(f"the tests that need the whole machine ({options.alone}), run alone after both lanes, "
+                    f"took {time.monotonic() - began_alone:.0f} s")
         else:
             runs = [run_tests(binary, passed, limit, work, "first")]
             print(flush=True)
@@ -238,7 +250,8 @@ def run_all(options, passed):
                     print(f"  ✘ {test_id or '(the run)'}\t{message}")
                 return 1
         first = Combined(runs)
-        lanes = [("timed" if beside else "tests", runs[0])] + ([("beside", runs[1])] if beside else [])
+        lanes = [("timed" if beside else "tests", runs[0])] + ([("beside", runs[1])] if beside else []) \
+            + ([("alone", runs[2])] if beside and options.alone else [])
         write_timeline(options.timeline, lanes)
         failed = first.failed
         if not failed:

@@ -89,20 +89,26 @@ struct RunnerTests {
         #expect(lines.count == 2 && lines.allSatisfy { $0.contains("tests   DecibarSystemTests.RunnerProbes/") }, "\(lines)")
     }
 
-    @Test("with a filter, --beside runs its own tests in a second lane (here, with --beside-here, in this environment) and the others only in the first")
+    @Test("with a filter, --beside runs its own tests in a second lane (here, with --beside-here, in this environment), --alone its own after both, and the others only in the first")
     func besideUnderFilter() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
-                                                 "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/(failsOnce|leavesProcess)",
-                                                 "--beside", "RunnerProbes/failsOnce", "--beside-here"],
+                                                 "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/(failsOnce|leavesProcess|skippedAgain)",
+                                                 "--beside", "RunnerProbes/failsOnce", "--beside-here", "--alone", "RunnerProbes/leavesProcess"],
                                      environment: ["DECIBAR_RUNNER_PROBE": folder])
         let output = String(decoding: result.output, as: UTF8.self)
         #expect(output.contains("at the lowest priority in this environment (RunnerProbes/failsOnce), took"), "\(output)")
         let lines = ((try? String(contentsOfFile: folder + "/timeline.txt", encoding: .utf8)) ?? "").split(separator: "\n")
         let lanes = Set(lines.map { line in line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).prefix(2).joined(separator: " ") })
         #expect(lanes == ["beside DecibarSystemTests.RunnerProbes/failsOnce(case:)/RunnerProbes.swift:9:6",
-                          "timed DecibarSystemTests.RunnerProbes/leavesProcess()/RunnerProbes.swift:27:6"], "\(lines)")
+                          "alone DecibarSystemTests.RunnerProbes/leavesProcess()/RunnerProbes.swift:27:6",
+                          "timed DecibarSystemTests.RunnerProbes/skippedAgain()/RunnerProbes.swift:35:6"], "\(lines)")
+        // The alone lane starts only once the others have ended.
+        let starts = lines.map { line in line.split(separator: " ", omittingEmptySubsequences: true) }
+        let aloneStart = starts.first { $0.count > 2 && $0[2] == "alone" }.flatMap { Double($0[0]) } ?? -1
+        let othersEnd = starts.filter { $0.count > 2 && $0[2] != "alone" }.compactMap { Double($0[1]) }.max() ?? .infinity
+        #expect(aloneStart >= othersEnd, "\(lines)")
     }
 
     @Test("more failures than --max-reruns are not run again, and fail the run")
