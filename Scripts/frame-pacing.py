@@ -2,10 +2,11 @@
 """How well a window kept its frame pacing, from a `--frame-log` (one stamp per frame, taken right
 after the buffer swap).
 
-  frame-pacing.py LOG [SKIP]
+  frame-pacing.py LOG [SKIP] [--from-sound]
 
 Skips the first SKIP frames (default 60: the window's first second, shader compiles, first tap
-buffers). Slots are one fixed grid for the whole run, as a display's refresh is: its period fitted
+buffers); with --from-sound, the first SKIP from the first frame that drew sound (a logged value
+above 0): a window at rest in silence draws no frames, and the wait for the music is no late frame. Slots are one fixed grid for the whole run, as a display's refresh is: its period fitted
 to the frame times, its phase their median offset. A frame is on time when it lands within 2 ms of
 its slot; a slot that got no frame of its own counts as a late frame. Prints one line: the share on
 time (the goal is >= 99 %), the shares within 0.5, 1 and 4 ms, the median and p99 distance to the
@@ -16,8 +17,13 @@ import sys
 
 
 def main():
-    skip = int(sys.argv[2]) if len(sys.argv) > 2 else 60
-    times = [float(line.split()[0]) for line in open(sys.argv[1])][skip:]
+    arguments = [a for a in sys.argv[1:] if a != "--from-sound"]
+    skip = int(arguments[1]) if len(arguments) > 1 else 60
+    frames = [line.split() for line in open(arguments[0])]
+    if "--from-sound" in sys.argv:
+        sounding = next((i for i, f in enumerate(frames) if len(f) > 1 and float(f[1]) > 0), len(frames))
+        frames = frames[sounding:]
+    times = [float(f[0]) for f in frames][skip:]
     if len(times) < 10:
         print(f"frame-pacing: only {len(times)} frames after the first {skip}", file=sys.stderr)
         sys.exit(1)

@@ -35,42 +35,75 @@ public enum RealtimeKit {
     /// to give up. Returns the priority granted, or the reason each service gave, in one line.
     /// Blocks for a bus round trip or two (at most a second each): never call it where waiting matters.
     public static func makeRealtime(process: Int, thread: Int, prepare: (Limits) -> Int?) -> Result<Int, RealtimeKitError> {
+        withoutActuallyEscaping(prepare) { askEach(process: process, thread: thread, request: .realtime($0)) }
+    }
+
+    /// Asks for a lower nice value for thread `thread` of process `process` (`niceness`, or rtkit's
+    /// floor if that is higher), first of rtkit, then of the portal. Returns the nice value granted,
+    /// or the reason each service gave, in one line. Blocks as `makeRealtime` does.
+    public static func makeHighPriority(process: Int, thread: Int, niceness: Int) -> Result<Int, RealtimeKitError> {
+        askEach(process: process, thread: thread, request: .highPriority(niceness))
+    }
+
+    private enum Request {
+        case realtime((Limits) -> Int?)
+        case highPriority(Int)
+    }
+
+    private static func askEach(process: Int, thread: Int, request: Request) -> Result<Int, RealtimeKitError> {
         guard systemdLibrary.failure == nil else { return .failure(RealtimeKitError(systemdLibrary.failure ?? "no libsystemd")) }
         var reasons: [String] = []
         for service in services {
-            switch ask(service, process: process, thread: thread, prepare: prepare) {
-            case .success(let priority): return .success(priority)
+            switch ask(service, process: process, thread: thread, request: request) {
+            case .success(let granted): return .success(granted)
             case .failure(let reason): reasons.append(reason.description)
             }
         }
         return .failure(RealtimeKitError(reasons.joined(separator: "; ")))
     }
 
-    private static func ask(_ service: Service, process: Int, thread: Int, prepare: (Limits) -> Int?) -> Result<Int, RealtimeKitError> {
+    private static func ask(_ service: Service, process: Int, thread: Int, request: Request) -> Result<Int, RealtimeKitError> {
         var bus: OpaquePointer?
         let opened = service.isSystem ? systemdFunctions.sd_bus_open_system!(&bus) : systemdFunctions.sd_bus_open_user!(&bus)
         guard opened >= 0, let bus else {
             return .failure(RealtimeKitError("no \(service.isSystem ? "system" : "session") bus (\(errorText(opened)))"))
         }
         defer { _ = systemdFunctions.sd_bus_flush_close_unref!(bus) }
-        guard let maximumPriority = property(bus, service, "MaxRealtimePriority", type: "i", as: Int32.self) else {
-            return .failure(RealtimeKitError("\(service.destination) does not answer"))
-        }
-        // The portal has no such property: rtkit's default bound then.
-        let realtime = property(bus, service, "RTTimeUSecMax", type: "x", as: Int64.self) ?? 200_000
-        guard let priority = prepare(Limits(maximumPriority: Int(maximumPriority), maximumRealtimeMicroseconds: realtime)) else {
-            return .failure(RealtimeKitError("\(service.destination) grants no priority (at most \(maximumPriority))"))
+        let method: String
+        let granted: Int
+        switch request {
+        case .realtime(let prepare):
+            guard let maximumPriority = property(bus, service, "MaxRealtimePriority", type: "i", as: Int32.self) else {
+                return .failure(RealtimeKitError("\(service.destination) does not answer"))
+            }
+            // The portal has no such property: rtkit's default bound then.
+            let realtime = property(bus, service, "RTTimeUSecMax", type: "x", as: Int64.self) ?? 200_000
+            guard let priority = prepare(Limits(maximumPriority: Int(maximumPriority), maximumRealtimeMicroseconds: realtime)) else {
+                return .failure(RealtimeKitError("\(service.destination) grants no priority (at most \(maximumPriority))"))
+            }
+            (method, granted) = ("MakeThreadRealtimeWithPID", priority)
+        case .highPriority(let niceness):
+            guard let floor = property(bus, service, "MinNiceLevel", type: "i", as: Int32.self) else {
+                return .failure(RealtimeKitError("\(service.destination) does not answer"))
+            }
+            (method, granted) = ("MakeThreadHighPriorityWithPID", max(niceness, Int(floor)))
         }
         var message: OpaquePointer?
         guard systemdFunctions.sd_bus_message_new_method_call!(bus, &message, service.destination, service.path, service.interface,
-                                                               "MakeThreadRealtimeWithPID") >= 0, let message else {
+                                                               method) >= 0, let message else {
             return .failure(RealtimeKitError("cannot make a call to \(service.destination)"))
         }
         defer { _ = systemdFunctions.sd_bus_message_unref!(message) }
-        var processValue = UInt64(process), threadValue = UInt64(thread), priorityValue = UInt32(priority)
+        var processValue = UInt64(process), threadValue = UInt64(thread)
         _ = systemdFunctions.sd_bus_message_append_basic!(message, CChar(UInt8(ascii: "t")), &processValue)
         _ = systemdFunctions.sd_bus_message_append_basic!(message, CChar(UInt8(ascii: "t")), &threadValue)
-        _ = systemdFunctions.sd_bus_message_append_basic!(message, CChar(UInt8(ascii: "u")), &priorityValue)
+        if case .realtime = request {
+            var priorityValue = UInt32(granted)
+            _ = systemdFunctions.sd_bus_message_append_basic!(message, CChar(UInt8(ascii: "u")), &priorityValue)
+        } else {
+            var nicenessValue = Int32(granted)
+            _ = systemdFunctions.sd_bus_message_append_basic!(message, CChar(UInt8(ascii: "i")), &nicenessValue)
+        }
         var error = sd_bus_error()
         var reply: OpaquePointer?
         let called = systemdFunctions.sd_bus_call!(bus, message, 1_000_000, &error, &reply)
@@ -82,7 +115,7 @@ public enum RealtimeKit {
             let said = error.message.map { String(cString: $0) } ?? errorText(called)
             return .failure(RealtimeKitError("\(service.destination) refused: \(said)"))
         }
-        return .success(priority)
+        return .success(granted)
     }
 
     private static func property<Value: FixedWidthInteger>(_ bus: OpaquePointer, _ service: Service, _ name: String, type: Character,

@@ -210,4 +210,34 @@ struct SteadyPlaybackTests {
         #expect(!said.contains("priority") && !said.contains("real-time"), "\(said)")
         print("\(label): \(summary)")
     }
+
+    /// The nice value of each thread of the daemon, by name (`llvmpipe-0`, `decibar`, ...).
+    private func threadNiceness(of rig: DaemonRig) throws -> [(thread: Int, name: String, nice: Int)] {
+        guard let pid = rig.daemon?.process.processIdentifier else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { task in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+            // After the name: the state is field 3, nice field 19.
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            return Int(fields[16]).map { (Int(task) ?? 0, String(stat[stat.index(after: open) ..< close]), $0) }
+        }
+    }
+
+    @Test("the window's drawing thread and the software rasterizer's threads run at nice -10 where the process may, stay at 0 where it may not, and a daemon started under nice stays there",
+          arguments: [("root", [String](), "nice -10 (directly)", -10),
+                      ("no CAP_SYS_NICE", ["setpriv", "--bounding-set=-sys_nice", "--"], "nice 0 (", 0),
+                      ("nice 5", ["nice", "-n", "5"], "nice 5 (as started)", 5)])
+    func windowRaisedWhereAllowed(label: String, launcher: [String], summary: String, niceness: Int) throws {
+        let screen = try PrivateDisplay()
+        let rig = try DaemonRig(arguments: ["--window", "shown"], environment: ["DISPLAY": screen.display], launcher: launcher)
+        #expect(TestRig.wait(timeout: 10) { (try? rig.status())?["window_priority"] != nil })
+        let said = try rig.status()["window_priority"]?.string ?? ""
+        #expect(said.hasPrefix(summary), "\(label): \(said)")
+        let threads = try threadNiceness(of: rig)
+        let rasterizers = threads.filter { $0.name.hasPrefix("llvmpipe") }
+        #expect(!rasterizers.isEmpty && rasterizers.allSatisfy { $0.nice == niceness }, "\(label): \(threads)")
+        // The drawing thread is the main one; the sound server's thread is raised by its own rule.
+        #expect(threads.first { $0.thread == Int(rig.daemon?.process.processIdentifier ?? 0) }?.nice == niceness, "\(label): \(threads)")
+        print("\(label): \(said); rasterizers at \(rasterizers.map(\.nice))")
+    }
 }

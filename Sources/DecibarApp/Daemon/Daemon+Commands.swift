@@ -219,6 +219,8 @@ extension Daemon {
             "clients": .number(Double(server?.clientCount ?? 0)),
             "subscribers": .number(Double(hub.count)),
         ]
+        // How the window's thread is scheduled (raised where allowed), once a window opened.
+        if let priority = DrawingPriority.summary { members["window_priority"] = .string(priority) }
         var tapMembers: [String: JSONValue] = ["state": .string("closed")]
         if let tap {
             switch tap.status {

@@ -200,17 +200,32 @@ enum Posix {
         return (sched_getscheduler(0) & ~0x4000_0000, parameters.sched_priority)
     }
 
+    /// The calling thread's nice value (-20 to 19; Linux keeps one per thread, and a thread it
+    /// starts begins with its starter's).
+    static func currentNiceness() -> Int32 {
+        getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+    }
+
+    /// Sets the calling thread's nice value. EPERM (or EACCES) for a value below the current one
+    /// where neither the privilege (CAP_SYS_NICE) nor RLIMIT_NICE allows it.
+    static func setNiceness(_ value: Int32) throws(Failure) {
+        _ = try retrying { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, value) }
+    }
+
     /// A resource limit of this process: its soft and hard values (`rlim_t.max`: none).
     enum Limit {
         /// The highest real-time priority a thread may take without privilege.
         case realtimePriority
         /// The CPU time (µs) a real-time thread may take without blocking.
         case realtimeTime
+        /// 20 minus the lowest nice value a thread may take without privilege.
+        case niceness
 
         fileprivate var resource: __rlimit_resource_t {
             switch self {
             case .realtimePriority: __rlimit_resource_t(__RLIMIT_RTPRIO.rawValue)
             case .realtimeTime: __rlimit_resource_t(__RLIMIT_RTTIME.rawValue)
+            case .niceness: __rlimit_resource_t(__RLIMIT_NICE.rawValue)
             }
         }
     }

@@ -34,6 +34,8 @@ struct FrameLoop {
 
     /// Opens the window the options describe; warns when a transparent background cannot show.
     static func openWindow(options: DisplaySettings, hidden: Bool = false) throws -> Window {
+        // Before the GL context: the rasterizer's threads start from this one.
+        DrawingPriority.raiseCurrentThread()
         let window: Window
         do {
             window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
