@@ -102,6 +102,9 @@ struct StreamingTests {
         try await onOwnThread {
             let (folder, server, _, rig) = try throttledSweep(seconds: 30)
             #expect(try rig.ctl("show").status == 0)
+            // A screenshot waits for the window's first frame: with a cold shader cache the first
+            // show compiles for 0.3-0.6 s, and the open would wait behind it (this times the stream).
+            #expect(try rig.ctl("screenshot", folder + "/shown.png").status == 0)
             let recording = rig.server.directory + "/recorded.raw"
             let recorder = try rig.server.record(to: recording)
             defer { recorder.kill() }

@@ -97,6 +97,9 @@ public final class Daemon {
         })
         if let media { log.info("media keys and playerctl reach it as \(media.busName)") }
         ServiceNotifier.ready(status: "listening on \(socketPath)")
+        // FFmpeg's libraries load on a spare thread now, not in the first track's open (where
+        // they held a stream's first sound back by 45-240 ms).
+        Thread.detachNewThread { AudioFileDecoder.loadLibraries() }
 
         if configuration[ConfigSchema.Daemon.window] == "shown" {
             if let failure = show() { log.error("\(failure.message)") }
