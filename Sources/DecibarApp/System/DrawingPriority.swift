@@ -26,11 +26,12 @@ public enum DrawingPriority {
 
     /// Raises the calling thread (and the threads it starts from now on).
     public static func raiseCurrentThread() {
+        // Asked once per process: a later window (the daemon's reopened layer) is drawn by the same
+        // thread, and a refusal by rtkit would only cost another bus round trip to repeat.
+        guard self.summary == nil else { return }
         let current = Posix.currentNiceness()
         let summary: String
-        if current == niceness && self.summary != nil {
-            return  // raised for an earlier window
-        } else if current != 0 {
+        if current != 0 {
             summary = "nice \(current) (as started)"
         } else if raiseDirectly() {
             summary = "nice \(niceness) (directly)"
