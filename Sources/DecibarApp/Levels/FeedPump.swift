@@ -26,7 +26,8 @@ struct FeedPump {
         let value = Atomic<Int64>(.min)
     }
     let awaited = AwaitedFrame()
-    /// Buffers taken, and those whose beats were looked for (for the tests).
+    /// Buffers taken (counted once done with, beats found and told), and those whose beats were
+    /// looked for (for the tests).
     final class Counts: Sendable {
         let taken = Atomic<Int>(0)
         let lookedAtForBeats = Atomic<Int>(0)
@@ -47,7 +48,7 @@ struct FeedPump {
             // as soon as its audio allows; the feed says each when heard.
             var beats = BeatFinder()
             await buffers.forEach { buffer in
-                counts.taken.add(1, ordering: .relaxed)
+                defer { counts.taken.add(1, ordering: .releasing) }
                 let frame = awaited.value.load(ordering: .acquiring)
                 if frame != .min {
                     // Old audio after a seek: its beats and bursts must not be told.
