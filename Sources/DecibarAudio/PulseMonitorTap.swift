@@ -81,7 +81,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
         self.measuresSinkLatency = measuresSinkLatency
         self.server = server
         self.notice = notice
-        (buffers, handOver) = RelayedBufferStream.make(bufferLimit: bufferLimit, name: "decibar-relay")
+        (buffers, handOver) = AudioBufferStream.make(bufferLimit: bufferLimit)
     }
 
     deinit {

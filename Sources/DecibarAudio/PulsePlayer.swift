@@ -117,7 +117,7 @@ public final class PulsePlayer: @unchecked Sendable {
         sampleRate = source.sampleRate
         channelCount = min(source.channelCount, AudioBuffer.maxChannels)
         rechunker = Rechunker(channelCount: channelCount, sampleRate: sampleRate)
-        (buffers, handOver) = RelayedBufferStream.make(bufferLimit: 512, name: "decibar-relay")
+        (buffers, handOver) = AudioBufferStream.make(bufferLimit: 512)
         stage = PlaybackStage(source: source, channelCount: channelCount, rate: rate, pitchScale: pitchScale, priority: priority)
         // Before the stream connects: its first request can come (and be told to wait) while it does,
         // and the stage's call that its audio is there must not find nobody to tell.

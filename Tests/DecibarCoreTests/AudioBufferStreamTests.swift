@@ -147,26 +147,4 @@ struct AudioBufferStreamTests {
         #expect(seen == (4 ..< 8).map { Int64($0 * 256) })
         #expect(stream.pool.droppedCount == 0)
     }
-
-    @Test("relayed: a send stores the batch and wakes the delivering thread, nothing more; the reader gets the buffers, in order, once the relay delivers them, and the stream ends after the finish is delivered")
-    func relayed() async {
-        let wakes = Mutex(0)
-        var (stream, handOver, relay) = AudioBufferStream.makeRelayed(bufferLimit: 64) { wakes.withLock { $0 += 1 } }
-        for delivery in 0 ..< 3 {
-            for index in 0 ..< 4 { handOver.add(Self.buffer(delivery * 4 + index)) }
-            handOver.send()
-        }
-        #expect(wakes.withLock { $0 } == 3)
-        // Nothing reached the stream yet: all 12 places are still held.
-        #expect(stream.pool.deliveredCount == 0)
-        #expect(relay.deliverWaiting())
-        #expect(stream.pool.deliveredCount == 12)
-        handOver.add(Self.buffer(12))
-        handOver.finish()
-        #expect(wakes.withLock { $0 } == 5)
-        #expect(!relay.deliverWaiting())
-        let received = await Self.read(stream)
-        #expect(received.map(\.startFrame) == (0 ..< 13).map { Int64($0 * 256) })
-        #expect(stream.pool.deliveredCount == 13 && stream.pool.droppedCount == 0)
-    }
 }

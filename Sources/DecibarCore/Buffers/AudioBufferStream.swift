@@ -19,18 +19,6 @@ public struct AudioBufferStream: AsyncSequence, Sendable {
         return (AudioBufferStream(batches: batches, pool: pool), AudioHandOver(pool: pool, continuation: continuation))
     }
 
-    /// As `make`, for a producer on a real-time thread: its `send` only stores the batch in
-    /// `relay` and calls `wake`, and a thread of the caller's hands the batches over
-    /// (`relay.deliverWaiting()` after each wake, until it returns false).
-    public static func makeRelayed(bufferLimit: Int, wake: @escaping @Sendable () -> Void)
-        -> (stream: AudioBufferStream, handOver: AudioHandOver, relay: BatchRelay) {
-        let pool = AudioBufferPool(capacity: bufferLimit)
-        let (batches, continuation) = AsyncStream.makeStream(of: AudioBatch.self, bufferingPolicy: .unbounded)
-        // A batch names one buffer at least: as many slots as the pool has places.
-        let relay = BatchRelay(capacity: bufferLimit, continuation: continuation, wake: wake)
-        return (AudioBufferStream(batches: batches, pool: pool), AudioHandOver(pool: pool, continuation: continuation, relay: relay), relay)
-    }
-
     /// Calls `body` with every buffer, in order, where it waits in the pool (no copy of it is
     /// made); returns when the stream ends or the task is cancelled.
     public func forEach(isolation actor: isolated (any Actor)? = #isolation, _ body: (AudioBuffer) -> Void) async {
@@ -68,19 +56,15 @@ public struct AudioBufferStream: AsyncSequence, Sendable {
 }
 
 /// The producer's end of an `AudioBufferStream`, kept by the one thread that delivers audio:
-/// `add` each buffer of a delivery, then `send` them over together. Never allocates; never blocks
-/// when relayed (`AudioBufferStream.makeRelayed`), otherwise the stream's hand-over takes a lock
-/// shared with the reader.
+/// `add` each buffer of a delivery, then `send` them over together. Never allocates or blocks.
 public struct AudioHandOver: Sendable {
     private let pool: AudioBufferPool
     private let continuation: AsyncStream<AudioBatch>.Continuation
-    private let relay: BatchRelay?
     private var pending: AudioBatch
 
-    init(pool: AudioBufferPool, continuation: AsyncStream<AudioBatch>.Continuation, relay: BatchRelay? = nil) {
+    init(pool: AudioBufferPool, continuation: AsyncStream<AudioBatch>.Continuation) {
         self.pool = pool
         self.continuation = continuation
-        self.relay = relay
         pending = AudioBatch(pool: pool)
     }
 
@@ -109,16 +93,6 @@ public struct AudioHandOver: Sendable {
         guard pending.count > 0 else { return }
         let batch = pending
         pending.removeAll()
-        if let relay {
-            relay.push(batch)
-        } else {
-            Self.deliver(batch, to: continuation)
-        }
-    }
-
-    /// Hands `batch` to the stream's reader (one thread at a time).
-    static func deliver(_ batch: AudioBatch, to continuation: AsyncStream<AudioBatch>.Continuation) {
-        let pool = batch.pool
         switch continuation.yield(batch) {
         case .enqueued:
             pool.noteDelivered(batch.count)
@@ -136,6 +110,6 @@ public struct AudioHandOver: Sendable {
     /// Sends what is pending and ends the stream: the reader's loop ends after the last buffer.
     public mutating func finish() {
         send()
-        if let relay { relay.finish() } else { continuation.finish() }
+        continuation.finish()
     }
 }
