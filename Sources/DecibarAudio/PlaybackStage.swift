@@ -65,15 +65,16 @@ final class PlaybackStage: @unchecked Sendable {
     private(set) var readRate = 1.0
 
     /// What the thread keeps ready beyond what the server has: more than one of its requests
-    /// (12.5 ms at a 50 ms target), short enough that a rate change is heard soon. A request
-    /// it cannot fill at once is written as the rest comes, while the server's queue plays.
+    /// (a quarter of `PulsePlayer.targetLatency`), short enough that a rate change is heard soon.
+    /// A request it cannot fill at once is written as the rest comes, while the server's queue plays.
     static let leadSeconds = 0.02
     /// The lead of a thread that could not be made real-time: a thread at normal priority beside
     /// six busy loops waited tens of milliseconds for a core (with 20 ms, a stretched track under
     /// such a load broke up hundreds of times a minute). A change of rate is heard later.
     static let normalLeadSeconds = 0.15
     /// What a start or a seek fills before the reader may begin: the server's first request is
-    /// its whole target.
+    /// its whole target (with less, the first writes of a stretched start fell short and the
+    /// playhead's first notes were 50 ms off).
     static let primeSeconds = 0.08
     /// The most frames made in one go.
     static let chunkFrames = 1024

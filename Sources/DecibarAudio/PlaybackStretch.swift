@@ -36,6 +36,10 @@ final class PlaybackStretch: @unchecked Sendable {
     private var delayLeft = 0
     private var inputEnded = false
     private var isFinished = false
+    /// Silence fed after the input's end, and the most that is: Rubber Band's whole delay and
+    /// pad twice over (what reaches the input's end is out well before).
+    private var tailFed = 0
+    private var tailLimit: Int { 2 * (stretcher.startPad + stretcher.startDelay) + stretcher.blockCapacity }
     /// File frame of the next output frame, and of the next input frame.
     private(set) var outputFileFrame = 0.0
     private(set) var inputFileFrame: Int64 = 0
@@ -90,6 +94,7 @@ final class PlaybackStretch: @unchecked Sendable {
         inputFileFrame = fileFrame
         inputEnded = false
         isFinished = false
+        tailFed = 0
         fadeFilled = fadeFrames
         fadeDone = fadeFrames
         pendingRatios = nil
@@ -209,9 +214,20 @@ final class PlaybackStretch: @unchecked Sendable {
                 isFinished = true
                 return produced > 0 ? .last(frames: produced) : .ended
             }
-            if inputEnded || sourceFellBehind {
+            if inputEnded {
                 if stretcher.available > 0 { continue }
-                if inputEnded { isFinished = true; return produced > 0 ? .last(frames: produced) : .ended }
+                // The input's last frames are still inside Rubber Band (its delay): silence pushes
+                // them out a block at a time, as the input did. A final call would process the
+                // whole tail at once: 40 ms and more on a busy machine, longer than the lead.
+                if tailFed < tailLimit {
+                    feedSilence()
+                    continue
+                }
+                isFinished = true
+                return produced > 0 ? .last(frames: produced) : .ended
+            }
+            if sourceFellBehind {
+                if stretcher.available > 0 { continue }
                 return .audio(frames: produced)
             }
             var wanted = max(1, stretcher.samplesRequired)
@@ -228,12 +244,13 @@ final class PlaybackStretch: @unchecked Sendable {
             }
             switch source.render(into: input, frames: wanted) {
             case .audio(let count):
-                feed(count, isFinal: false)
+                feed(count)
                 if count < wanted { sourceFellBehind = true }
             case .last(let count):
-                feed(count, isFinal: true)
+                feed(count)
+                inputEnded = true
             case .ended:
-                feed(0, isFinal: true)
+                inputEnded = true
             case .waiting:
                 return produced > 0 ? .audio(frames: produced) : .waiting
             }
@@ -257,14 +274,21 @@ final class PlaybackStretch: @unchecked Sendable {
         }
     }
 
-    private func feed(_ count: Int, isFinal: Bool) {
+    /// Feeds one block of silence after the input's end.
+    private func feedSilence() {
+        let count = min(max(1, stretcher.samplesRequired), stretcher.blockCapacity)
+        input.update(repeating: 0, count: count * channelCount)
+        stretcher.process(UnsafeBufferPointer(start: input, count: count * channelCount), isFinal: false)
+        tailFed += count
+    }
+
+    private func feed(_ count: Int) {
         if fadeFilled < fadeFrames {
             let kept = min(count, fadeFrames - fadeFilled)
             (fade + fadeFilled * channelCount).update(from: input, count: kept * channelCount)
             fadeFilled += kept
         }
-        stretcher.process(UnsafeBufferPointer(start: input, count: count * channelCount), isFinal: isFinal)
+        stretcher.process(UnsafeBufferPointer(start: input, count: count * channelCount), isFinal: false)
         inputFileFrame += Int64(count)
-        if isFinal { inputEnded = true }
     }
 }
