@@ -8,6 +8,7 @@ least 100 ms below it. Its time is the arrival of the fragment holding it, less 
 it in that fragment. An independent reference for how late beats are told.
 """
 import array
+import os
 import subprocess
 import sys
 import time
@@ -19,6 +20,13 @@ QUIET = int(0.1 * RATE)
 
 def main():
     source = sys.argv[1]
+    # A reference is stamped when it reads: a reader kept waiting for a core stamps late, and what it
+    # measures then looks early. Real-time where allowed (parec inherits it), below the audio's own
+    # threads; as it was where not.
+    try:
+        os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(2))
+    except OSError:
+        pass
     recorder = subprocess.Popen(["parec", "-d", source, "--format=s16le", "--channels=1", f"--rate={RATE}",
                                  "--raw", "--latency-msec=2"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     pending = b""
