@@ -104,6 +104,10 @@ public final class PulsePlayer: @unchecked Sendable {
         var isPaused = false
         var finished = false
         var seekWrittenAt: Double?
+        /// A seek while paused: nothing has been heard since, so this frame is what is heard. (The
+        /// queue's latency, read while corked and just flushed, could leave out the new audio
+        /// written behind it: the playhead read up to the whole queue, 56 ms, past the target.)
+        var soughtWhilePaused: Int64?
     }
 
     /// - Parameters:
@@ -404,6 +408,7 @@ public final class PulsePlayer: @unchecked Sendable {
             }
             position.latencyMeasuredAt = now
             position.isPaused = corked
+            if !corked { position.soughtWhilePaused = nil }
         }
     }
 
@@ -443,6 +448,7 @@ public final class PulsePlayer: @unchecked Sendable {
             if let operation = pulseFunctions.pa_stream_flush!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
             positionBox.withLock {
                 $0.map.restart(outputFrame: outputFrame, fileFrame: target)
+                $0.soughtWhilePaused = $0.isPaused ? target : nil
                 $0.finished = false
                 $0.seekWrittenAt = seekWrittenAt
             }
@@ -456,6 +462,7 @@ public final class PulsePlayer: @unchecked Sendable {
         let sampleRate = Double(sampleRate)
         let now = HostClock.now()
         let playedFrame = positionBox.withLock { position in
+            if let sought = position.soughtWhilePaused { return Double(sought) }
             // Between writes the queue keeps playing: without this the playhead would stand still
             // from one write to the next and lag by up to a write's worth.
             let played = position.isPaused ? 0 : min(position.latency, max(0, now - position.latencyMeasuredAt))
