@@ -30,8 +30,8 @@ lintian_report=$(mktemp /tmp/decibar-lintian.XXXXXX)
 lintian --no-tag-display-limit "$deb" >"$lintian_report" 2>&1 &
 lintian_pid=$!
 
-# Without dpkg's fsync of every file: the package is the same, and the syncs stalled the disk
-# under the timing tests that run beside this one.
+# Without dpkg's fsync of every file: the package installed is the same, and the syncs only slow
+# the check (and the disk under anything else running).
 apt=(apt-get -o Dpkg::Options::=--force-unsafe-io)
 files=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | sed 's|^\./|/|' | grep -v '/$')
 trap '"${sudo[@]}" "${apt[@]}" purge -y -qq decibar >/dev/null 2>&1 || true' EXIT

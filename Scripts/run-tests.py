@@ -34,7 +34,6 @@ import json
 import os
 import re
 import signal
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -208,7 +207,7 @@ def run_all(options, passed):
         if beside:
             # At the lowest priority it takes only the CPU the timed tests leave; in an environment of
             # its own (sound server, display, bus), so neither lane sees the other's windows or players.
-            prefix = idle_priority() + idle_io() + ["nice", "-n", "19"] \
+            prefix = idle_priority() + ["nice", "-n", "19"] \
                 + ([] if options.beside_here else [os.path.join(ROOT, "Scripts", "with-test-env.sh")])
             where = "in this environment" if options.beside_here else "in a test environment of their own"
             beside_text = open(os.path.join(work, "beside.txt"), "w+", encoding="utf-8", errors="replace")
@@ -404,12 +403,6 @@ def idle_priority():
     except OSError:
         allowed = False
     return ["chrt", "--idle", "0"] if allowed else []
-
-
-def idle_io():
-    """The idle I/O class where the disk's scheduler has one: the package test's dpkg syncs beside a
-    timed test that recorded a sound server's output."""
-    return ["ionice", "-c", "3"] if shutil.which("ionice") else []
 
 
 def lower_autogroup(pid):
