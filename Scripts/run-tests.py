@@ -47,6 +47,55 @@ def say(text):
     print(f"run-tests: {text}", flush=True)
 
 
+class MachineLoad:
+    """The machine's own CPU accounting, sampled every half second: how busy both cores were and how
+    much time the hypervisor took from them (steal). A timed test that failed while the host took the
+    cores away failed for the host's reasons; the timeline and the failure report say which it was."""
+
+    def __init__(self):
+        self.samples = []  # (wall-clock seconds, busy jiffies, steal jiffies, total jiffies)
+        self.stopped = threading.Event()
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    @staticmethod
+    def _read():
+        try:
+            with open("/proc/stat", encoding="ascii") as stat:
+                fields = [int(value) for value in stat.readline().split()[1:9]]
+        except (OSError, ValueError):
+            return None
+        user, nice, system, idle, iowait, irq, softirq, steal = fields
+        return user + nice + system + irq + softirq, steal, sum(fields)
+
+    def _sample(self):
+        while not self.stopped.is_set():
+            reading = self._read()
+            if reading:
+                self.samples.append((time.time(),) + reading)
+            self.stopped.wait(0.5)
+
+    def between(self, start, end):
+        """Percent of both cores busy, and stolen, from start to end (None if not sampled)."""
+        # The samples around the span: the last at or before its start, the first at or after its end.
+        samples = list(self.samples)
+        if not samples or samples[-1][0] < end:
+            reading = self._read()
+            if reading:
+                samples.append((time.time(),) + reading)
+        before = [sample for sample in samples if sample[0] <= start]
+        after = [sample for sample in samples if sample[0] >= end]
+        first = before[-1] if before else (samples[0] if samples else None)
+        last = after[0] if after else (samples[-1] if samples else None)
+        if first is None or last is None or last[3] <= first[3]:
+            return None
+        total = last[3] - first[3]
+        return 100.0 * (last[1] - first[1]) / total, 100.0 * (last[2] - first[2]) / total
+
+    def text(self, start, end):
+        load = self.between(start, end)
+        return "" if load is None else f"; the cores {load[0]:.0f} % busy, {load[1]:.1f} % taken by the host"
+
+
 def exact_filter(test_id):
     """A --filter regex that matches this test ID and no other (Swift Testing matches IDs as regexes)."""
     return "^" + re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", test_id) + "$"
@@ -201,6 +250,7 @@ def run_all(options, passed):
         return 2
 
     beside = options.beside or None
+    load = MachineLoad()
     with tempfile.TemporaryDirectory(prefix="decibar-tests.") as work:
         limit = options.time_limit * 60
         began = time.monotonic()
@@ -253,7 +303,10 @@ def run_all(options, passed):
         first = Combined(runs)
         lanes = [("timed" if beside else "tests", runs[0])] + ([("beside", runs[1])] if beside else []) \
             + ([("alone", runs[2])] if beside and options.alone else [])
-        write_timeline(options.timeline, lanes)
+        write_timeline(options.timeline, lanes, load)
+        whole = load.between(load.samples[0][0], time.time()) if load.samples else None
+        if whole:
+            say(f"over the run the cores were {whole[0]:.0f} % busy, {whole[1]:.1f} % taken by the host")
         failed = first.failed
         if not failed:
             if first.status != 0:
@@ -265,7 +318,7 @@ def run_all(options, passed):
         say(f"{len(failed)} test(s) failed on the first run:")
         for test_id in failed:
             print(f"  ✘ {test_id}\t{first.issues[test_id]}")
-            print(overlap_text(test_id, lanes))
+            print(overlap_text(test_id, lanes, load))
         if len(failed) > options.max_reruns:
             say(f"more than {options.max_reruns} failures; not running them again")
             return 1
@@ -356,8 +409,9 @@ def left_behind():
     return True
 
 
-def write_timeline(path, lanes):
-    """When each test of each lane started and ended, in seconds from the first start."""
+def write_timeline(path, lanes, load):
+    """When each test of each lane started and ended, in seconds from the first start, with how busy
+    the cores were then and how much the host took (steal)."""
     rows = [(times[0], times[1], lane, test_id) for lane, run in lanes for test_id, times in run.times.items() if times[0]]
     if not rows:
         return
@@ -366,19 +420,22 @@ def write_timeline(path, lanes):
         with open(path, "w", encoding="utf-8") as out:
             for start, end, lane, test_id in sorted(rows):
                 ending = f"{end - origin:8.1f}" if end else "       ?"
-                out.write(f"{start - origin:8.1f} {ending}  {lane:6s}  {test_id}\n")
+                busy = load.between(start, end) if end else None
+                machine = f"cores {busy[0]:.0f} % busy, {busy[1]:.1f} % to the host" if busy else "cores ?"
+                out.write(f"{start - origin:8.1f} {ending}  {lane:6s}  {test_id}  ({machine})\n")
     except OSError as error:
         say(f"cannot write the timeline to {path}: {error}")
 
 
-def overlap_text(test_id, lanes):
-    """How long `test_id` ran, and what the other lane ran meanwhile."""
+def overlap_text(test_id, lanes, load):
+    """How long `test_id` ran, how busy the machine was, and what the other lane ran meanwhile."""
     mine = next((run.times[test_id] for _, run in lanes if test_id in run.times), None)
     if not mine or not mine[0]:
         return "      (no times for it)"
     start, end = mine[0], mine[1] or time.time()
+    machine = load.text(start, end)
     if len(lanes) < 2:
-        return f"      ran {end - start:.1f} s"
+        return f"      ran {end - start:.1f} s{machine}"
     beside = []
     for _, run in lanes:
         if test_id in run.times:
@@ -389,8 +446,8 @@ def overlap_text(test_id, lanes):
                 beside.append(f"{suite.split('.')[-1]}/{function.split('(')[0]} "
                               f"({max(start, begun) - start:+.1f}..{min(end, ended or end) - start:+.1f} s)")
     if not beside:
-        return f"      ran {end - start:.1f} s; the other lane ran nothing then"
-    return f"      ran {end - start:.1f} s; beside it: " + ", ".join(beside[:6])
+        return f"      ran {end - start:.1f} s{machine}; the other lane ran nothing then"
+    return f"      ran {end - start:.1f} s{machine}; beside it: " + ", ".join(beside[:6])
 
 
 def idle_priority():

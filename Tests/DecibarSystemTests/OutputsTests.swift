@@ -400,7 +400,7 @@ struct OutputsTests {
             }
             // Which click was late, in order (the lateness lists are sorted): the first of a track, or any?
             for (index, click) in arrivals.enumerated() {
-                guard let packet = wledLevels.first(where: { $0.0 > click - 0.06 && $0.1 > 100 }), packet.0 - click > 0.006 else { continue }
+                guard let packet = wledLevels.first(where: { $0.0 > click - 0.06 && $0.1 > 100 }), packet.0 - click > 0.006 || packet.0 - click < -0.002 else { continue }
                 print("outputs: click \(index + 1) of \(arrivals.count): WLED's packet \(String(format: "%.1f", (packet.0 - click) * 1000)) ms after it")
             }
             return (Self.lateness(wledLevels, clicks: arrivals, high: 100, low: 1), Self.lateness(oscPeaks, clicks: arrivals, high: -40, low: -100),
