@@ -34,10 +34,15 @@ struct RateAndPitchTests {
 
     /// The longest stretch (frames) inside `range` where every sample is quieter than `threshold`.
     func longestQuiet(_ signal: [Float], in range: Range<Int>, threshold: Float) -> Int {
-        var longest = 0, run = 0
+        longestQuietRun(signal, in: range, threshold: threshold).length
+    }
+
+    /// The longest run under `threshold`, and the index where it ends (which of the changes it followed).
+    func longestQuietRun(_ signal: [Float], in range: Range<Int>, threshold: Float) -> (length: Int, end: Int) {
+        var longest = (length: 0, end: range.lowerBound), run = 0
         for index in range {
             run = abs(signal[index]) < threshold ? run + 1 : 0
-            longest = max(longest, run)
+            if run > longest.length { longest = (run, index + 1) }
         }
         return longest
     }
@@ -137,8 +142,10 @@ struct RateAndPitchTests {
         }
         let span = try #require(soundSpan(heard), "nothing was heard")
         // A 440 Hz tone at 0.5 is under 0.05 for 0.07 ms around each zero crossing: longer is a gap.
-        let gap = Double(longestQuiet(heard, in: span.first..<span.last, threshold: 0.05)) / Self.sampleRate
-        #expect(gap < 0.010, "a gap of \(gap * 1000) ms")
+        let quiet = longestQuietRun(heard, in: span.first..<span.last, threshold: 0.05)
+        let gap = Double(quiet.length) / Self.sampleRate
+        // The changes are asked 1.2, 1.9 and 2.6 s into playback: where it ended tells which one it followed.
+        #expect(gap < 0.010, "a gap of \(gap * 1000) ms, ending \(Double(quiet.end - span.first) / Self.sampleRate) s into the sound")
         // A click is a jump between neighbouring samples far beyond the tone's steepest slope
         // (2π · 880 Hz (after the pitch change) · 0.5 / 48000 ≈ 0.058).
         let steps = zip(heard[span.first..<span.last], heard[(span.first + 1)...]).map { abs($0 - $1) }
