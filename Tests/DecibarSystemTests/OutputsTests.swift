@@ -398,7 +398,7 @@ struct OutputsTests {
                 guard bytes.count == 40, bytes.starts(with: Array("/decibar/levels".utf8)) else { return nil }
                 return (datagram.time, Double(Float(bitPattern: (0 ..< 4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[32 + $1]) })))
             }
-            // Which click was late, in order (the lateness lists are sorted): the first of a track, or any?
+            // Which click was late or early, in order (the lateness lists are sorted): the first of a track, or any?
             for (index, click) in arrivals.enumerated() {
                 guard let packet = wledLevels.first(where: { $0.0 > click - 0.06 && $0.1 > 100 }), packet.0 - click > 0.006 || packet.0 - click < -0.002 else { continue }
                 print("outputs: click \(index + 1) of \(arrivals.count): WLED's packet \(String(format: "%.1f", (packet.0 - click) * 1000)) ms after it")
