@@ -83,18 +83,30 @@ let benchmarks: @Sendable () -> Void = {
         measureFrames(benchmark, on: canvas, drawFrame)
     }
 
-    for mode in VisualMode.allCases {
-        // A thousand frames per sample, counted unscaled: one allocation in a thousand frames shows.
-        Benchmark("Visualizer state, 1000 frames without drawing: \(mode.rawValue), caps on") { benchmark in
-            var settings = VisualizerState.Settings()
-            settings.caps = true
-            var state = VisualizerState(settings: settings, mode: mode) { rate, bands in
+    // The pictures' states (GL-free), with caps on.
+    let stateSettings = {
+        var settings = VisualSettings()
+        settings.caps = true
+        return settings
+    }()
+    let states: [(String, @Sendable () -> any VisualState)] = [
+        ("bars", { LevelBarsState(settings: stateSettings) }),
+        ("spectrum", {
+            SpectrumState(settings: stateSettings) { rate, bands in
                 SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
             }
+        }),
+        ("meter", { MeterState(settings: stateSettings) }),
+    ]
+    for (name, make) in states {
+        // A thousand frames per sample, counted unscaled: one allocation in a thousand frames shows.
+        Benchmark("Visualizer state, 1000 frames without drawing: \(name), caps on") { benchmark in
+            var state = make()
+            var clock = VisualClock()
             let audio = FrameAudio(buffers: 4 * (120 + 1000))
             func advance() {
                 let (reading, now) = audio.advance()
-                state.update(reading: reading, feed: audio.feed, dt: 1.0 / 60, now: now, canvasWidth: 1280)
+                state.update(clock.frame(reading: reading, feed: audio.feed, dt: 1.0 / 60, now: now, canvasWidth: 1280))
             }
             for _ in 0 ..< 120 { advance() }
             benchmark.startMeasurement()

@@ -16,7 +16,7 @@ final class DDPOutput: Output {
     }
 
     func prepare(_ lane: OutputLane, now: Double) {
-        strip.paint(lane.state.barValues, theme: lane.theme)
+        strip.paint(lane.bars.field.values, theme: lane.theme)
         packets.frame(strip.bytes)
     }
 

@@ -17,9 +17,10 @@ final class OutputLane {
     var outputs: [any Output] = []
 
     /// The window's bars or spectrum (a meter's strip shows the bars).
-    private(set) var state: VisualizerState
+    private(set) var bars: any BarVisualState
     /// The window's meter, when that is its mode (for a page).
-    private(set) var meterState: VisualizerState?
+    private(set) var meterState: MeterState?
+    private var clock = VisualClock()
     let theme: BarTheme
     /// What the last tick released, and how long it was since the tick before.
     private(set) var reading = LevelReading.silence(channelCount: 2)
@@ -58,17 +59,17 @@ final class OutputLane {
         self.feed = feed
         theme = display.barTheme
         // Lights and pages take bars or the spectrum; a meter's strip shows the bars.
-        let settings = Visualizer.stateSettings(display)
-        state = VisualizerState(settings: settings, mode: display.mode == .meter ? .bars : display.mode) { rate, bands in
-            // An estimated plan: made at once (a measured one takes a quarter of a second, a
-            // quarter of a second of packets not sent).
-            SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
-        }
-        if display.mode == .meter {
-            meterState = VisualizerState(settings: settings, mode: .meter) { rate, bands in
+        let settings = VisualTools.visualSettings(display)
+        if display.mode == .spectrum {
+            bars = SpectrumState(settings: settings) { rate, bands in
+                // An estimated plan: made at once (a measured one takes a quarter of a second, a
+                // quarter of a second of packets not sent).
                 SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: false)
             }
+        } else {
+            bars = LevelBarsState(settings: settings)
         }
+        if display.mode == .meter { meterState = MeterState(settings: settings) }
         nextTick = start
     }
 
@@ -105,8 +106,9 @@ final class OutputLane {
         if nextTick < now { nextTick = now + period }
         if needsLoudness { feed.measureLoudness { LoudnessMeter() } }
         reading = feed.release(heardBy: heardBy)
-        state.update(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
-        meterState?.update(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
+        let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: heardBy, canvasWidth: Self.nominalWidth)
+        bars.update(frame)
+        meterState?.update(frame)
         let pulse = feed.beatPulse
         beatHeard = pulse.lastBeat != nil && pulse.lastBeat != lastBeat
         lastBeat = pulse.lastBeat

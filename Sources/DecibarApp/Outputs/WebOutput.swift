@@ -65,11 +65,11 @@ final class WebOutput: Output {
 
     /// Bars or the spectrum, with the peak caps when the window draws them.
     private func barsFrame(_ lane: OutputLane, size: PixelSize) -> String {
-        layout.rects(for: lane.state.barValues, width: size.width, height: size.height, into: &rects)
+        layout.rects(for: lane.bars.field.values, width: size.width, height: size.height, into: &rects)
         var text = head(lane.theme, size: size, axis: layout.growthAxis(canvasHeight: size.height))
         text += "\"bars\":[" + rects.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "]"
         if caps {
-            layout.rects(for: lane.state.caps.values, width: size.width, height: size.height, into: &rects)
+            layout.rects(for: lane.bars.field.caps.values, width: size.width, height: size.height, into: &rects)
             let thickness = Swift.max(2, size.height / 180)
             var shapes: [(rect: PixelRect, color: Color)] = []
             for rect in rects {
@@ -83,8 +83,8 @@ final class WebOutput: Output {
             }
             text += ",\"over\":" + Self.json(shapes)
         }
-        if labelsFrequencies, let bands = lane.state.analyzer?.bands {
-            layout.rects(for: lane.state.barValues, width: size.width, height: size.height, into: &rects)
+        if labelsFrequencies, let bands = lane.bars.bands {
+            layout.rects(for: lane.bars.field.values, width: size.width, height: size.height, into: &rects)
             let font = Self.fontSize(size)
             let y = FrequencyLabels.y(height: size.height, maximumBarHeight: layout.maximumHeight(canvasHeight: size.height),
                                       orientation: layout.orientation, textHeight: font)
@@ -100,11 +100,11 @@ final class WebOutput: Output {
     }
 
     /// The level meter as the window draws it: its shapes, and its texts placed by the page.
-    private func meterFrame(_ state: VisualizerState, lane: OutputLane, size: PixelSize) -> String {
-        let geometry = MeterLayout(width: size.width, height: size.height, channelCount: state.meterChannels, loudnessBarCount: 2,
+    private func meterFrame(_ state: MeterState, lane: OutputLane, size: PixelSize) -> String {
+        let geometry = MeterLayout(width: size.width, height: size.height, channelCount: state.channels, loudnessBarCount: 2,
                                    scale: meterScale)
         picture.build(geometry, meter: state.meter, loudness: state.loudness, targets: loudnessTargets, theme: lane.theme,
-                      floorDB: VisualizerState.meterFloorDB)
+                      floorDB: MeterState.floorDB)
         var text = head(lane.theme, size: size, axis: picture.axis)
         text += "\"bars\":[" + picture.bars.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "],"
         text += "\"under\":" + Self.json(picture.under) + ",\"over\":" + Self.json(picture.over) + ","

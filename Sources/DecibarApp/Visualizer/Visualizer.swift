@@ -2,110 +2,89 @@ import DecibarAudio
 import DecibarCore
 import DecibarRender
 
-extension SpectrumAnalyzer: BandAnalyzer {}
-
-/// What both windows (and the offline render) draw above everything else: level bars, a spectrum
-/// or a meter, with caps, labels and the user's shaders. `update` moves the GL-free
-/// `VisualizerState` on by the frame's audio and `dt`; `draw` puts it on screen.
+/// What both windows (and the offline render) draw above everything else: the picture of the
+/// mode in use (`VisualCatalog`), and the user's shader's error over it. `update` moves the
+/// picture on by the frame's audio and `dt`; `draw` puts it on screen.
 ///
-/// A frame allocates nothing once running: bar rectangles, shapes and label texts live in storage
-/// reused from frame to frame, and numbers are drawn from cached glyphs rather than new strings.
+/// Each mode's picture is made the first time it shows and kept, so switching back finds it as
+/// it was left (its sensitivity, its loudness).
 public final class Visualizer {
-    let options: DisplaySettings
-    let theme: BarTheme
-    let layout: BarLayout
-    public private(set) var state: VisualizerState
-
-    let barRenderer: BarRenderer
-    let rects: RectRenderer
-    let labels: TextRenderer?
-    let userShaders: UserShaders?
-    let shaderPass: ShaderPassRenderer?
+    let tools: VisualTools
     let startTime: Double
-
-    /// Storage the drawing reuses every frame.
-    var barRects: [PixelRect] = []
-    var capRects: [PixelRect] = []
-    var shapes: [(PixelRect, Color)] = []
-    var meterPicture = MeterPicture()
-    var shaderValues: [Float] = []
-    var textBytes: [UInt8] = []
+    private var clock = VisualClock()
+    private var lastFrame: VisualFrame?
+    private var visuals: [VisualMode: any Visual] = [:]
+    private var visual: any Visual
 
     /// - Parameter deterministic: bit-identical output from run to run (offline renders): FFTW plans
     ///   are estimated, not timed.
     public init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, now: Double,
                 deterministic: Bool = false) throws(RenderError) {
-        self.options = options
-        theme = options.barTheme
-        layout = options.barLayout
-        barRenderer = try BarRenderer(shaders: shaders)
-        rects = try RectRenderer(shaders: shaders)
-        labels = try? TextRenderer(shaders: shaders, pixelSize: labelSize)
-        if let directory = options.shaderDirectory {
-            let pass = try ShaderPassRenderer(shaders: shaders)
-            shaderPass = pass
-            userShaders = UserShaders(directory: directory, renderer: pass)
-        } else {
-            shaderPass = nil
-            userShaders = nil
-        }
-        state = VisualizerState(settings: Self.stateSettings(options), mode: options.mode) { rate, bands in
-            SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: !deterministic)
-        }
+        tools = try VisualTools(options: options, shaders: shaders, labelSize: labelSize, deterministic: deterministic)
         startTime = now
-    }
-
-    static func stateSettings(_ options: DisplaySettings) -> VisualizerState.Settings {
-        var settings = VisualizerState.Settings()
-        settings.bars = options.bars
-        settings.layout = options.barLayout
-        settings.smoothing = options.smoothing
-        settings.levelScale = options.levelScale
-        settings.caps = options.caps
-        settings.beatAccent = options.beatAccent
-        settings.holdTime = options.hold / 1000
-        settings.fallRate = options.fall
-        settings.ballistics = options.ballistics
-        settings.spectrumFloor = options.spectrumFloor
-        settings.lowsAtEdges = options.lowsAtEdges
-        settings.sensitivity = options.sensitivity
-        settings.meterScale = options.meterScale
-        settings.loudnessTargets = options.loudnessTargets
-        return settings
+        mode = options.mode
+        visual = VisualCatalog.make(options.mode, tools: tools)
+        visuals[options.mode] = visual
     }
 
     public var mode: VisualMode {
-        get { state.mode }
-        set { state.mode = newValue }
+        didSet {
+            guard mode != oldValue else { return }
+            if let made = visuals[mode] {
+                visual = made
+            } else {
+                visual = VisualCatalog.make(mode, tools: tools)
+                visuals[mode] = visual
+            }
+        }
     }
 
     /// Whether what it draws follows the beat: the accent, or a shader reading the beat.
-    var usesBeats: Bool { options.beatAccent || shaderPass?.readsBeat == true }
+    var usesBeats: Bool { tools.options.beatAccent || tools.shaderPass?.readsBeat == true }
 
     /// The color to clear the window to.
-    public var clearColor: Color { options.background.color(theme: theme) }
+    public var clearColor: Color { tools.options.background.color(theme: tools.theme) }
 
-    /// The mean bar value (for the latency benchmarks' frame log).
-    public var meanValue: Float { state.meanValue }
+    /// The picture's mean value (for the latency benchmarks' frame log).
+    public var meanValue: Float { visual.meanValue }
 
-    /// True when nothing on screen would change: every bar and cap has settled at the floor and no
-    /// user shader animates. The window then skips drawing.
-    public var isAtRest: Bool { userShaders == nil && state.isAtRest }
+    /// True when nothing on screen would change: the picture has settled and no user shader
+    /// animates. The window then skips drawing.
+    public var isAtRest: Bool { tools.userShaders == nil && visual.isAtRest }
 
     func handle(_ key: PlayerKey) {
         switch key {
-        case .cycleMode: state.mode = state.mode.next
-        case .cycleShader: userShaders?.next()
+        case .cycleMode: mode = mode.next
+        case .cycleShader: tools.userShaders?.next()
         default: break
         }
     }
 
-    /// Moves the display on by `dt`: `reading` covers the audio released from `feed` this frame.
+    /// Moves the picture on by `dt`: `reading` covers the audio released from `feed` this frame.
     public func update(reading: LevelReading, feed: AudioFeed, dt: Double, now: Double, canvasWidth: Int) {
-        userShaders?.refresh(now: now)
-        // Loudness is measured from the first time the meter shows, and then for good: switching
-        // modes loses no integrated loudness.
-        if state.mode == .meter { feed.measureLoudness { LoudnessMeter() } }
-        state.update(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
+        tools.userShaders?.refresh(now: now)
+        if visual.needs.contains(.loudness) { feed.measureLoudness { LoudnessMeter() } }
+        let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
+        visual.update(frame)
+        lastFrame = frame
+    }
+
+    /// Draws into the top `height` pixels of a `width`×`windowHeight` window (already cleared).
+    public func draw(width: Int, height: Int, windowHeight: Int, now: Double) {
+        let beat = lastFrame?.beat ?? BeatPulse()
+        visual.draw(VisualCanvas(width: width, height: height, windowHeight: windowHeight, time: now - startTime,
+                                   beat: beat, beatLevel: lastFrame?.beatLevel ?? 0, beatPhase: lastFrame?.beatPhase ?? 0))
+        if let message = tools.userShaders?.error { drawError(message, width: width, windowHeight: windowHeight) }
+        tools.labels?.endFrame()
+    }
+
+    /// A shader's compiler message, in a band at the top of the window.
+    private func drawError(_ message: String, width: Int, windowHeight: Int) {
+        guard let labels = tools.labels else { return }
+        let text = message.count > 160 ? String(message.prefix(157)) + "..." : message
+        let size = labels.size(of: text)
+        tools.rects.draw([(PixelRect(x: 0, y: 0, width: width, height: size.height + 8), Color(hex: 0x3A0A0A, alpha: 0.9))],
+                         canvasWidth: width, canvasHeight: windowHeight)
+        labels.draw(text, x: 6, y: 4, color: Color(hex: 0xFF8080), canvasWidth: width, canvasHeight: windowHeight)
     }
 }

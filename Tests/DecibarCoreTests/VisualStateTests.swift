@@ -18,8 +18,8 @@ private final class FixedBands: BandAnalyzer {
     }
 }
 
-@Suite("Visualizer state, without a window")
-struct VisualizerStateTests {
+@Suite("Pictures' states, without a window")
+struct VisualStateTests {
     /// A feed that has released one buffer of `channels` channels of a -6 dBFS square at `rate`.
     func feed(channels: Int = 2, rate: Int = 48000) -> AudioFeed {
         let feed = AudioFeed()
@@ -33,25 +33,35 @@ struct VisualizerStateTests {
     let loud = LevelReading(rmsDB: [-6, -6], peakDB: [-6, -6], frameCount: 800, combinedRMSDB: -6, combinedPeakDB: -6)
     let none = LevelReading.silence(channelCount: 2)
 
+    /// Moves `state` on by one frame of `clock`; returns the frame.
+    @discardableResult
+    func step(_ state: inout some VisualState, _ clock: inout VisualClock, reading: LevelReading, feed: AudioFeed,
+              dt: Double, now: Double, canvasWidth: Int = 1280) -> VisualFrame {
+        let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
+        state.update(frame)
+        return frame
+    }
+
     @Test("bars rise with sound, and after it stops fall to rest in the same time at 30, 60 and 144 frames a second",
           arguments: [30.0, 60.0, 144.0])
     func restAtAnyFrameRate(fps: Double) {
-        var state = VisualizerState(settings: .init(), mode: .bars) { _, _ in nil }
+        var state = LevelBarsState(settings: .init())
+        var clock = VisualClock()
         let audio = feed()
         let dt = 1 / fps
         var now = 0.0
         for _ in 0 ..< Int(fps) {
             now += dt
-            state.update(reading: loud, feed: audio, dt: dt, now: now, canvasWidth: 1280)
+            step(&state, &clock, reading: loud, feed: audio, dt: dt, now: now)
         }
-        #expect(state.barValues.count == VisualizerState.defaultBarCount)
+        #expect(state.field.values.count == VisualSettings.defaultBarCount)
         #expect(state.meanValue > 0.5 && !state.isAtRest)
         // Sound stops: within 0.1 s the targets drop; the 158 ms release takes the bars below
         // 1/2000 within about 1.3 s (ln(2000)·0.158 s) after that.
         let stopped = now
         while !state.isAtRest && now - stopped < 5 {
             now += dt
-            state.update(reading: none, feed: audio, dt: dt, now: now, canvasWidth: 1280)
+            step(&state, &clock, reading: none, feed: audio, dt: dt, now: now)
         }
         #expect(state.isAtRest)
         #expect(abs((now - stopped) - 1.35) < 0.1, "at rest after \(now - stopped) s at \(fps) fps")
@@ -59,91 +69,96 @@ struct VisualizerStateTests {
 
     @Test("with the beat accent, bars are 18 % taller when a beat is heard, 9 % 80 ms later, and as smoothed once it fades; without, untouched")
     func beatAccent() {
-        var settings = VisualizerState.Settings()
+        var settings = VisualSettings()
         // The plain mapping: -30 dBFS fills half a bar, and a lift does not reach the top.
         settings.sensitivity = .off
-        var plain = VisualizerState(settings: settings, mode: .bars) { _, _ in nil }
+        var plain = LevelBarsState(settings: settings)
         settings.beatAccent = true
-        var accented = VisualizerState(settings: settings, mode: .bars) { _, _ in nil }
+        var accented = LevelBarsState(settings: settings)
+        var plainClock = VisualClock(), accentedClock = VisualClock()
+        var last: VisualFrame?
         let audio = feed()
         audio.addBeat(at: 2, bpm: 120, confidence: 1)
         var frame = 0
         let quiet = LevelReading(rmsDB: [-30, -30], peakDB: [-30, -30], frameCount: 800, combinedRMSDB: -30, combinedPeakDB: -30)
         // Frames every 10 ms, to `time`.
-        func step(to time: Double) {
+        func advance(to time: Double) {
             while frame < Int((time * 100).rounded()) {
                 frame += 1
                 let now = Double(frame) / 100
                 _ = audio.release(heardBy: now)
-                accented.update(reading: quiet, feed: audio, dt: 0.01, now: now, canvasWidth: 1280)
-                plain.update(reading: quiet, feed: audio, dt: 0.01, now: now, canvasWidth: 1280)
+                last = self.step(&accented, &accentedClock, reading: quiet, feed: audio, dt: 0.01, now: now)
+                self.step(&plain, &plainClock, reading: quiet, feed: audio, dt: 0.01, now: now)
             }
         }
         // Each bar is the plain one times the lift, held under the top.
         func isLifted(by lift: Float) -> Bool {
-            zip(accented.barValues, plain.barValues).allSatisfy { abs($0 - min(1, $1 * lift)) < 1e-5 }
+            zip(accented.field.values, plain.field.values).allSatisfy { abs($0 - min(1, $1 * lift)) < 1e-5 }
         }
-        step(to: 1.99)
-        #expect(isLifted(by: 1) && accented.beatLevel == 0)
-        step(to: 2.0)
-        #expect(isLifted(by: 1.18) && accented.beatLevel == 1)
-        step(to: 2.08)
+        advance(to: 1.99)
+        #expect(isLifted(by: 1) && last?.beatLevel == 0)
+        advance(to: 2.0)
+        #expect(isLifted(by: 1.18) && last?.beatLevel == 1)
+        advance(to: 2.08)
         #expect(isLifted(by: 1.09))
-        #expect(abs(accented.beatPhase - 0.16) < 1e-3 && accented.beat.bpm == 120)
-        step(to: 4)
+        #expect(abs((last?.beatPhase ?? 0) - 0.16) < 1e-3 && last?.beat.bpm == 120)
+        advance(to: 4)
         #expect(isLifted(by: 1))  // 2 s on, the pulse is 2^-25
-        #expect(plain.beatLevel > 0 && plain.barValues == plain.smoother.values)
+        #expect((last?.beatLevel ?? 0) > 0 && plain.field.values == plain.field.smoother.values)
     }
 
     @Test("the bar count follows --bars, or the canvas with a fixed bar width")
     func barCount() {
-        var settings = VisualizerState.Settings()
+        var settings = VisualSettings()
         settings.bars = 7
-        #expect(VisualizerState(settings: settings, mode: .bars) { _, _ in nil }.barCount(canvasWidth: 1280) == 7)
+        #expect(settings.barCount(canvasWidth: 1280) == 7)
         settings.bars = nil
         settings.layout.fixedWidth = (10, 5)
-        let fitting = VisualizerState(settings: settings, mode: .bars) { _, _ in nil }.barCount(canvasWidth: 1280)
+        let fitting = settings.barCount(canvasWidth: 1280)
         #expect(fitting == settings.layout.fittingCount(canvasWidth: 1280))
     }
 
     @Test("spectrum: band levels are scaled to the floor and arranged, lows meeting in the middle")
     func spectrum() {
         let analyzer = FixedBands(sampleRate: 48000, count: 2, levels: [[-10, -70], [0, -35]])
-        var settings = VisualizerState.Settings()
+        var settings = VisualSettings()
         settings.bars = 4
         settings.smoothing = SmoothingTimes(attack: 0, release: 0)
         settings.sensitivity = .off
-        var state = VisualizerState(settings: settings, mode: .spectrum) { rate, bands in
+        var state = SpectrumState(settings: settings) { rate, bands in
             rate == 48000 && bands == 2 ? analyzer : nil
         }
-        state.update(reading: loud, feed: feed(), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
+        var clock = VisualClock()
+        step(&state, &clock, reading: loud, feed: feed(), dt: 1.0 / 60, now: 10)
         #expect(analyzer.calls == 1)
         let expected: [Float] = [0, 60.0 / 70, 1, 0.5]
-        #expect(zip(state.targets, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.targets)")
-        #expect(zip(state.barValues, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.barValues)")
+        #expect(zip(state.field.targets, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.field.targets)")
+        #expect(zip(state.field.values, expected).allSatisfy { abs($0 - $1) < 1e-6 }, "\(state.field.values)")
     }
 
     @Test("spectrum with automatic sensitivity: the loudest band sits at the headroom, the floor's span below it")
     func spectrumAutomatic() {
         let analyzer = FixedBands(sampleRate: 48000, count: 2, levels: [[-22, -82], [-12, -47]])
-        var settings = VisualizerState.Settings()
+        var settings = VisualSettings()
         settings.bars = 4
         settings.smoothing = SmoothingTimes(attack: 0, release: 0)
-        var state = VisualizerState(settings: settings, mode: .spectrum) { _, _ in analyzer }
-        state.update(reading: loud, feed: feed(), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
+        var state = SpectrumState(settings: settings) { _, _ in analyzer }
+        var clock = VisualClock()
+        step(&state, &clock, reading: loud, feed: feed(), dt: 1.0 / 60, now: 10)
         // 12 dB quieter than the plain test above, and drawn the same, scaled by the headroom 0.95.
         let expected: [Float] = [0, 0.95 * 60 / 70, 0.95, 0.95 * 0.5]
-        #expect(zip(state.targets, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(state.targets)")
+        #expect(zip(state.field.targets, expected).allSatisfy { abs($0 - $1) < 1e-5 }, "\(state.field.targets)")
     }
 
     @Test("meter: one bar for mono, two for stereo; RMS from the feed's 300 ms window, peaks from the reading")
     func meter() {
-        var state = VisualizerState(settings: .init(), mode: .meter) { _, _ in nil }
+        var state = MeterState(settings: .init())
+        var clock = VisualClock()
         let mono = LevelReading(rmsDB: [-6], peakDB: [-6], frameCount: 256, combinedRMSDB: -6, combinedPeakDB: -6)
-        state.update(reading: mono, feed: feed(channels: 1), dt: 1.0 / 60, now: 10, canvasWidth: 1280)
-        #expect(state.meterChannels == 1)
-        state.update(reading: loud, feed: feed(channels: 2), dt: 1.0 / 60, now: 10.1, canvasWidth: 1280)
-        #expect(state.meterChannels == 2)
+        step(&state, &clock, reading: mono, feed: feed(channels: 1), dt: 1.0 / 60, now: 10)
+        #expect(state.channels == 1)
+        step(&state, &clock, reading: loud, feed: feed(channels: 2), dt: 1.0 / 60, now: 10.1)
+        #expect(state.channels == 2)
         let reading = state.meter.reading(channel: 1)
         // A 0.5 square is -6.02 dBFS RMS; the 300 ms window holds 256 frames of it.
         #expect(abs(reading.rmsDB - -6.02) < 0.05 && abs(reading.peakDB - -6) < 0.01, "\(reading)")

@@ -1,0 +1,20 @@
+import DecibarCore
+
+/// `--mode bars`: symmetric bars as high as the audio is loud.
+final class LevelBarsVisual: Visual {
+    private let tools: VisualTools
+    private(set) var state: LevelBarsState
+
+    init(tools: VisualTools) {
+        self.tools = tools
+        state = LevelBarsState(settings: VisualTools.visualSettings(tools.options))
+    }
+
+    var needs: VisualNeeds { [] }
+    var isAtRest: Bool { state.isAtRest }
+    var meanValue: Float { state.meanValue }
+
+    func update(_ frame: VisualFrame) { state.update(frame) }
+
+    func draw(_ canvas: VisualCanvas) { tools.drawBars(state.field, on: canvas) }
+}

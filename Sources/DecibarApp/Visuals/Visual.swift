@@ -1,0 +1,35 @@
+import DecibarCore
+
+/// One way of showing the music (a `--mode`): its state, moved on by each frame, and its drawing.
+/// A new mode is a type here, its value of `VisualMode` and its row in `VisualCatalog`.
+protocol Visual: AnyObject {
+    /// What the feed must measure for it.
+    var needs: VisualNeeds { get }
+    func update(_ frame: VisualFrame)
+    /// Draws into the top `canvas.height` pixels of the window (already cleared).
+    func draw(_ canvas: VisualCanvas)
+    /// True when nothing on screen would change; the window then skips drawing.
+    var isAtRest: Bool { get }
+    /// 0...1, for the latency benchmarks' frame log.
+    var meanValue: Float { get }
+}
+
+/// What the feed measures only once a picture needs it.
+struct VisualNeeds: OptionSet {
+    let rawValue: Int
+    /// Loudness (momentary, short-term, integrated, range, true peak): measured from the first
+    /// frame that shows it, and then for good, so switching pictures loses none of it.
+    static let loudness = VisualNeeds(rawValue: 1)
+}
+
+/// Where a frame is drawn: the top `height` pixels of a `width`×`windowHeight` window, at `time`
+/// seconds since the picture started, with the beat heard by then.
+struct VisualCanvas {
+    var width: Int
+    var height: Int
+    var windowHeight: Int
+    var time: Double
+    var beat: BeatPulse
+    var beatLevel: Float
+    var beatPhase: Float
+}

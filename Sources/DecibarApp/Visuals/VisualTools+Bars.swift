@@ -1,0 +1,50 @@
+import DecibarCore
+import DecibarRender
+
+/// Bars as the level and spectrum pictures draw them: through the user's shader when one draws,
+/// else as rectangles with the beat's flash and the caps.
+extension VisualTools {
+    /// How far toward white the bars' tips go when a beat is heard.
+    static let beatFlash: Float = 0.45
+
+    func drawBars(_ field: BarField, on canvas: VisualCanvas) {
+        let values = field.values
+        let (width, height, windowHeight) = (canvas.width, canvas.height, canvas.windowHeight)
+        if let userShaders, userShaders.isDrawing {
+            var drawn = values
+            if options.caps {
+                shaderValues.removeAll(keepingCapacity: true)
+                for (value, cap) in zip(values, field.caps.values) { shaderValues.append(max(value, cap)) }
+                drawn = shaderValues
+            }
+            shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight,
+                             time: canvas.time, beat: (canvas.beatLevel, canvas.beatPhase, Float(canvas.beat.bpm)), theme: theme)
+        } else {
+            layout.rects(for: values, width: width, height: height, into: &barRects)
+            // The accent: a flash toward white on the beat, as the bars lift (tall bars cannot).
+            let shown = options.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
+            barRenderer.draw(barRects, width: width, height: height, theme: shown, windowHeight: windowHeight,
+                             axis: layout.growthAxis(canvasHeight: height))
+            if options.caps { drawCaps(field, width: width, height: height, windowHeight: windowHeight) }
+        }
+    }
+
+    private func drawCaps(_ field: BarField, width: Int, height: Int, windowHeight: Int) {
+        layout.rects(for: field.caps.values, width: width, height: height, into: &capRects)
+        let thickness = max(2, height / 180)
+        let color = MeterPicture.capColor
+        shapes.removeAll(keepingCapacity: true)
+        for rect in capRects {
+            let above = PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness)
+            let below = PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness)
+            switch layout.orientation {
+            case .center:
+                shapes.append((above, color))
+                shapes.append((below, color))
+            case .bottom: shapes.append((above, color))
+            case .top: shapes.append((below, color))
+            }
+        }
+        rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
+    }
+}
