@@ -44,13 +44,17 @@ let package = Package(
         // libcurl likewise, opened on first use (see Sources/CCurl/include/CCurl.h).
         .target(name: "CCurl", path: "Sources/CCurl"),
         .target(name: "CLiblo", dependencies: ["CLoader"], path: "Sources/CLiblo"),
+        // Decibar's Milkdrop plug-in, opened from a path (Sources/MilkdropPlugin is the plug-in: C++
+        // over libprojectM, built by Scripts/build-milkdrop.sh, not by SwiftPM, which would make a
+        // shared library need the Swift runtime's).
+        .target(name: "CMilkdrop", dependencies: ["CLoader"], path: "Sources/CMilkdrop"),
         // MPRIS's sd-bus vtables: tables built by C macros over bit-fields, which Swift cannot write.
         .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG", "CWayland"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG", "CWayland", "CMilkdrop"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl", "CLiblo"]),
 

@@ -2,6 +2,7 @@
 // A video frame in a pixel rectangle (top-left origin), as a strip of two triangles.
 uniform vec4 rect;        // x, y, width, height
 uniform vec2 canvasSize;
+uniform bool bottomRowFirst; // a texture OpenGL drew into, rather than one uploaded top row first
 
 out vec2 pictureCoordinate;
 
@@ -9,6 +10,6 @@ void main() {
     vec2 corner = vec2(float(gl_VertexID & 1), float((gl_VertexID >> 1) & 1));
     vec2 pixel = rect.xy + corner * rect.zw;
     // Rows are uploaded top row first, so the texture's first row is the picture's top.
-    pictureCoordinate = corner;
+    pictureCoordinate = bottomRowFirst ? vec2(corner.x, 1.0 - corner.y) : corner;
     gl_Position = vec4(pixel.x / canvasSize.x * 2.0 - 1.0, 1.0 - pixel.y / canvasSize.y * 2.0, 0.0, 1.0);
 }

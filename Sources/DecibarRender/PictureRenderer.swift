@@ -10,6 +10,7 @@ public final class PictureRenderer {
     private var textureSize = (width: 0, height: 0)
     private let rectLocation: GLint
     private let canvasSizeLocation: GLint
+    private let flipLocation: GLint
 
     /// A frame has been uploaded since the last `forget`.
     public var hasPicture: Bool { textureSize.width > 0 }
@@ -18,6 +19,7 @@ public final class PictureRenderer {
         program = try ShaderProgram(library: shaders, vertex: "picture.vert", fragment: "picture.frag")
         rectLocation = program.uniformLocation("rect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
+        flipLocation = program.uniformLocation("bottomRowFirst")
         glFunctions.glGenVertexArrays!(1, &vertexArray)
         glFunctions.glGenTextures!(1, &texture)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
@@ -57,10 +59,17 @@ public final class PictureRenderer {
     /// Draws the last frame uploaded into `rect` of a `canvasWidth`×`canvasHeight` canvas.
     public func draw(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
         guard hasPicture else { return }
+        draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+    }
+
+    /// Draws another texture the same way; `bottomRowFirst` for one OpenGL drew into (its first
+    /// row is the bottom).
+    func draw(texture: GLuint, bottomRowFirst: Bool, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
         glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glFunctions.glUseProgram!(program.handle)
         glFunctions.glUniform4f!(rectLocation, Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height))
         glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
+        glFunctions.glUniform1i!(flipLocation, bottomRowFirst ? 1 : 0)
         glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0))
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
         glFunctions.glBindVertexArray!(vertexArray)

@@ -43,7 +43,7 @@ public struct ShaderLibrary: Sendable {
         return parts.joined(separator: "/") + "/Shaders"
     }
 
-    private static func fileExists(_ path: String) -> Bool {
+    static func fileExists(_ path: String) -> Bool {
         guard let file = sdlFunctions.SDL_RWFromFile!(path, "rb") else { return false }
         sdlFunctions.SDL_RWclose!(file)
         return true

@@ -17,6 +17,8 @@ public final class Window {
     private var layerSurface: WaylandLayerSurface?
     /// Closed before its last user let it go (`close`): it shows and draws nothing more.
     public private(set) var isClosed = false
+    /// n, p, r and l are the Milkdrop preset keys (set while it shows) instead of the player's.
+    public var presetKeys = false
     /// Whether the driver agreed to wait for vertical blank on swap. Under Xvfb it does not,
     /// and some drivers agree but do not wait; the frame pacer checks either way.
     public private(set) var requestedVSync: Bool
@@ -399,15 +401,16 @@ public final class Window {
                 case Int(SDLK_RIGHT.rawValue): events.append(.key(.forward))
                 case Int(SDLK_HOME.rawValue): events.append(.key(.start))
                 case Int(SDLK_END.rawValue): events.append(.key(.end))
-                case Int(SDLK_n.rawValue): events.append(.key(.next))
-                case Int(SDLK_p.rawValue): events.append(.key(.previous))
+                case Int(SDLK_n.rawValue): events.append(.key(presetKeys ? .nextPreset : .next))
+                case Int(SDLK_p.rawValue): events.append(.key(presetKeys ? .previousPreset : .previous))
+                case Int(SDLK_r.rawValue) where presetKeys: events.append(.key(.randomPreset))
                 case Int(SDLK_d.rawValue): events.append(.key(.toggleDecibels))
                 case Int(SDLK_m.rawValue): events.append(.key(.cycleMode))
                 case Int(SDLK_s.rawValue): events.append(.key(.cycleShader))
                 case Int(SDLK_x.rawValue), Int(SDLK_AUDIOSTOP.rawValue): events.append(.key(.stop))
                 case Int(SDLK_9.rawValue), Int(SDLK_KP_9.rawValue): events.append(.key(.volumeDown))
                 case Int(SDLK_0.rawValue), Int(SDLK_KP_0.rawValue): events.append(.key(.volumeUp))
-                case Int(SDLK_l.rawValue): events.append(.key(.cycleLoop))
+                case Int(SDLK_l.rawValue): events.append(.key(presetKeys ? .lockPreset : .cycleLoop))
                 // { and } are [ and ] with Shift on most layouts.
                 case Int(SDLK_LEFTBRACKET.rawValue):
                     events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchDown : .rateDown))

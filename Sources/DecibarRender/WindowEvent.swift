@@ -13,6 +13,9 @@ public enum PlayerKey: Sendable, Equatable {
     case nextChapter, previousChapter
     /// a and b: the A-B loop's start and end at the playhead; A (shift+a): no loop.
     case loopStart, loopEnd, clearLoop
+    /// While Milkdrop shows (`Window.presetKeys`): n, p and r the next, previous and a random
+    /// preset, l locks the one shown (the media keys keep moving through tracks).
+    case nextPreset, previousPreset, randomPreset, lockPreset
 }
 
 public enum WindowEvent: Sendable, Equatable {

@@ -25,7 +25,10 @@
     X(glShaderSource) X(glTexImage2D) X(glTexParameteri) \
     X(glTexSubImage2D) X(glUniform1f) X(glUniform1i) \
     X(glUniform2f) X(glUniform4f) X(glUseProgram) \
-    X(glVertexAttribDivisor) X(glVertexAttribPointer) X(glViewport)
+    X(glVertexAttribDivisor) X(glVertexAttribPointer) X(glViewport) \
+    X(glGetIntegerv) X(glBindSampler) X(glFramebufferTexture2D) \
+    X(glColorMask) X(glBlendEquation) X(glLineWidth) \
+    X(glPolygonMode) X(glGetError)
 
 typedef struct { DECIBAR_GL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarGL;
 

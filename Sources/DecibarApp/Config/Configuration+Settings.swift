@@ -29,6 +29,12 @@ extension DisplaySettings {
         spectrumFloor = Float(c[Key.spectrumFloor])
         lowsAtEdges = c[Key.lowsAtEdges]
         shaderDirectory = c[Key.shaderDirectory]
+        preset = c[Key.preset]
+        presetDirectories = c[Key.presetDirectories]
+        allPresets = c[Key.allPresets]
+        presetShuffle = c[Key.presetShuffle]
+        presetDuration = c[Key.presetDuration]
+        seed = c[Key.seed]
         size = c[Key.size]
         fullscreen = c[Key.fullscreen]
         fps = c[Key.fps]

@@ -161,8 +161,15 @@ extension Daemon {
                 throw failure
             }
         } else if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
-            // The mode switches in place: the bars keep moving.
-            visualizer?.mode = mode
+            // The mode switches in place: the bars keep moving. One that cannot be drawn here
+            // (Milkdrop without its library) leaves the picture as it was.
+            do {
+                try visualizer?.show(mode)
+            } catch {
+                runtime = before
+                applyConfiguration()
+                throw ControlFailure(.commandFailed, error.description)
+            }
         } else if key.section == ConfigSection.display.rawValue {
             rebuildVisualizer()
         } else if key.section == ConfigSection.player.rawValue, let session, let window {

@@ -327,7 +327,7 @@ public final class Daemon {
         let mode = visualizer?.mode
         do {
             try makeVisualizer(for: window)
-            if let mode, !configuration.isSet(ConfigSchema.Display.mode), !runtime.isSet(ConfigSchema.Display.mode) { visualizer?.mode = mode }
+            if let mode, !configuration.isSet(ConfigSchema.Display.mode), !runtime.isSet(ConfigSchema.Display.mode) { try? visualizer?.show(mode) }
         } catch {
             log.error("cannot redraw with the new settings: \(error)")
         }

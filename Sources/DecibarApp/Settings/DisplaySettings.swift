@@ -31,6 +31,14 @@ public struct DisplaySettings: Sendable {
     public var spectrumFloor = Float(Key.spectrumFloor.defaultValue)
     public var lowsAtEdges = Key.lowsAtEdges.defaultValue
     public var shaderDirectory = Key.shaderDirectory.defaultValue
+    /// Milkdrop: the preset to start with, the playlist's folders (empty: the default list), its
+    /// order, how long each shows, and the seed of its random numbers.
+    public var preset = Key.preset.defaultValue
+    public var presetDirectories = Key.presetDirectories.defaultValue
+    public var allPresets = Key.allPresets.defaultValue
+    public var presetShuffle = Key.presetShuffle.defaultValue
+    public var presetDuration = Key.presetDuration.defaultValue
+    public var seed = Key.seed.defaultValue
     public var size = Key.size.defaultValue
     public var fullscreen = Key.fullscreen.defaultValue
     /// Frames per second of the window; nil: the display's refresh rate.

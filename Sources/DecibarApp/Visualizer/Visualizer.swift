@@ -23,24 +23,61 @@ public final class Visualizer {
         tools = try VisualTools(options: options, shaders: shaders, labelSize: labelSize, deterministic: deterministic)
         startTime = now
         mode = options.mode
-        visual = VisualCatalog.make(options.mode, tools: tools)
+        visual = try VisualCatalog.make(options.mode, tools: tools)
         visuals[options.mode] = visual
     }
 
-    public var mode: VisualMode {
-        didSet {
-            guard mode != oldValue else { return }
-            if let made = visuals[mode] {
-                visual = made
-            } else {
-                visual = VisualCatalog.make(mode, tools: tools)
-                visuals[mode] = visual
+    public private(set) var mode: VisualMode
+
+    /// Shows `mode`'s picture from the next frame; fails, leaving the picture as it was, when it
+    /// cannot be drawn here (Milkdrop without its library or presets).
+    public func show(_ mode: VisualMode) throws(RenderError) {
+        guard mode != self.mode else { return }
+        if let made = visuals[mode] {
+            visual = made
+        } else {
+            let made = try VisualCatalog.make(mode, tools: tools)
+            visuals[mode] = made
+            visual = made
+        }
+        self.mode = mode
+    }
+
+    /// The next mode that can be drawn here (m); those that cannot are skipped, said once each.
+    func showNextMode() {
+        var candidate = mode.next
+        while candidate != mode {
+            do {
+                try show(candidate)
+                return
+            } catch {
+                if !unavailableModes.contains(candidate) { writeError("decibar: \(error.description)") }
+                unavailableModes.insert(candidate)
+                candidate = candidate.next
             }
         }
     }
 
-    /// Whether what it draws follows the beat: the accent, or a shader reading the beat.
-    var usesBeats: Bool { tools.options.beatAccent || tools.shaderPass?.readsBeat == true }
+    private var unavailableModes: Set<VisualMode> = []
+
+    /// Whether what it draws follows the beat: the accent, a shader reading the beat, or a
+    /// picture that changes on it.
+    var usesBeats: Bool {
+        tools.options.beatAccent || tools.shaderPass?.readsBeat == true || visual.needs.contains(.beats)
+    }
+
+    /// The Milkdrop preset shown (nil in other modes).
+    public var presetName: String? { (visual as? MilkdropVisual)?.presetName }
+
+    /// Whether the Milkdrop preset shown is held (l, `ctl preset lock`).
+    public var isPresetLocked: Bool { (visual as? MilkdropVisual)?.isLocked ?? false }
+
+    /// A move through the Milkdrop playlist; why not, when it cannot be made (another mode, no
+    /// such preset).
+    func movePreset(_ move: PresetMove) -> String? {
+        guard let milkdrop = visual as? MilkdropVisual else { return "the display is not in milkdrop mode" }
+        return milkdrop.perform(move)
+    }
 
     /// The color to clear the window to.
     public var clearColor: Color { tools.options.background.color(theme: tools.theme) }
@@ -54,8 +91,12 @@ public final class Visualizer {
 
     func handle(_ key: PlayerKey) {
         switch key {
-        case .cycleMode: mode = mode.next
+        case .cycleMode: showNextMode()
         case .cycleShader: tools.userShaders?.next()
+        case .nextPreset: _ = movePreset(.next)
+        case .previousPreset: _ = movePreset(.previous)
+        case .randomPreset: _ = movePreset(.random)
+        case .lockPreset: _ = movePreset(.toggleLock)
         default: break
         }
     }

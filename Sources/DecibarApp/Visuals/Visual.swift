@@ -20,6 +20,8 @@ struct VisualNeeds: OptionSet {
     /// Loudness (momentary, short-term, integrated, range, true peak): measured from the first
     /// frame that shows it, and then for good, so switching pictures loses none of it.
     static let loudness = VisualNeeds(rawValue: 1)
+    /// Beats, found whether or not the beat accent is on.
+    static let beats = VisualNeeds(rawValue: 2)
 }
 
 /// Where a frame is drawn: the top `height` pixels of a `width`×`windowHeight` window, at `time`

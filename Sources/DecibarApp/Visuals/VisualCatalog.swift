@@ -1,12 +1,15 @@
 import DecibarCore
+import DecibarRender
 
 /// Which picture each `--mode` draws: the one place that names them all.
 enum VisualCatalog {
-    static func make(_ mode: VisualMode, tools: VisualTools) -> any Visual {
+    /// Fails for a picture whose library or files are not installed (said in the user's terms).
+    static func make(_ mode: VisualMode, tools: VisualTools) throws(RenderError) -> any Visual {
         switch mode {
         case .bars: LevelBarsVisual(tools: tools)
         case .spectrum: SpectrumVisual(tools: tools)
         case .meter: LevelMeterVisual(tools: tools)
+        case .milkdrop: try MilkdropVisual(tools: tools)
         }
     }
 }

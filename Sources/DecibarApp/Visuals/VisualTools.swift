@@ -6,6 +6,7 @@ import DecibarRender
 /// allocates nothing once running; numbers are drawn from cached glyphs rather than new strings).
 final class VisualTools {
     let options: DisplaySettings
+    let shaders: ShaderLibrary
     let theme: BarTheme
     let layout: BarLayout
     let barRenderer: BarRenderer
@@ -24,6 +25,7 @@ final class VisualTools {
 
     init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, deterministic: Bool) throws(RenderError) {
         self.options = options
+        self.shaders = shaders
         self.deterministic = deterministic
         theme = options.barTheme
         layout = options.barLayout

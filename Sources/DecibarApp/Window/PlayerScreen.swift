@@ -83,7 +83,7 @@ final class PlayerScreen {
                 case .end, .next: session.next()
                 case .previous: session.previous()
                 case .toggleDecibels: decibels.toggle()
-                case .cycleMode, .cycleShader: visualizer.handle(key)
+                case .cycleMode, .cycleShader, .nextPreset, .previousPreset, .randomPreset, .lockPreset: visualizer.handle(key)
                 case .zoomIn where zoomable: session.zoom(to: session.view.factor * 2)
                 case .zoomOut where zoomable: session.zoom(to: session.view.factor / 2)
                 case .zoomIn, .zoomOut: break

@@ -35,7 +35,7 @@ public enum ConfigSchema {
     /// How the window looks and moves.
     public enum Display {
         public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars, inWindow: "m switches at run time.",
-            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right) or meter (RMS, peak and loudness per channel).")
+            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right), meter (RMS, peak and loudness per channel) or milkdrop (projectM's Milkdrop presets; needs libprojectm3 and projectm-data).")
         public static let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
             "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
         public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon",
@@ -81,6 +81,19 @@ public enum ConfigSchema {
         public static let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
             inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
             "Draw with your own fragment shaders from this folder: the first *.frag by name (unset: the built-in bars).")
+        public static let preset: Setting<String?> = .text(.display, "preset", valueName: "name|path",
+            inWindow: "n and p show the next and previous preset, r a random one, l locks the one shown.",
+            "Milkdrop: the preset to start with, by name (its file name without .milk, any case) or path (unset: the first of the playlist).")
+        public static let presetDirectories: Setting<[String]> = .names(.display, "preset_dirs", option: "preset-dir",
+            "Milkdrop: folders of .milk presets making the playlist, in this order, each sorted by name (repeat --preset-dir for more). Empty: the presets of projectm-data that draw well on a software renderer (all_presets: every one).")
+        public static let allPresets: Setting<Bool> = .boolean(.display, "all_presets",
+            "Milkdrop: with no preset_dirs, every installed preset instead of the list that draws well without a GPU.")
+        public static let presetShuffle: Setting<Bool> = .boolean(.display, "preset_shuffle",
+            "Milkdrop: play the playlist in a random order (from seed).")
+        public static let presetDuration: Setting<Double> = .number(.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
+            "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (a hard cut on the beat), or comes on time in music without a beat.")
+        public static let seed: Setting<Int?> = .integer(.display, "seed", 0...Int(UInt32.max),
+            "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
         public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720),
             "Window size in pixels, WxH (render: the video's).")
         public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen", for: .window,
@@ -174,7 +187,9 @@ public enum ConfigSchema {
         Display.orientation.key, Display.background.key, Display.borderless.key,
         Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
-        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key, Display.size.key,
+        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key,
+        Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.seed.key,
+        Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
         Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
         Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,

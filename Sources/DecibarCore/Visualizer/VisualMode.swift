@@ -3,6 +3,7 @@ public enum VisualMode: String, CaseIterable, Sendable {
     case bars
     case spectrum
     case meter
+    case milkdrop
 
     /// The mode after this one, for the m key.
     public var next: VisualMode {

@@ -1,0 +1,146 @@
+import DecibarCore
+import DecibarRender
+
+/// `--mode milkdrop`: projectM's Milkdrop presets (libprojectM 3.1, opened on first draw), fed the
+/// audio heard since the last frame and timed by the frame's clock, so a render's frame k shows
+/// the picture at k/fps of the audio whatever the machine's speed. Presets change by hard cuts on
+/// the downbeat once their time is up (`PresetSchedule`), or as the user asks.
+final class MilkdropVisual: Visual {
+    private let tools: VisualTools
+    private var playlist: PresetPlaylist
+    private var schedule: PresetSchedule
+    private let seed: UInt32
+    private var renderer: MilkdropRenderer?
+    /// The preset the renderer shows, and whether the user holds it.
+    private var shown: String?
+    private(set) var isLocked = false
+    /// What was heard since the last draw, read from the feed when drawing.
+    private var feed: AudioFeed?
+    private var unheardFrames = 0
+    private var left = [Float](repeating: 0, count: MilkdropVisual.audioLimit)
+    private var right = [Float](repeating: 0, count: MilkdropVisual.audioLimit)
+    private var lastFrameTime = 0.0
+    /// Presets skipped this run, each said once.
+    private var failedToStart = false
+
+    /// libprojectM keeps 2048 samples a channel; more in one frame would only be overwritten.
+    static let audioLimit = 2048
+    /// The mesh the per-vertex equations run on (libprojectM's default).
+    static let mesh = (x: 32, y: 24)
+
+    init(tools: VisualTools) throws(RenderError) {
+        self.tools = tools
+        let options = tools.options
+        _ = try MilkdropRenderer.load()
+        let paths = try PresetLibrary.playlistPaths(options)
+        seed = UInt32(truncatingIfNeeded: options.seed ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
+        playlist = PresetPlaylist(paths: paths, shuffled: options.presetShuffle, seed: UInt64(seed))
+        schedule = PresetSchedule(duration: options.presetDuration, now: 0)
+        if let preset = options.preset {
+            if preset.contains("/") {
+                if let problem = PresetLibrary.check(preset) { throw RenderError("--preset \(preset) \(problem)") }
+                playlist.insert(path: preset)
+                _ = playlist.select(named: preset)
+            } else if !playlist.select(named: preset) {
+                throw RenderError("--preset \(preset): no preset of that name in the playlist")
+            }
+        }
+    }
+
+    var needs: VisualNeeds { [.beats] }
+    var isAtRest: Bool { false }
+    var meanValue: Float { 0 }
+
+    /// The name of the preset shown (or about to be).
+    var presetName: String? { (shown ?? playlist.current).map(PresetPlaylist.name(of:)) }
+
+    func update(_ frame: VisualFrame) {
+        feed = frame.feed
+        unheardFrames = min(Self.audioLimit, unheardFrames + frame.reading.frameCount)
+        lastFrameTime = frame.now
+        if !isLocked, schedule.isDue(now: frame.now, beat: frame.beat) {
+            playlist.next()
+            schedule.restart(at: frame.now)
+        }
+    }
+
+    /// The user's moves: the next, previous or a random preset, lock, or one by name or path.
+    func perform(_ move: PresetMove) -> String? {
+        switch move {
+        case .next: playlist.next()
+        case .previous: playlist.previous()
+        case .random: playlist.jumpToRandom()
+        case .lock: isLocked = true
+        case .unlock: isLocked = false
+        case .toggleLock: isLocked.toggle()
+        case .named(let name):
+            if name.contains("/") {
+                if let problem = PresetLibrary.check(name) { return "\(name) \(problem)" }
+                playlist.insert(path: name)
+            }
+            guard playlist.select(named: name) else { return "no preset \(name) in the playlist" }
+        }
+        schedule.restart(at: lastFrameTime)
+        return nil
+    }
+
+    func draw(_ canvas: VisualCanvas) {
+        guard !failedToStart else { return }
+        if renderer == nil {
+            do {
+                renderer = try MilkdropRenderer(shaders: tools.shaders, width: canvas.width, height: canvas.height, mesh: Self.mesh,
+                                                fps: 60, dataDirectory: PresetLibrary.dataDirectory, seed: seed, clock: canvas.time)
+            } catch {
+                failedToStart = true
+                writeError("decibar: \(error.description)")
+                return
+            }
+        }
+        guard let renderer else { return }
+        showWantedPreset(on: renderer)
+        if let feed, unheardFrames > 0 {
+            let count = unheardFrames
+            left.withUnsafeMutableBufferPointer { buffer in
+                feed.copyLatest(channel: 0, into: UnsafeMutableBufferPointer(rebasing: buffer[0 ..< count]))
+            }
+            right.withUnsafeMutableBufferPointer { buffer in
+                feed.copyLatest(channel: 1, into: UnsafeMutableBufferPointer(rebasing: buffer[0 ..< count]))
+            }
+            left.withUnsafeBufferPointer { l in
+                right.withUnsafeBufferPointer { r in
+                    renderer.addAudio(left: UnsafeBufferPointer(rebasing: l[0 ..< count]), right: UnsafeBufferPointer(rebasing: r[0 ..< count]))
+                }
+            }
+            unheardFrames = 0
+        }
+        do {
+            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height),
+                              canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
+        } catch {
+            failedToStart = true
+            writeError("decibar: \(error.description)")
+        }
+    }
+
+    /// Loads the playlist's preset if it is not the one shown; one that cannot be shown is said
+    /// once, dropped from the playlist, and the next one tried.
+    private func showWantedPreset(on renderer: MilkdropRenderer) {
+        var tries = 0
+        while let wanted = playlist.current, wanted != shown, tries < 16 {
+            tries += 1
+            let problem = PresetLibrary.check(wanted) ?? renderer.loadPreset(wanted)
+            if let problem {
+                writeError("decibar: Milkdrop preset \(PresetPlaylist.name(of: wanted)) skipped: \(problem)")
+                playlist.removeCurrent()
+                continue
+            }
+            shown = wanted
+        }
+    }
+}
+
+/// What the user can ask of the Milkdrop playlist (keys and `ctl preset`).
+enum PresetMove: Equatable {
+    case next, previous, random, lock, unlock, toggleLock
+    case named(String)
+}

@@ -1,0 +1,62 @@
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// Where Milkdrop presets are found: the folders given (`preset_dirs`), or projectm-data's, whose
+/// presets are then narrowed to the ones that draw well on a software renderer
+/// (`DefaultPresets`, measured by Scripts/measure-presets.py) unless `all_presets` asks for all.
+enum PresetLibrary {
+    /// Where projectm-data puts its presets (and libprojectM finds its textures beside them).
+    static let dataDirectory = "/usr/share/projectM"
+    static var installedDirectory: String { dataDirectory + "/presets" }
+
+    /// The presets under `folder` and its subfolders, sorted by their path under it.
+    static func presets(in folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            if relative.lowercased().hasSuffix(".milk") { found.append(relative) }
+        }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        return found.sorted().map { base + $0 }
+    }
+
+    /// The playlist's presets for these settings, or why there are none, in the user's terms.
+    static func playlistPaths(_ options: DisplaySettings) throws(RenderError) -> [String] {
+        if !options.presetDirectories.isEmpty {
+            var paths: [String] = []
+            for folder in options.presetDirectories {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw RenderError("--preset-dir \(folder): no such folder")
+                }
+                let found = presets(in: folder)
+                if found.isEmpty { throw RenderError("--preset-dir \(folder): no .milk presets in it") }
+                paths += found
+            }
+            return paths
+        }
+        let installed = presets(in: installedDirectory)
+        guard !installed.isEmpty else {
+            throw RenderError("Milkdrop needs presets: none in \(installedDirectory) (apt install projectm-data)")
+        }
+        if options.allPresets { return installed }
+        let chosen = Set(DefaultPresets.names)
+        let listed = installed.filter { chosen.contains(PresetPlaylist.name(of: $0)) }
+        // A projectm-data whose names all changed still shows something.
+        return listed.isEmpty ? installed : listed
+    }
+
+    /// Whether the file may be handed to libprojectM: it parses whatever it is given, and some
+    /// files (binary, huge, or cut off) make it hang or crash, so only text of a preset's size goes.
+    static func check(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
+        defer { try? handle.close() }
+        let limit = 1 << 20
+        guard let data = try? handle.read(upToCount: limit + 1) else { return "cannot be read" }
+        if data.isEmpty { return "is empty" }
+        if data.count > limit { return "is over 1 MiB (not a preset)" }
+        if data.contains(0) { return "is not text (not a preset)" }
+        return nil
+    }
+}

@@ -1,0 +1,234 @@
+import CGL
+import CMilkdrop
+import CSDL2
+import DecibarCore
+
+/// Draws Milkdrop presets through libprojectM 3.1 (Decibar's plug-in over it, `CMilkdrop`), into
+/// a framebuffer of its own, then into a pixel rectangle of the canvas like a video frame. The
+/// library changes OpenGL state freely; after each of its frames the state every other renderer
+/// starts from is put back (`restoreState`), so what is drawn after it is drawn as without it.
+///
+/// One at a time per process: libprojectM 3.1 keeps its worker thread in a global.
+public final class MilkdropRenderer {
+    private let functions: DecibarMilkdrop
+    private let instance: OpaquePointer
+    private let pictures: PictureRenderer
+    private var framebuffer: GLuint = 0
+    private var texture: GLuint = 0
+    private var size = (width: 0, height: 0)
+    private var interleaved: [Float] = []
+
+    /// The plug-in's file name; it is looked for beside decibar, then in `lib/decibar` beside the
+    /// installed binary's `bin/`, then in the source checkout's build folders.
+    public static let pluginName = "libdecibar-milkdrop.so"
+
+    /// Opens the plug-in (and with it libprojectM) once; why it cannot be, in the user's terms.
+    public static func load() throws(RenderError) -> DecibarMilkdrop {
+        let candidates = pluginCandidates()
+        guard let path = candidates.first(where: ShaderLibrary.fileExists) else {
+            throw RenderError("Milkdrop needs Decibar's plug-in \(pluginName), which is not installed (looked in "
+                              + candidates.map { String($0.dropLast(pluginName.count + 1)) }.joined(separator: ", ") + ")")
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        guard let table = decibar_milkdrop_load(path, &message, Int32(message.count)) else {
+            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if reason.contains("libprojectM") {
+                throw RenderError("Milkdrop needs libprojectM 3, which is not installed (apt install libprojectm3)")
+            }
+            throw RenderError(reason)
+        }
+        return table.pointee
+    }
+
+    private static func pluginCandidates() -> [String] {
+        var candidates: [String] = []
+        if sdlLibrary.table != nil, let base = sdlFunctions.SDL_GetBasePath!() {
+            let binary = String(cString: base)
+            sdlFunctions.SDL_free!(base)
+            candidates.append(binary + pluginName)
+            candidates.append(binary + "../lib/decibar/" + pluginName)
+        }
+        // #filePath is Sources/DecibarRender/MilkdropRenderer.swift in the checkout.
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        let checkout = parts.joined(separator: "/")
+        candidates.append(checkout + "/.build/release/" + pluginName)
+        candidates.append(checkout + "/.build/debug/" + pluginName)
+        return candidates
+    }
+
+    /// Sets the clock every Milkdrop picture reads its `time` from (seconds); it must only go on.
+    public static func setClock(_ seconds: Double) throws(RenderError) {
+        let functions = try load()
+        functions.decibar_milkdrop_set_clock!(Int64((seconds * 1_000_000).rounded()))
+    }
+
+    /// - Parameters:
+    ///   - mesh: the grid the presets' per-vertex equations run on (they run on the CPU).
+    ///   - fps: what presets are told the frame rate is.
+    ///   - dataDirectory: where the library finds its textures (`presets/`, `textures/`).
+    ///   - seed: where the C library's random numbers, which presets use, start.
+    public init(shaders: ShaderLibrary, width: Int, height: Int, mesh: (x: Int, y: Int), fps: Int, dataDirectory: String,
+                seed: UInt32, clock: Double) throws(RenderError) {
+        functions = try Self.load()
+        pictures = try PictureRenderer(shaders: shaders)
+        // The library reads the clock as it starts: its `time` counts from here.
+        functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
+        let state = SavedBindings()
+        let target: (framebuffer: GLuint, texture: GLuint)
+        do throws(RenderError) {
+            target = try Self.makeFramebuffer(width: max(1, width), height: max(1, height))
+        } catch {
+            Self.restoreState(state)
+            throw error
+        }
+        var message = [CChar](repeating: 0, count: 512)
+        guard let made = functions.decibar_milkdrop_create!(Int32(max(1, width)), Int32(max(1, height)), Int32(mesh.x), Int32(mesh.y),
+                                                            Int32(fps), dataDirectory, seed, &message, Int32(message.count)) else {
+            Self.deleteFramebuffer(target)
+            Self.restoreState(state)
+            throw RenderError("Milkdrop: " + Self.text(message))
+        }
+        instance = made
+        framebuffer = target.framebuffer
+        texture = target.texture
+        size = (max(1, width), max(1, height))
+        Self.restoreState(state)
+    }
+
+    deinit {
+        let state = SavedBindings()
+        functions.decibar_milkdrop_destroy!(instance)
+        Self.deleteFramebuffer((framebuffer, texture))
+        Self.restoreState(state)
+    }
+
+    /// Shows the preset at `path` from the next frame (a hard cut): nil, or why it cannot be
+    /// shown (the previous one keeps drawing).
+    public func loadPreset(_ path: String) -> String? {
+        let state = SavedBindings()
+        defer { Self.restoreState(state) }
+        var message = [CChar](repeating: 0, count: 512)
+        if functions.decibar_milkdrop_load_preset!(instance, path, &message, Int32(message.count)) == 1 { return nil }
+        let reason = Self.text(message)
+        return reason.isEmpty ? "it did not load" : reason
+    }
+
+    /// Hands over audio heard since the last frame: `left` and `right` of the same length.
+    public func addAudio(left: UnsafeBufferPointer<Float>, right: UnsafeBufferPointer<Float>) {
+        let count = min(left.count, right.count)
+        guard count > 0 else { return }
+        if interleaved.count < count * 2 { interleaved = [Float](repeating: 0, count: count * 2) }
+        for index in 0 ..< count {
+            interleaved[2 * index] = left[index]
+            interleaved[2 * index + 1] = right[index]
+        }
+        interleaved.withUnsafeBufferPointer { functions.decibar_milkdrop_add_audio!(instance, $0.baseAddress, Int32(count)) }
+    }
+
+    /// Draws the frame at `clock` seconds (the same clock as `init`'s) into `rect` (top-left
+    /// origin) of a `canvasWidth`×`canvasHeight` canvas.
+    public func draw(clock: Double, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) throws(RenderError) {
+        guard rect.width > 0, rect.height > 0 else { return }
+        let state = SavedBindings()
+        if size != (rect.width, rect.height) {
+            Self.deleteFramebuffer((framebuffer, texture))
+            (framebuffer, texture, size) = (0, 0, (0, 0))
+            do throws(RenderError) {
+                (framebuffer, texture) = try Self.makeFramebuffer(width: rect.width, height: rect.height)
+            } catch {
+                Self.restoreState(state)
+                throw error
+            }
+            size = (rect.width, rect.height)
+            functions.decibar_milkdrop_resize!(instance, Int32(rect.width), Int32(rect.height))
+        }
+        functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
+        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+        var message = [CChar](repeating: 0, count: 512)
+        let drawn = functions.decibar_milkdrop_render!(instance, &message, Int32(message.count))
+        Self.restoreState(state)
+        guard drawn == 1 else { throw RenderError("Milkdrop: " + Self.text(message)) }
+        pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+    }
+
+    /// A texture of `width`×`height` and a framebuffer drawing into it.
+    private static func makeFramebuffer(width: Int, height: Int) throws(RenderError) -> (framebuffer: GLuint, texture: GLuint) {
+        var texture: GLuint = 0
+        var framebuffer: GLuint = 0
+        glFunctions.glGenTextures!(1, &texture)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
+        glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
+                                  GLenum(GL_UNSIGNED_BYTE), nil)
+        // Drawn at its own size: nearest keeps it exactly as the library drew it.
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
+        glFunctions.glGenFramebuffers!(1, &framebuffer)
+        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
+        glFunctions.glFramebufferTexture2D!(GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+        guard glFunctions.glCheckFramebufferStatus!(GLenum(GL_FRAMEBUFFER)) == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+            deleteFramebuffer((framebuffer, texture))
+            throw RenderError("Milkdrop: a \(width)x\(height) framebuffer is not possible here")
+        }
+        return (framebuffer, texture)
+    }
+
+    private static func deleteFramebuffer(_ target: (framebuffer: GLuint, texture: GLuint)) {
+        var (framebuffer, texture) = target
+        if framebuffer != 0 { glFunctions.glDeleteFramebuffers!(1, &framebuffer) }
+        if texture != 0 { glFunctions.glDeleteTextures!(1, &texture) }
+    }
+
+    private static func text(_ message: [CChar]) -> String {
+        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The framebuffers and viewport in use when the library was called.
+    private struct SavedBindings {
+        var drawFramebuffer: GLint = 0
+        var readFramebuffer: GLint = 0
+        var viewport: [GLint] = [0, 0, 0, 0]
+
+        init() {
+            glFunctions.glGetIntegerv!(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &drawFramebuffer)
+            glFunctions.glGetIntegerv!(GLenum(GL_READ_FRAMEBUFFER_BINDING), &readFramebuffer)
+            viewport.withUnsafeMutableBufferPointer { glFunctions.glGetIntegerv!(GLenum(GL_VIEWPORT), $0.baseAddress) }
+        }
+    }
+
+    /// Puts back the state Decibar's renderers start from: OpenGL's defaults for everything they
+    /// do not set themselves each time (the library leaves blending, samplers, textures on other
+    /// units, pixel-store and line settings as its preset wanted them).
+    private static func restoreState(_ saved: SavedBindings) {
+        for capability in [GL_BLEND, GL_DEPTH_TEST, GL_CULL_FACE, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_LINE_SMOOTH,
+                           GL_POLYGON_SMOOTH, GL_PROGRAM_POINT_SIZE, GL_FRAMEBUFFER_SRGB, GL_SAMPLE_ALPHA_TO_COVERAGE] {
+            glFunctions.glDisable!(GLenum(capability))
+        }
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_ONE), GLenum(GL_ZERO), GLenum(GL_ONE), GLenum(GL_ZERO))
+        glFunctions.glBlendEquation!(GLenum(GL_FUNC_ADD))
+        glFunctions.glColorMask!(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+        glFunctions.glPolygonMode!(GLenum(GL_FRONT_AND_BACK), GLenum(GL_FILL))
+        glFunctions.glLineWidth!(1)
+        glFunctions.glUseProgram!(0)
+        glFunctions.glBindVertexArray!(0)
+        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), 0)
+        for unit in (0 ..< 8).reversed() {
+            glFunctions.glActiveTexture!(GLenum(GL_TEXTURE0 + Int32(unit)))
+            glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
+            glFunctions.glBindSampler!(GLuint(unit), 0)
+        }
+        glFunctions.glPixelStorei!(GLenum(GL_UNPACK_ALIGNMENT), 4)
+        glFunctions.glPixelStorei!(GLenum(GL_UNPACK_ROW_LENGTH), 0)
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 4)
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ROW_LENGTH), 0)
+        glFunctions.glBindFramebuffer!(GLenum(GL_DRAW_FRAMEBUFFER), GLuint(saved.drawFramebuffer))
+        glFunctions.glBindFramebuffer!(GLenum(GL_READ_FRAMEBUFFER), GLuint(saved.readFramebuffer))
+        glFunctions.glViewport!(saved.viewport[0], saved.viewport[1], saved.viewport[2], saved.viewport[3])
+        // Errors the library left would be blamed on whatever checks next.
+        for _ in 0 ..< 16 { if glFunctions.glGetError!() == GLenum(GL_NO_ERROR) { break } }
+    }
+}
