@@ -16,11 +16,15 @@ deps:
 
 build: deps
 	swift build
+	Scripts/build-milkdrop.sh .build/debug debug
 
 # The release binary carries the Swift runtime and Foundation (nothing from the toolchain's folder
 # at run time) and links no C library: each adapter opens its library on first use. Not
 # position-independent: the binary's 90 000 relocations would cost every start ~1 ms and 2 MiB.
-RELEASE_BUILD := swift build -c release --product decibar --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie
+# The Milkdrop plug-in (C++ over libprojectM, opened when a Milkdrop picture is first drawn) is
+# built beside it (Scripts/build-milkdrop.sh).
+RELEASE_BUILD := swift build -c release --product decibar --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
+	&& Scripts/build-milkdrop.sh .build/release release
 release: deps
 	$(RELEASE_BUILD)
 
@@ -44,6 +48,7 @@ run: release
 # ships is what is tested. Its Debian package goes to .build/deb/, for the test that installs it.
 test: deps
 	swift build --build-tests
+	Scripts/build-milkdrop.sh .build/debug debug
 	$(RELEASE_BUILD)
 	rm -rf .build/deb && mkdir -p .build/deb
 	Scripts/make-deb.sh .build/release/decibar .build/deb >/dev/null
@@ -77,6 +82,7 @@ APP_BESIDE := DecibarAppTests\.(CommandLineTests|SettingsTableTests|SettingOptio
 BARE_ENV := env -u DISPLAY -u WAYLAND_DISPLAY -u PULSE_SERVER -u PULSE_RUNTIME_PATH -u DBUS_SESSION_BUS_ADDRESS -u XDG_RUNTIME_DIR
 test-app: deps
 	swift build --build-tests
+	Scripts/build-milkdrop.sh .build/debug debug
 	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests --beside '$(APP_BESIDE)' --beside-here
 
 # The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.

@@ -16,6 +16,7 @@ quiet() { grep -v -E '^(warning: prohibited flag|\[[0-9]+/[0-9]+\]|Building for|
 section "Release build (decibar)"
 swift build -c release --product decibar --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
   --scratch-path "$root/.build-release" 2>&1 | quiet
+"$here/build-milkdrop.sh" "$root/.build-release/release" release
 
 section "Micro-benchmarks (package-benchmark; per buffer, per delivery or per display frame; allocation goal 0)"
 (cd Benchmarks && swift package --disable-sandbox benchmark --no-progress 2>&1) | quiet

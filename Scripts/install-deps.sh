@@ -9,6 +9,10 @@ packages=(
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
   libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libebur128-dev libsystemd-dev
   libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev
+  # build: libprojectM 3.1 and a C++ compiler for the Milkdrop plug-in; run: projectM's presets
+  libprojectm-dev g++ projectm-data
+  # test: patchelf, to make a Milkdrop plug-in whose libprojectM is missing
+  patchelf
   # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
   # test: a real X server and real input events, ffmpeg and sox to make and check media

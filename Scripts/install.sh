@@ -147,6 +147,11 @@ do_install() {
     "0644 $root/contrib/waybar/style.css share/doc/decibar/examples/waybar/style.css"
     "0644 $root/contrib/polybar/config.ini share/doc/decibar/examples/polybar/config.ini"
   )
+  # The Milkdrop plug-in is built beside the binary (Scripts/build-milkdrop.sh).
+  local plugin
+  plugin=$(dirname "$binary")/libdecibar-milkdrop.so
+  [ -f "$plugin" ] || die "no Milkdrop plug-in beside $binary (Scripts/build-milkdrop.sh $(dirname "$binary") builds it)"
+  entries+=("0644 $plugin lib/decibar/libdecibar-milkdrop.so")
   local page shader
   for page in "$stage"/man/*.1; do
     entries+=("0644 $page share/man/man1/$(basename "$page")")

@@ -22,7 +22,8 @@ mkdir -p "$package"
 PREFIX=/usr DESTDIR="$package" "$root/Scripts/install.sh" install "$binary" >/dev/null
 # dpkg keeps the list of files; an uninstall manifest means nothing inside a package.
 rm -f "$package/usr/share/decibar/install-manifest"
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$package/usr/bin/decibar"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$package/usr/bin/decibar" \
+  "$package/usr/lib/decibar/libdecibar-milkdrop.so"
 gzip -9n "$package"/usr/share/man/man1/*.1
 
 doc=$package/usr/share/doc/decibar
@@ -82,8 +83,11 @@ License: MIT
  CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 COPYRIGHT
 
-# Every library: the linked ones, then the sonames the loaders open (FFmpeg's from its headers).
+# Every library: the linked ones, then the sonames the loaders open (FFmpeg's from its headers), and
+# the Milkdrop plug-in's but libprojectM (Recommends: without it every other mode works).
+plugin=$package/usr/lib/decibar/libdecibar-milkdrop.so
 sonames=$(objdump -p "$binary" | awk '/NEEDED/ { print $2 }'
+  objdump -p "$plugin" | awk '/NEEDED/ && $2 !~ /^libprojectM/ { print $2 }'
   grep -rhoE '"lib[A-Za-z0-9_+.-]+\.so\.[0-9]+"' "$root"/Sources/C*/ | tr -d '"'
   for library in avutil:LIBAVUTIL swresample:LIBSWRESAMPLE avcodec:LIBAVCODEC avformat:LIBAVFORMAT swscale:LIBSWSCALE; do
     name=${library%%:*} macro=${library##*:}
@@ -110,6 +114,7 @@ Architecture: $architecture
 Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$package" | cut -f1)
 Depends: $depends
+Recommends: libprojectm3, projectm-data
 Section: sound
 Priority: optional
 Description: real-time audio level visualizer daemon for PulseAudio and PipeWire
@@ -117,6 +122,7 @@ Description: real-time audio level visualizer daemon for PulseAudio and PipeWire
  it into levels, a spectrum, loudness and beats: animated symmetric bars and a
  waveform scrubber to seek with. One daemon owns the tap, the player and the
  window; hotkeys, scripts, media keys and status bars talk to it on a socket.
+ With libprojectm3 and projectm-data it also draws projectM's Milkdrop presets.
 CONTROL
 chmod 0644 "$package/DEBIAN/control" "$package/DEBIAN/md5sums"
 deb=$output/decibar_${version}_$architecture.deb

@@ -7,7 +7,8 @@ import Testing
 struct StartupTests {
     /// Libraries `ctl` and `--version` must not map, by the start of their sonames.
     static let unwanted = ["libSDL2", "libGL", "libEGL", "libX11", "libavcodec", "libavformat", "libavutil", "libswresample",
-                           "librubberband", "libfftw3", "libsndfile", "libebur128", "libpng", "libsystemd", "libpulse"]
+                           "librubberband", "libfftw3", "libsndfile", "libebur128", "libpng", "libsystemd", "libpulse", "libprojectM",
+                           "libdecibar-milkdrop"]
 
     /// The sonames the loader opened for `arguments` (its own log, LD_DEBUG=files).
     func loaded(_ arguments: [String]) throws -> (status: Int32, libraries: [String]) {

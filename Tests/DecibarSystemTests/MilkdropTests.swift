@@ -1,0 +1,201 @@
+import DecibarCore
+import DecibarTestSupport
+import Foundation
+import Testing
+
+/// `--mode milkdrop` through the real libprojectM 3.1 and projectm-data, rendered offline: frames
+/// timed by the render's clock, repeatable from a seed whatever the load, cuts on the beat, bad
+/// presets skipped, and what happens without the library.
+@Suite("Milkdrop presets", .serialized)
+struct MilkdropTests {
+    /// Settings a test preset starts from: nothing moves, nothing fades, no gamma and no wave, so
+    /// the outer border (a quarter of the picture at each edge) is exactly the color set per frame.
+    static let stillPreset = """
+        [preset00]
+        fGammaAdj=1
+        fDecay=1
+        fVideoEchoAlpha=0
+        nWaveMode=0
+        bBrighten=0
+        bDarken=0
+        bSolarize=0
+        bInvert=0
+        bDarkenCenter=0
+        fWaveAlpha=0
+        fWaveScale=0
+        fWarpAnimSpeed=0
+        zoom=1
+        rot=0
+        warp=0
+        dx=0
+        dy=0
+        sx=1
+        sy=1
+        wave_a=0
+        ob_size=0.5
+        ob_a=1
+        ib_size=0
+        ib_a=0
+
+        """
+
+    /// A preset whose border's color says its `time`: whole seconds / 16 in red, the fraction of
+    /// a second in green, the fraction of a sixteenth in blue.
+    static let timePreset = stillPreset + """
+        per_frame_1=ob_r=int(time)/16;
+        per_frame_2=ob_g=time-int(time);
+        per_frame_3=ob_b=time*16-int(time*16);
+
+        """
+
+    /// A preset of one color.
+    static func colorPreset(red: Double, green: Double, blue: Double) -> String {
+        stillPreset + "ob_r=\(red)\nob_g=\(green)\nob_b=\(blue)\n"
+    }
+
+    /// The time a frame of the time preset shows, from its border's color.
+    static func time(in frame: RenderTests.Frame) -> Double {
+        let (red, green, blue) = frame.pixel(x: 8, y: 8)
+        let seconds = (Double(red) * 16 / 255).rounded()
+        let sixteenths = (Double(green) / 255 * 16).rounded(.down)
+        return seconds + (sixteenths + Double(blue) / 255) / 16
+    }
+
+    func render(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, error: String) {
+        let result = try TestRig.run(TestRig.decibar, ["render"] + arguments, environment: ["DISPLAY": ""].merging(environment) { $1 })
+        return (result.status, result.error)
+    }
+
+    @Test("a preset's time reads back k/fps at frame k, within 1 ms")
+    func clock() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/tone.wav", amplitude: 0.3, seconds: 4)
+        try Self.timePreset.write(toFile: folder + "/time.milk", atomically: true, encoding: .utf8)
+        let rendered = try render([folder + "/tone.wav", "--mode", "milkdrop", "--preset", folder + "/time.milk", "--duration", "3",
+                                   "--fps", "30", "--size", "320x180", "-o", folder + "/frames/"])
+        #expect(rendered.status == 0, "\(rendered.error)")
+        for index in 0 ..< 90 {
+            let frame = try RenderTests.Frame(png: folder + String(format: "/frames/frame-%06d.png", index + 1))
+            let error = abs(Self.time(in: frame) - Double(index) / 30)
+            #expect(error <= 0.001, "frame \(index): the preset's time is \(Self.time(in: frame)) s, not \(Double(index) / 30)")
+        }
+    }
+
+    @Test("two renders with one seed are identical, one of them beside two busy loops; another seed differs")
+    func repeatable() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
+        func frames(_ name: String, seed: String?, load: Bool = false) throws -> [String] {
+            let busy = load ? try SteadyPlaybackTests.Load(loops: 2) : nil
+            defer { busy?.stop() }
+            let output = folder + "/" + name + ".mp4"
+            let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "640x360", "-o", output]
+                                      + (seed.map { ["--seed", $0] } ?? []))
+            #expect(rendered.status == 0, "\(rendered.error)")
+            let hashes = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output, "-map", "0:v", "-f", "framemd5", "-"])
+            return String(decoding: hashes.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
+                .map { String($0.split(separator: ",").last ?? "") }
+        }
+        let idle = try frames("idle", seed: nil)
+        let loaded = try frames("loaded", seed: nil, load: true)
+        let other = try frames("other", seed: "7")
+        #expect(idle.count == 300, "\(idle.count) frames")
+        #expect(idle == loaded, "\(zip(idle, loaded).filter { $0 != $1 }.count) of \(idle.count) frames differ under load")
+        #expect(idle != other && Set(idle).count > 100, "seed 7 drew the same frames, or the picture hardly moved")
+    }
+
+    @Test("with --preset-duration 4 over a 120 BPM click track, every cut lands on a beat's frame (±1)")
+    func cutsOnTheBeat() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let material = try BeatMaterial(["clicks", "120", "--seconds", "24"], name: "clicks.wav", in: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/presets", withIntermediateDirectories: true)
+        let colors = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0), (1.0, 1.0, 0.0), (0.0, 1.0, 1.0), (1.0, 0.0, 1.0)]
+        for (index, color) in colors.enumerated() {
+            try Self.colorPreset(red: color.0, green: color.1, blue: color.2)
+                .write(toFile: folder + "/presets/\(index).milk", atomically: true, encoding: .utf8)
+        }
+        let rendered = try render([material.path, "--mode", "milkdrop", "--preset-dir", folder + "/presets", "--preset-duration", "4",
+                                   "--duration", "22", "--fps", "30", "--size", "160x90", "-o", folder + "/frames/"])
+        #expect(rendered.status == 0, "\(rendered.error)")
+        // Every frame's top-left pixel, decoded in one go.
+        let corners = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", folder + "/frames/frame-%06d.png",
+                                                 "-vf", "crop=1:1:4:4", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let pixels = [UInt8](corners.output)
+        #expect(pixels.count == 660 * 3, "\(pixels.count / 3) frames: \(corners.error)")
+        var cuts: [Int] = []
+        for index in stride(from: 3, to: pixels.count - 2, by: 3) where pixels[index ..< index + 3] != pixels[index - 3 ..< index] {
+            cuts.append(index / 3)
+        }
+        // Cuts come once 4 s are up, on the bar's beat: 4 to 6 s apart.
+        #expect(cuts.count >= 3, "cuts at frames \(cuts)")
+        for cut in cuts {
+            let nearest = material.beats.map { abs($0 * 30 - Double(cut)) }.min() ?? .infinity
+            #expect(nearest <= 1, "a cut at frame \(cut) (\(Double(cut) / 30) s) is \(nearest) frames from a beat; beats \(material.beats.prefix(8))")
+        }
+        for (earlier, later) in zip(cuts, cuts.dropFirst()) {
+            #expect(later - earlier >= 4 * 30 - 1, "cuts at frames \(earlier) and \(later): under 4 s apart")
+        }
+    }
+
+    @Test("empty, truncated, binary, huge and broken presets: no crash, at most one line each, the next one drawn")
+    func badPresets() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/tone.wav", amplitude: 0.3, seconds: 3)
+        let good = Self.colorPreset(red: 0, green: 1, blue: 0)
+        var generator = SeededGenerator(seed: 50)
+        let bad: [(name: String, bytes: Data, refused: Bool)] = [
+            ("empty", Data(), true),
+            ("truncated", Data(good.prefix(40).utf8), false),
+            ("binary", Data((0 ..< 4096).map { _ in UInt8.random(in: 0 ... 255, using: &generator) } + [0]), true),
+            ("huge", Data(repeating: 0x41, count: 2 << 20), true),
+            ("broken", Data("[preset00]\nper_frame_1=ob_r=((((((((;\nper_pixel_1=zoom=zoom+;\nwarp_1=`shader_body { ret = \n".utf8), false),
+        ]
+        for preset in bad {
+            let presets = folder + "/" + preset.name
+            try FileManager.default.createDirectory(atPath: presets, withIntermediateDirectories: true)
+            try preset.bytes.write(to: URL(fileURLWithPath: presets + "/a-\(preset.name).milk"))
+            try good.write(toFile: presets + "/b-good.milk", atomically: true, encoding: .utf8)
+            let frames = presets + "/frames/"
+            let rendered = try render([folder + "/tone.wav", "--mode", "milkdrop", "--preset-dir", presets, "--preset", "a-\(preset.name)",
+                                       "--duration", "1", "--size", "160x90", "-o", frames])
+            #expect(rendered.status == 0, "\(preset.name): \(rendered.error)")
+            let said = rendered.error.split(separator: "\n").filter { !$0.hasPrefix("decibar: rendered") }
+            #expect(said.count <= 1, "\(preset.name): \(said)")
+            if preset.refused {
+                #expect(said.count == 1 && said[0].contains("a-\(preset.name) skipped"), "\(preset.name): \(said)")
+                let last = try RenderTests.Frame(png: frames + "frame-000030.png", width: 160, height: 90)
+                let (red, green, blue) = last.pixel(x: 4, y: 4)
+                #expect(red < 8 && green > 247 && blue < 8, "\(preset.name): the good preset is not drawn (\(red) \(green) \(blue))")
+            }
+        }
+    }
+
+    @Test("without libprojectM, --mode milkdrop says which package to install and exits 1; --mode bars draws")
+    func withoutTheLibrary() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // decibar and its plug-in, the plug-in asking for a libprojectM that is not there, as on a
+        // machine without libprojectm3 (the loader fails the same way).
+        let binary = folder + "/decibar"
+        try FileManager.default.copyItem(atPath: TestRig.decibar, toPath: binary)
+        let plugin = URL(fileURLWithPath: TestRig.decibar).deletingLastPathComponent().path + "/libdecibar-milkdrop.so"
+        try FileManager.default.copyItem(atPath: plugin, toPath: folder + "/libdecibar-milkdrop.so")
+        let patched = try TestRig.run("patchelf", ["--replace-needed", "libprojectM.so.3", "libprojectM.so.3-not-installed",
+                                                   folder + "/libdecibar-milkdrop.so"])
+        #expect(patched.status == 0, "patchelf: \(patched.error)")
+        try TestRig.makeTone(at: folder + "/tone.wav", amplitude: 0.3, seconds: 1)
+        let milkdrop = try TestRig.run(binary, ["render", folder + "/tone.wav", "--mode", "milkdrop", "--size", "160x90", "-o", folder + "/m.mp4"],
+                                       environment: ["DISPLAY": ""])
+        #expect(milkdrop.status == 1, "\(milkdrop.error)")
+        let lines = milkdrop.error.split(separator: "\n")
+        #expect(lines.count == 1 && milkdrop.error.contains("apt install libprojectm3"), "\(milkdrop.error)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/m.mp4"))
+        let bars = try TestRig.run(binary, ["render", folder + "/tone.wav", "--mode", "bars", "--size", "160x90", "-o", folder + "/b.mp4"],
+                                   environment: ["DISPLAY": ""])
+        #expect(bars.status == 0, "\(bars.error)")
+    }
+}
