@@ -60,6 +60,14 @@ for soname in $(grep -rhoE '(DECIBAR_DEFINE_LOADER\([^,]+, *[^,]+, *|\.soname = 
 done
 echo "ok: Depends names the package of each of the $count libraries opened on first use"
 
+# The Milkdrop plug-in: installed, every library it needs found, libprojectM only recommended.
+plugin=/usr/lib/decibar/libdecibar-milkdrop.so
+[ -f "$plugin" ] || fail "no Milkdrop plug-in at $plugin"
+linked=$(ldd "$plugin")
+if grep -qi 'swift\|not found' <<<"$linked"; then fail "ldd $plugin:"$'\n'"$linked"; fi
+dpkg-deb -f "$deb" Recommends | grep -q 'libprojectm3' || fail "Recommends does not name libprojectm3"
+echo "ok: the Milkdrop plug-in finds its libraries; Recommends: $(dpkg-deb -f "$deb" Recommends)"
+
 "${sudo[@]}" "${apt[@]}" purge -y -qq decibar >/dev/null 2>&1 || fail "apt-get purge decibar failed"
 trap - EXIT
 left=$(while read -r file; do [ -e "$file" ] && echo "$file"; done <<<"$files" || true)

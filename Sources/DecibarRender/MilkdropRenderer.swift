@@ -126,30 +126,40 @@ public final class MilkdropRenderer {
         interleaved.withUnsafeBufferPointer { functions.decibar_milkdrop_add_audio!(instance, $0.baseAddress, Int32(count)) }
     }
 
+    /// Whether OpenGL runs on the CPU (Mesa's llvmpipe or softpipe), where every pixel a preset's
+    /// shaders touch costs.
+    public static var isSoftwareRenderer: Bool {
+        guard let name = glFunctions.glGetString!(GLenum(GL_RENDERER)) else { return false }
+        let renderer = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)).lowercased()
+        return renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("software")
+    }
+
     /// Draws the frame at `clock` seconds (the same clock as `init`'s) into `rect` (top-left
-    /// origin) of a `canvasWidth`×`canvasHeight` canvas.
-    public func draw(clock: Double, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) throws(RenderError) {
+    /// origin) of a `canvasWidth`×`canvasHeight` canvas, the library drawing at `scale` of its
+    /// size (then scaled up, smoothly).
+    public func draw(clock: Double, in rect: PixelRect, scale: Double = 1, canvasWidth: Int, canvasHeight: Int) throws(RenderError) {
         guard rect.width > 0, rect.height > 0 else { return }
         let state = SavedBindings()
-        if size != (rect.width, rect.height) {
+        let drawn = (width: max(1, Int((Double(rect.width) * scale).rounded())), height: max(1, Int((Double(rect.height) * scale).rounded())))
+        if size != drawn {
             Self.deleteFramebuffer((framebuffer, texture))
             (framebuffer, texture, size) = (0, 0, (0, 0))
             do throws(RenderError) {
-                (framebuffer, texture) = try Self.makeFramebuffer(width: rect.width, height: rect.height)
+                (framebuffer, texture) = try Self.makeFramebuffer(width: drawn.width, height: drawn.height)
             } catch {
                 Self.restoreState(state)
                 throw error
             }
-            size = (rect.width, rect.height)
-            functions.decibar_milkdrop_resize!(instance, Int32(rect.width), Int32(rect.height))
+            size = drawn
+            functions.decibar_milkdrop_resize!(instance, Int32(drawn.width), Int32(drawn.height))
         }
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
         var message = [CChar](repeating: 0, count: 512)
-        let drawn = functions.decibar_milkdrop_render!(instance, &message, Int32(message.count))
+        let rendered = functions.decibar_milkdrop_render!(instance, &message, Int32(message.count))
         Self.restoreState(state)
-        guard drawn == 1 else { throw RenderError("Milkdrop: " + Self.text(message)) }
+        guard rendered == 1 else { throw RenderError("Milkdrop: " + Self.text(message)) }
         pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
@@ -161,9 +171,9 @@ public final class MilkdropRenderer {
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
         glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0, GLenum(GL_RGBA),
                                   GLenum(GL_UNSIGNED_BYTE), nil)
-        // Drawn at its own size: nearest keeps it exactly as the library drew it.
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
+        // Scaled up smoothly; at its own size every pixel is sampled at a texel's center, exactly.
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
+        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
         glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
         glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)

@@ -17,7 +17,10 @@ struct SettingScopeTests {
         "display.fall": "live play render daemon", "display.ballistics": "live play render daemon",
         "display.meter_scale": "live play render daemon", "display.loudness_targets": "live play render daemon",
         "display.spectrum_floor": "live play render daemon", "display.lows_at_edges": "live play render daemon",
-        "display.shader_dir": "live play render daemon", "display.size": "live play render daemon",
+        "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
+        "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
+        "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
+        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play render daemon",
         "display.fullscreen": "live play daemon", "display.fps": "live play daemon", "display.attack": "live play render daemon",
         "display.release": "live play render daemon", "display.floor": "live play render daemon",
         "display.sensitivity": "live play render daemon",
@@ -47,8 +50,8 @@ struct SettingScopeTests {
     @Test("what keys do in a window is said only where there is one")
     func windowHelp() {
         let mode = ConfigSchema.Display.mode.key
-        #expect(mode.help(for: .live).hasSuffix("(RMS, peak and loudness per channel). m switches at run time."))
-        #expect(mode.help(for: .render).hasSuffix("(RMS, peak and loudness per channel)."))
+        #expect(mode.help(for: .live).hasSuffix("needs libprojectm3 and projectm-data). m switches at run time."))
+        #expect(mode.help(for: .render).hasSuffix("needs libprojectm3 and projectm-data)."))
         #expect(mode.help == mode.help(for: .daemon))
         #expect(ConfigSchema.Player.decibels.key.help(for: .render) == "Start the scrubber in dB mode.")
         #expect(ConfigSchema.Player.decibels.key.help(for: .play) == "Start the scrubber in dB mode. d switches at run time.")
@@ -78,7 +81,9 @@ struct SettingScopeTests {
     @Test("every option is taken by exactly the commands its row names; the others refuse it, saying why")
     func everyOption() {
         for key in ConfigSchema.keys {
-            let value = key.defaultValue ?? (key.kind.isText ? .string("x") : .string("10"))
+            var value = key.defaultValue ?? (key.kind.isText ? .string("x") : .string("10"))
+            // A number without a default whose range has no 10 (a fraction): its lowest.
+            if key.defaultValue == nil, case .number(let range) = key.kind, !range.contains(10) { value = .string("\(range.lowerBound)") }
             for command in SettingCommand.allCases {
                 do {
                     let layer = try Configuration(options: [(key, value)] + (key.rules.needs == nil ? [] : [(ConfigSchema.Display.barWidth.key, .string("4"))]),
@@ -130,7 +135,7 @@ struct SettingScopeTests {
 
     @Test("how each option is given: repeated for a list, a minus allowed where the range is negative, words to complete")
     func optionShapes() {
-        #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--app", "--exclude-app", "--send"])
+        #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--app", "--exclude-app", "--send"])
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
             "--loudness-target", "--spectrum-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
         ])

@@ -82,6 +82,35 @@ struct MilkdropTests {
         }
     }
 
+    @Test("a click shows in the picture on the frame it is heard in (within one frame, the bars' bound)")
+    func clickOnItsFrame() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Clicks (2 ms of 100 Hz) off the frames' grid, in silence.
+        let clicks = [0.5170, 1.2413, 1.9689, 2.7301]
+        let expression = clicks.map { "between(t,\($0),\($0 + 0.002))" }.joined(separator: "+")
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                              "aevalsrc='if(\(expression),0.9*sin(2*PI*100*t),0)':s=48000:c=stereo:d=3.2", "-c:a", "pcm_f32le",
+                                              folder + "/clicks.wav"])
+        #expect(made.status == 0, "\(made.error)")
+        // Bass, volume and treble as the border's red, green and blue.
+        try (Self.stillPreset + "per_frame_1=ob_r=min(1,bass*0.1);\nper_frame_2=ob_g=min(1,vol*0.1);\nper_frame_3=ob_b=min(1,treb*0.1);\n")
+            .write(toFile: folder + "/levels.milk", atomically: true, encoding: .utf8)
+        let rendered = try render([folder + "/clicks.wav", "--mode", "milkdrop", "--preset", folder + "/levels.milk", "--fps", "60",
+                                   "--size", "160x90", "-o", folder + "/frames/"])
+        #expect(rendered.status == 0, "\(rendered.error)")
+        let corners = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", folder + "/frames/frame-%06d.png",
+                                                 "-vf", "crop=1:1:4:4", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let pixels = [UInt8](corners.output)
+        let lit = stride(from: 0, to: pixels.count - 2, by: 3).filter { pixels[$0] > 8 || pixels[$0 + 1] > 8 || pixels[$0 + 2] > 8 }.map { $0 / 3 }
+        for click in clicks {
+            let first = lit.first { Double($0) / 60 > click - 1.0 / 60 }
+            let frame = try #require(first, "no frame shows the click at \(click) s")
+            #expect(abs(Double(frame) / 60 - click) <= 1.0 / 60, "the click at \(click) s shows first on frame \(frame) (\(Double(frame) / 60) s)")
+        }
+        #expect(lit.count < 40, "the picture is lit on \(lit.count) frames: not only at the clicks")
+    }
+
     @Test("two renders with one seed are identical, one of them beside two busy loops; another seed differs")
     func repeatable() throws {
         let folder = try TestRig.temporaryDirectory()
@@ -91,7 +120,7 @@ struct MilkdropTests {
             let busy = load ? try SteadyPlaybackTests.Load(loops: 2) : nil
             defer { busy?.stop() }
             let output = folder + "/" + name + ".mp4"
-            let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "640x360", "-o", output]
+            let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "320x180", "-o", output]
                                       + (seed.map { ["--seed", $0] } ?? []))
             #expect(rendered.status == 0, "\(rendered.error)")
             let hashes = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output, "-map", "0:v", "-f", "framemd5", "-"])
@@ -104,6 +133,26 @@ struct MilkdropTests {
         #expect(idle.count == 300, "\(idle.count) frames")
         #expect(idle == loaded, "\(zip(idle, loaded).filter { $0 != $1 }.count) of \(idle.count) frames differ under load")
         #expect(idle != other && Set(idle).count > 100, "seed 7 drew the same frames, or the picture hardly moved")
+    }
+
+    @Test("the scrubber and its text drawn after each Milkdrop frame are pixel-identical to those drawn after bars")
+    func stateKeptClean() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
+        var bottoms: [String: Data] = [:]
+        let layout = PlayLayout(width: 320, height: 180)
+        for mode in ["bars", "milkdrop"] {
+            let rendered = try render([song, "--mode", mode, "--duration", "2", "--size", "320x180", "-o", folder + "/\(mode)/"])
+            #expect(rendered.status == 0, "\(rendered.error)")
+            // Every frame's rows below the picture: the scrubber, the playhead, the times and the title.
+            let rows = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", folder + "/\(mode)/frame-%06d.png", "-vf",
+                                                  "crop=320:\(180 - layout.barsHeight):0:\(layout.barsHeight)", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+            bottoms[mode] = rows.output
+        }
+        let bars = try #require(bottoms["bars"]), milkdrop = try #require(bottoms["milkdrop"])
+        #expect(bars.count == 60 * 320 * (180 - layout.barsHeight) * 4, "\(bars.count) bytes")
+        #expect(bars == milkdrop, "\(zip(bars, milkdrop).filter { $0 != $1 }.count) bytes differ below the picture")
     }
 
     @Test("with --preset-duration 4 over a 120 BPM click track, every cut lands on a beat's frame (±1)")
@@ -171,6 +220,44 @@ struct MilkdropTests {
                 let (red, green, blue) = last.pixel(x: 4, y: 4)
                 #expect(red < 8 && green > 247 && blue < 8, "\(preset.name): the good preset is not drawn (\(red) \(green) \(blue))")
             }
+        }
+    }
+
+    @Test("on the daemon, ctl preset next changes display.preset and the picture by the next frame; bad presets are skipped and it keeps answering",
+          .enabled(if: TestRig.canRun(needing: .display)))
+    func daemonPresets() async throws {
+        try await withTaskExecutorPreference(DaemonTests.thread) {
+            let folder = try TestRig.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let presets = folder + "/presets"
+            try FileManager.default.createDirectory(atPath: presets, withIntermediateDirectories: true)
+            try Self.colorPreset(red: 1, green: 0, blue: 0).write(toFile: presets + "/a-red.milk", atomically: true, encoding: .utf8)
+            try Self.colorPreset(red: 0, green: 1, blue: 0).write(toFile: presets + "/b-green.milk", atomically: true, encoding: .utf8)
+            try Data([0x5B, 0x00, 0xFF, 0x00]).write(to: URL(fileURLWithPath: presets + "/c-binary.milk"))
+            try "".write(toFile: presets + "/d-empty.milk", atomically: true, encoding: .utf8)
+            try Self.colorPreset(red: 0, green: 0, blue: 1).write(toFile: presets + "/e-blue.milk", atomically: true, encoding: .utf8)
+            let rig = try DaemonRig(arguments: ["--size", "320x180", "--mode", "milkdrop", "--preset-dir", presets, "--preset", "a-red",
+                                                "--preset-duration", "3600"])
+            let shot = folder + "/shot.png"
+            #expect(try rig.ctl("show").status == 0)
+            func corner() throws -> (UInt8, UInt8, UInt8) {
+                #expect(try rig.ctl("screenshot", shot).status == 0)
+                return try RenderTests.Frame(png: shot).pixel(x: 4, y: 4)
+            }
+            #expect(try corner() == (255, 0, 0))
+            #expect(try rig.ctl("get", "display.preset").output == "a-red")
+            #expect(try rig.ctl("preset", "next").status == 0)
+            #expect(try corner() == (0, 255, 0))
+            #expect(try rig.status()["preset"] == .string("b-green"))
+            // The next two cannot be drawn: each is said once in the log and the blue one shown.
+            #expect(try rig.ctl("preset", "next").status == 0)
+            #expect(try corner() == (0, 0, 255))
+            #expect(try rig.status()["preset"] == .string("e-blue"))
+            #expect(try rig.ctl("preset", "no-such-preset").error.contains("no preset no-such-preset"))
+            #expect(try rig.ctl("preset", "lock").status == 0)
+            #expect(try rig.ctl("status").output.contains("milkdrop (preset e-blue)"))
+            #expect(try rig.ctl("mode", "bars").status == 0)
+            #expect(try rig.ctl("preset", "next").error.contains("not in milkdrop mode"))
         }
     }
 

@@ -28,7 +28,7 @@
     X(glVertexAttribDivisor) X(glVertexAttribPointer) X(glViewport) \
     X(glGetIntegerv) X(glBindSampler) X(glFramebufferTexture2D) \
     X(glColorMask) X(glBlendEquation) X(glLineWidth) \
-    X(glPolygonMode) X(glGetError)
+    X(glPolygonMode) X(glGetError) X(glGetString)
 
 typedef struct { DECIBAR_GL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarGL;
 

@@ -35,6 +35,7 @@ extension DisplaySettings {
         presetShuffle = c[Key.presetShuffle]
         presetDuration = c[Key.presetDuration]
         seed = c[Key.seed]
+        milkdropScale = c[Key.milkdropScale]
         size = c[Key.size]
         fullscreen = c[Key.fullscreen]
         fps = c[Key.fps]

@@ -49,6 +49,12 @@ public enum ControlCommandLine {
                 throw usage("ab-loop takes a start and an end (90 or 1:30), or off")
             }
             return [.string("ab_loop"), .number(start.0), .number(end.0)]
+        case "preset":
+            guard rest.count == 1 else { throw usage("preset takes next, previous, random, lock, unlock, or a preset's name or path") }
+            // The daemon has its own working folder: a path goes whole.
+            let word = rest[0].contains("/") && !rest[0].hasPrefix("/")
+                ? (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(rest[0]) : rest[0]
+            return [.string("preset"), .string(word)]
         case "show", "hide", "play", "pause", "stop", "next", "previous", "quit":
             try none()
             return [.string(name)]
@@ -56,7 +62,7 @@ public enum ControlCommandLine {
             // Any protocol command, arguments as JSON where they parse (numbers, arrays), else text.
             guard ControlCommand.names.contains(name) else {
                 let known = ["status", "show", "hide", "toggle", "mode", "set", "get", "open", "play", "pause", "toggle-pause", "stop",
-                             "seek", "ab-loop", "next", "previous", "reload", "quit"] + ControlCommand.names
+                             "seek", "ab-loop", "next", "previous", "preset", "reload", "quit"] + ControlCommand.names
                 let suggestion = Spelling.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
                 throw usage("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
             }
@@ -90,7 +96,7 @@ public enum ControlCommandLine {
     private static func describeStatus(_ status: [String: JSONValue]) -> String {
         var parts: [String] = []
         parts.append("window \(status["window"]?.string ?? "?")")
-        parts.append(status["mode"]?.string ?? "?")
+        parts.append((status["mode"]?.string ?? "?") + (status["preset"]?.string.map { " (preset \($0))" } ?? ""))
         if case .object(let tap)? = status["tap"] {
             let state = tap["state"]?.string ?? "?"
             parts.append("tap \(state)" + ((tap["device"] ?? tap["heard"])?.string.map { " (\($0))" } ?? ""))

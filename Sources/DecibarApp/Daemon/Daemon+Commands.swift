@@ -58,6 +58,8 @@ extension Daemon {
             let key: ConfigKey
             do { key = try ConfigSchema.key(named: name) } catch { throw ControlFailure(.optionNotFound, error.message) }
             if key == ConfigSchema.Display.mode.key, let visualizer { return .string(visualizer.mode.rawValue) }
+            // The preset shown, once Milkdrop draws (the setting says only where it started).
+            if key == ConfigSchema.Display.preset.key, let name = visualizer?.presetName { return .string(name) }
             return configuration[key] ?? .null
         case .open(let paths, let append):
             try open(paths, append: append)
@@ -79,6 +81,17 @@ extension Daemon {
             if session.isOver { session.close() }
         case .previous:
             try player().previous()
+        case .preset(let request):
+            guard let visualizer else { throw ControlFailure(.commandFailed, "preset: the window has not been shown yet") }
+            let move: PresetMove = switch request {
+            case .next: .next
+            case .previous: .previous
+            case .random: .random
+            case .lock: .lock
+            case .unlock: .unlock
+            case .named(let name): .named(name)
+            }
+            if let problem = visualizer.movePreset(move) { throw ControlFailure(.commandFailed, "preset: \(problem)") }
         case .chapter(let forward):
             let session = try player()
             guard !session.chapters.isEmpty else { throw ControlFailure(.commandFailed, "chapter: this track has no chapters") }
@@ -222,6 +235,7 @@ extension Daemon {
             "config": .string(settings.configPath),
             "window": .string(isShown ? "shown" : "hidden"),
             "mode": .string((visualizer?.mode ?? display.mode).rawValue),
+            "preset": visualizer?.presetName.map(JSONValue.string) ?? .null,
             "theme": .string(display.theme),
             "clients": .number(Double(server?.clientCount ?? 0)),
             "subscribers": .number(Double(hub.count)),
@@ -325,6 +339,7 @@ extension Daemon {
     struct StatusKey: Equatable {
         var shown: Bool
         var mode: VisualMode?
+        var preset: String?
         var theme: String
         var player: String
         var track: Int
@@ -336,7 +351,7 @@ extension Daemon {
     }
 
     func publishStatusIfChanged() {
-        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, theme: display.theme, player: playerState,
+        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.presetName, theme: display.theme, player: playerState,
                             track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
                             loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent,
                             rateAndPitch: session?.rateAndPitch ?? .normal)

@@ -39,6 +39,8 @@ public struct DisplaySettings: Sendable {
     public var presetShuffle = Key.presetShuffle.defaultValue
     public var presetDuration = Key.presetDuration.defaultValue
     public var seed = Key.seed.defaultValue
+    /// The fraction of the canvas Milkdrop draws at; nil: by the renderer (software or GPU).
+    public var milkdropScale = Key.milkdropScale.defaultValue
     public var size = Key.size.defaultValue
     public var fullscreen = Key.fullscreen.defaultValue
     /// Frames per second of the window; nil: the display's refresh rate.

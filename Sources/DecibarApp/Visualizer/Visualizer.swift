@@ -69,6 +69,18 @@ public final class Visualizer {
     /// The Milkdrop preset shown (nil in other modes).
     public var presetName: String? { (visual as? MilkdropVisual)?.presetName }
 
+    /// What the window's title adds to its own: the Milkdrop preset, and whether it is held.
+    /// Made again only when they change (a frame allocates nothing).
+    public private(set) var titleSuffix = ""
+    private var titleSource: (preset: String?, locked: Bool) = (nil, false)
+
+    private func refreshTitleSuffix() {
+        let source = (presetName, isPresetLocked)
+        guard source != titleSource else { return }
+        titleSource = source
+        titleSuffix = source.0.map { " — " + $0 + (source.1 ? " (locked)" : "") } ?? ""
+    }
+
     /// Whether the Milkdrop preset shown is held (l, `ctl preset lock`).
     public var isPresetLocked: Bool { (visual as? MilkdropVisual)?.isLocked ?? false }
 
@@ -108,6 +120,7 @@ public final class Visualizer {
         let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
         visual.update(frame)
         lastFrame = frame
+        refreshTitleSuffix()
     }
 
     /// Draws into the top `height` pixels of a `width`×`windowHeight` window (already cleared).

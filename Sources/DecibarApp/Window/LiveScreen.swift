@@ -16,6 +16,8 @@ final class LiveScreen {
     private var overlay = StatusOverlay()
     private var reporter = StatusReporter()
     private var shownStatus: TapStatus?
+    /// What the picture adds to the window's title (the Milkdrop preset), as last set.
+    private var shownTitleSuffix = ""
     /// A message of the app's own (a config problem), shown in the corner until a time.
     var notice: (text: String, until: Double)?
 
@@ -41,10 +43,12 @@ final class LiveScreen {
     func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
         let status = tap.status
-        if status != shownStatus {
+        window.presetKeys = visualizer.mode == .milkdrop
+        if status != shownStatus || visualizer.titleSuffix != shownTitleSuffix {
+            if status != shownStatus { reporter.report(status) }
             shownStatus = status
-            reporter.report(status)
-            window.title = "Decibar — \(status.summary)"
+            shownTitleSuffix = visualizer.titleSuffix
+            window.title = "Decibar — \(status.summary)" + shownTitleSuffix
         }
         overlay.update(status, at: now)
 

@@ -21,6 +21,8 @@ final class PlayerScreen {
     private var hoverX: Double?
     private var seekHandledAt: Double?
     private var shownTitle: (key: TitleKey?, text: String) = (nil, "")
+    /// What the picture adds to the window's title (the Milkdrop preset), as last set.
+    private var shownTitleSuffix = ""
     private var noticeSerial = 0
     private var noticeUntil = -Double.infinity
     /// How long a change of volume or loop shows in the title.
@@ -170,7 +172,9 @@ final class PlayerScreen {
                                 underruns: session.underrunCount, notice: now < noticeUntil ? noticeSerial : nil,
                                 isConnecting: session.isConnecting, streamTitle: stream?.title,
                                 rateAndPitch: session.rateAndPitch)
-        if titleKey != shownTitle.key {
+        window.presetKeys = visualizer.mode == .milkdrop
+        if titleKey != shownTitle.key || visualizer.titleSuffix != shownTitleSuffix {
+            shownTitleSuffix = visualizer.titleSuffix
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
             if titleKey.status == .paused { title += "  (paused)" }
             if titleKey.status == .stopped { title += "  (stopped)" }
@@ -181,7 +185,7 @@ final class PlayerScreen {
             if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
             if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
             shownTitle = (titleKey, title)
-            window.title = "Decibar — \(session.currentName)"
+            window.title = "Decibar — \(session.currentName)" + shownTitleSuffix
         }
         let state: ScrubberView.State
         if session.isLive {

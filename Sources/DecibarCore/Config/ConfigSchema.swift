@@ -92,6 +92,8 @@ public enum ConfigSchema {
             "Milkdrop: play the playlist in a random order (from seed).")
         public static let presetDuration: Setting<Double> = .number(.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
             "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (a hard cut on the beat), or comes on time in music without a beat.")
+        public static let milkdropScale: Setting<Double?> = .number(.display, "milkdrop_scale", 0.1...1, unit: "factor",
+            "Milkdrop: presets are drawn at this fraction of the window's width and height, then scaled up (their shaders cost per pixel). Unset: 0.5 on a software renderer (Mesa's llvmpipe: 1280x720 then keeps 60 frames a second on two cores), 1 on a GPU and in render.")
         public static let seed: Setting<Int?> = .integer(.display, "seed", 0...Int(UInt32.max),
             "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
         public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720),
@@ -188,7 +190,7 @@ public enum ConfigSchema {
         Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key,
-        Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.seed.key,
+        Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.milkdropScale.key, Display.seed.key,
         Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
         Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,

@@ -21,6 +21,9 @@ public enum ControlCommand: Sendable, Equatable {
     case previous
     /// `["chapter", "next"]` or `"previous"`: the next chapter's start, or back as a CD player does.
     case chapter(forward: Bool)
+    /// `["preset", "next"]`, `"previous"`, `"random"`, `"lock"`, `"unlock"`, or a Milkdrop preset's
+    /// name or path.
+    case preset(PresetRequest)
     /// `["zoom", 8]`: the scrubber shows an eighth of the track around the playhead; 1 all of it.
     case zoom(factor: Double)
     /// `["ab_loop", 10, 12]`: the stretch from 10 s to 12 s plays over and over, from 10 s now;
@@ -39,7 +42,7 @@ public enum ControlCommand: Sendable, Equatable {
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
-        "stop", "seek", "next", "previous", "chapter", "zoom", "ab_loop", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
+        "stop", "seek", "next", "previous", "chapter", "preset", "zoom", "ab_loop", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -133,6 +136,11 @@ public enum ControlCommand: Sendable, Equatable {
             case "previous": self = .chapter(forward: false)
             case let other: throw ControlFailure(.invalidParameter, "chapter: say next or previous, not \(other.quotedForMessage)")
             }
+        case "preset":
+            try count(1...1)
+            let word = try text(0, "the preset")
+            guard !word.isEmpty else { throw ControlFailure(.invalidParameter, "preset: say next, previous, random, lock, unlock, or a preset") }
+            self = .preset(PresetRequest(word))
         case "zoom":
             try count(1...1)
             guard let factor = rest[0].number, factor.isFinite, factor > 0 else {
@@ -196,5 +204,23 @@ extension String {
     var quotedForMessage: String {
         let cut = count > 40 ? String(prefix(40)) + "..." : self
         return "\"" + cut.escapingControlCharacters + "\""
+    }
+}
+
+/// What `preset` asks of the Milkdrop playlist.
+public enum PresetRequest: Sendable, Equatable {
+    case next, previous, random, lock, unlock
+    /// A preset by name (its file name without .milk) or path.
+    case named(String)
+
+    public init(_ word: String) {
+        switch word {
+        case "next": self = .next
+        case "previous": self = .previous
+        case "random": self = .random
+        case "lock": self = .lock
+        case "unlock": self = .unlock
+        default: self = .named(word)
+        }
     }
 }

@@ -20,8 +20,10 @@ final class MilkdropVisual: Visual {
     private var left = [Float](repeating: 0, count: MilkdropVisual.audioLimit)
     private var right = [Float](repeating: 0, count: MilkdropVisual.audioLimit)
     private var lastFrameTime = 0.0
-    /// Presets skipped this run, each said once.
+    /// The library could not start or draw (said once); nothing more is tried.
     private var failedToStart = false
+    /// The fraction of the canvas the library draws at, chosen on the first frame.
+    private var scale: Double?
 
     /// libprojectM keeps 2048 samples a channel; more in one frame would only be overwritten.
     static let audioLimit = 2048
@@ -35,7 +37,7 @@ final class MilkdropVisual: Visual {
         let paths = try PresetLibrary.playlistPaths(options)
         seed = UInt32(truncatingIfNeeded: options.seed ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
         playlist = PresetPlaylist(paths: paths, shuffled: options.presetShuffle, seed: UInt64(seed))
-        schedule = PresetSchedule(duration: options.presetDuration, now: 0)
+        schedule = PresetSchedule(duration: options.presetDuration)
         if let preset = options.preset {
             if preset.contains("/") {
                 if let problem = PresetLibrary.check(preset) { throw RenderError("--preset \(preset) \(problem)") }
@@ -51,8 +53,8 @@ final class MilkdropVisual: Visual {
     var isAtRest: Bool { false }
     var meanValue: Float { 0 }
 
-    /// The name of the preset shown (or about to be).
-    var presetName: String? { (shown ?? playlist.current).map(PresetPlaylist.name(of:)) }
+    /// The name of the preset shown (nil before the first is).
+    private(set) var presetName: String?
 
     func update(_ frame: VisualFrame) {
         feed = frame.feed
@@ -87,8 +89,12 @@ final class MilkdropVisual: Visual {
     func draw(_ canvas: VisualCanvas) {
         guard !failedToStart else { return }
         if renderer == nil {
+            // A render draws every pixel wherever it runs (its frames are the same everywhere).
+            let scale = tools.options.milkdropScale ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
+            self.scale = scale
             do {
-                renderer = try MilkdropRenderer(shaders: tools.shaders, width: canvas.width, height: canvas.height, mesh: Self.mesh,
+                renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),
+                                                height: Int((Double(canvas.height) * scale).rounded()), mesh: Self.mesh,
                                                 fps: 60, dataDirectory: PresetLibrary.dataDirectory, seed: seed, clock: canvas.time)
             } catch {
                 failedToStart = true
@@ -114,7 +120,7 @@ final class MilkdropVisual: Visual {
             unheardFrames = 0
         }
         do {
-            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height),
+            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), scale: scale ?? 1,
                               canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
         } catch {
             failedToStart = true
@@ -135,6 +141,7 @@ final class MilkdropVisual: Visual {
                 continue
             }
             shown = wanted
+            presetName = PresetPlaylist.name(of: wanted)
         }
     }
 }

@@ -8,23 +8,31 @@
 public struct PresetSchedule: Sendable {
     public var duration: Double
     public static let beatsPerBar = 4
-    private var shownSince: Double
+    /// When the preset shown began (nil until the first frame: its clock may be any).
+    private var shownSince: Double?
     private var beatsSinceCut = 0
     private var lastBeat: Double?
+    /// The beat the cut `isDue` asked for is on: the next preset's time counts from it.
+    private var cutBeat: Double?
 
-    public init(duration: Double, now: Double) {
+    /// - Parameter now: when the first preset shows; nil: on the first frame asked about.
+    public init(duration: Double, now: Double? = nil) {
         self.duration = duration
         shownSince = now
     }
 
-    /// A preset was shown at `now` (a cut, or the user's choice): its time starts again.
+    /// A preset was shown at `now` (a cut, or the user's choice): its time starts again, from the
+    /// beat when the cut was on one (the frame showing it comes a little after).
     public mutating func restart(at now: Double) {
-        shownSince = now
+        shownSince = Swift.min(now, cutBeat ?? now)
+        cutBeat = nil
         beatsSinceCut = 0
     }
 
     /// Whether to change preset on this frame; call once per frame with the beat heard by `now`.
     public mutating func isDue(now: Double, beat: BeatPulse) -> Bool {
+        if shownSince == nil { shownSince = now }
+        let shownSince = self.shownSince ?? now
         var onBeat = false
         if let heard = beat.lastBeat, heard != lastBeat {
             lastBeat = heard
@@ -37,7 +45,8 @@ public struct PresetSchedule: Sendable {
         guard shown >= duration else { return false }
         guard beat.bpm > 0, let heard = beat.lastBeat, now - heard <= 2 * 60 / beat.bpm else { return true }
         guard onBeat else { return false }
-        if beatsSinceCut % Self.beatsPerBar == 0 { return true }
-        return shown >= duration + Double(Self.beatsPerBar) * 60 / beat.bpm
+        guard beatsSinceCut % Self.beatsPerBar == 0 || shown >= duration + Double(Self.beatsPerBar) * 60 / beat.bpm else { return false }
+        cutBeat = heard
+        return true
     }
 }
