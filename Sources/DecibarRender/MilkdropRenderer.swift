@@ -17,6 +17,8 @@ public final class MilkdropRenderer {
     private var texture: GLuint = 0
     private var size = (width: 0, height: 0)
     private var interleaved: [Float] = []
+    /// Where the library writes why a frame failed; kept, so a frame allocates nothing.
+    private var frameMessage = [CChar](repeating: 0, count: 512)
 
     /// The plug-in's file name; it is looked for beside decibar, then in `lib/decibar` beside the
     /// installed binary's `bin/`, then in the source checkout's build folders.
@@ -156,10 +158,9 @@ public final class MilkdropRenderer {
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
-        var message = [CChar](repeating: 0, count: 512)
-        let rendered = functions.decibar_milkdrop_render!(instance, &message, Int32(message.count))
+        let rendered = functions.decibar_milkdrop_render!(instance, &frameMessage, Int32(frameMessage.count))
         Self.restoreState(state)
-        guard rendered == 1 else { throw RenderError("Milkdrop: " + Self.text(message)) }
+        guard rendered == 1 else { throw RenderError("Milkdrop: " + Self.text(frameMessage)) }
         pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
@@ -201,23 +202,26 @@ public final class MilkdropRenderer {
     private struct SavedBindings {
         var drawFramebuffer: GLint = 0
         var readFramebuffer: GLint = 0
-        var viewport: [GLint] = [0, 0, 0, 0]
+        /// x, y, width, height (a tuple: saving it allocates nothing).
+        var viewport: (GLint, GLint, GLint, GLint) = (0, 0, 0, 0)
 
         init() {
             glFunctions.glGetIntegerv!(GLenum(GL_DRAW_FRAMEBUFFER_BINDING), &drawFramebuffer)
             glFunctions.glGetIntegerv!(GLenum(GL_READ_FRAMEBUFFER_BINDING), &readFramebuffer)
-            viewport.withUnsafeMutableBufferPointer { glFunctions.glGetIntegerv!(GLenum(GL_VIEWPORT), $0.baseAddress) }
+            withUnsafeMutableBytes(of: &viewport) {
+                glFunctions.glGetIntegerv!(GLenum(GL_VIEWPORT), $0.baseAddress!.assumingMemoryBound(to: GLint.self))
+            }
         }
     }
 
     /// Puts back the state Decibar's renderers start from: OpenGL's defaults for everything they
     /// do not set themselves each time (the library leaves blending, samplers, textures on other
     /// units, pixel-store and line settings as its preset wanted them).
+    private static let capabilitiesOff = [GL_BLEND, GL_DEPTH_TEST, GL_CULL_FACE, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_LINE_SMOOTH,
+                                          GL_POLYGON_SMOOTH, GL_PROGRAM_POINT_SIZE, GL_FRAMEBUFFER_SRGB, GL_SAMPLE_ALPHA_TO_COVERAGE]
+
     private static func restoreState(_ saved: SavedBindings) {
-        for capability in [GL_BLEND, GL_DEPTH_TEST, GL_CULL_FACE, GL_SCISSOR_TEST, GL_STENCIL_TEST, GL_LINE_SMOOTH,
-                           GL_POLYGON_SMOOTH, GL_PROGRAM_POINT_SIZE, GL_FRAMEBUFFER_SRGB, GL_SAMPLE_ALPHA_TO_COVERAGE] {
-            glFunctions.glDisable!(GLenum(capability))
-        }
+        for capability in capabilitiesOff { glFunctions.glDisable!(GLenum(capability)) }
         glFunctions.glBlendFuncSeparate!(GLenum(GL_ONE), GLenum(GL_ZERO), GLenum(GL_ONE), GLenum(GL_ZERO))
         glFunctions.glBlendEquation!(GLenum(GL_FUNC_ADD))
         glFunctions.glColorMask!(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
@@ -237,7 +241,7 @@ public final class MilkdropRenderer {
         glFunctions.glPixelStorei!(GLenum(GL_PACK_ROW_LENGTH), 0)
         glFunctions.glBindFramebuffer!(GLenum(GL_DRAW_FRAMEBUFFER), GLuint(saved.drawFramebuffer))
         glFunctions.glBindFramebuffer!(GLenum(GL_READ_FRAMEBUFFER), GLuint(saved.readFramebuffer))
-        glFunctions.glViewport!(saved.viewport[0], saved.viewport[1], saved.viewport[2], saved.viewport[3])
+        glFunctions.glViewport!(saved.viewport.0, saved.viewport.1, saved.viewport.2, saved.viewport.3)
         // Errors the library left would be blamed on whatever checks next.
         for _ in 0 ..< 16 { if glFunctions.glGetError!() == GLenum(GL_NO_ERROR) { break } }
     }
