@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A screenshot of a web page after it has run in headless Chromium for a while, in real time.
 
-  page-shot.py URL OUT.png WIDTH HEIGHT SECONDS
+  page-shot.py URL OUT.png WIDTH HEIGHT SECONDS [TEXT_OUT]
+
+With TEXT_OUT, the page's visible text (document.body.innerText) is written there too.
 
 Chromium's own --screenshot is taken when the page has loaded (or after a virtual-time budget that
 runs ahead of a WebSocket's real frames); this one waits SECONDS of real time, then asks for the
@@ -106,6 +108,10 @@ def main():
         shot = call(2, "Page.captureScreenshot", {"format": "png"})
         with open(out, "wb") as file:
             file.write(base64.b64decode(shot["result"]["data"]))
+        if len(sys.argv) > 6:
+            text = call(3, "Runtime.evaluate", {"expression": "document.body.innerText", "returnByValue": True})
+            with open(sys.argv[6], "w") as file:
+                file.write(text["result"]["result"].get("value", ""))
     finally:
         browser.kill()
         browser.wait()

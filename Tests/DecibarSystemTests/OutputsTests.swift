@@ -109,8 +109,9 @@ struct OutputsTests {
 
     /// A screenshot of `url` by headless Chromium after `seconds` of real time (Scripts/page-shot.py:
     /// Chromium's own --screenshot comes before a WebSocket's first frames on a busy machine).
-    static func browserShot(of url: String, to path: String, width: Int, height: Int, after seconds: Double = 1.5) throws {
-        let shot = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/page-shot.py", url, path, "\(width)", "\(height)", "\(seconds)"])
+    static func browserShot(of url: String, to path: String, width: Int, height: Int, after seconds: Double = 1.5, text: String? = nil) throws {
+        let shot = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/page-shot.py", url, path, "\(width)", "\(height)", "\(seconds)"]
+                                   + (text.map { [$0] } ?? []))
         guard shot.status == 0, FileManager.default.fileExists(atPath: path) else { throw RigError("no screenshot of the page: \(shot.error.suffix(400))") }
     }
 
@@ -309,6 +310,33 @@ struct OutputsTests {
         #expect(zip(windowTops, pageTops).allSatisfy { abs($0 - $1) <= 3 }, "window \(windowTops), page \(pageTops)")
         // A -12 dBFS tone: its RMS (-15 dBFS) is well up the scale, not at its floor.
         #expect(windowTops[0] < geometry.y(forDB: -25), "\(windowTops)")
+    }
+
+    @Test("in Milkdrop mode the page draws the bars and says, in one line under them, that Milkdrop shows only in the window")
+    func webPageMilkdrop() throws {
+        let screen = try PrivateDisplay()
+        let server = try PrivatePulseServer()
+        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 8)
+        let port = try Self.freePort()
+        let pageShot = server.directory + "/page.png", pageText = server.directory + "/page.txt"
+        let (width, height) = (640, 360)
+        let live = try RunningCommand(["live", "--mode", "milkdrop", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
+                                       "--exit-after", "6"], environment: environment)
+        defer { live.stop() }
+        #expect(TestRig.wait(timeout: 10) { live.standardError.contains("the page is at") }, "\(live.standardError)")
+        let player = try server.play(tone)
+        defer { player.terminate() }
+        Thread.sleep(forTimeInterval: 1.5)
+        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height, text: pageText)
+        #expect(live.waitForExit(timeout: 10) == 0, "\(live.standardError)")
+        let said = try String(contentsOfFile: pageText, encoding: .utf8)
+        #expect(said == "Milkdrop shows only in the window: the page draws the bars", "\(said)")
+        // The tone's bars: the theme's colors across the middle row, not the empty page.
+        let page = try RenderTests.Frame(png: pageShot, width: width, height: height)
+        let lit = (0 ..< width).filter { page.pixel(x: $0, y: height / 2) != page.pixel(x: 0, y: 0) }.count
+        #expect(lit > width / 4, "\(lit) of \(width) pixels of the middle row drawn")
     }
 
     @Test("wled:// with no host sends to WLED's multicast group 239.0.0.1:11988: a member of the group (in a network namespace of the test's own, where loopback carries multicast) gets the 44-byte packets, 50 a second")

@@ -49,6 +49,22 @@ struct WaylandLayerTests {
         #expect(player.isRunning)
     }
 
+    @Test("milkdrop as a background layer (the EGL path): a moving picture over the whole output")
+    func milkdropBackground() throws {
+        let compositor = try PrivateCompositor()
+        let server = try PrivatePulseServer()
+        let player = try play(["--layer", "background", "--mode", "milkdrop"], on: compositor, server: server)
+        defer { player.stop() }
+        let first = try compositor.grab(to: server.directory + "/first.png")
+        usleep(500_000)
+        let second = try compositor.grab(to: server.directory + "/second.png")
+        let variety = MilkdropTests.variety(of: second)
+        #expect(variety.colors >= 24 && variety.lit >= 0.5, "\(variety)")
+        let moves = first.pixels != second.pixels
+        #expect(moves, "the picture moves")
+        #expect(player.isRunning, "\(player.standardError)")
+    }
+
     @Test("overlay: drawn over the windows, see-through between the bars, and a click at the bars reaches the window below")
     func overlay() throws {
         let compositor = try PrivateCompositor()

@@ -19,6 +19,8 @@ final class WebOutput: Output {
     private let meterScale: MeterScale
     private let loudnessTargets: [Double]
     private let start: Double
+    /// Said under the page's picture when the window shows what the page cannot draw.
+    private let note: String?
 
     /// nil when the page cannot be served (said in one line).
     init?(target: OutputTarget, display: DisplaySettings, notice: @escaping @Sendable (String) -> Void) {
@@ -38,6 +40,8 @@ final class WebOutput: Output {
         needs = display.mode == .meter ? [.loudness] : []
         // Where the window shows its background, the page is transparent unless it is opaque.
         background = display.background == .opaque ? Self.hex(display.barTheme.background) : "transparent"
+        // Milkdrop is drawn by libprojectM in the window's OpenGL context: the page has the bars.
+        note = display.mode == .milkdrop ? "Milkdrop shows only in the window: the page draws the bars" : nil
         start = MonotonicClock.now()
         notice("the page is at \(server.pageURL)")
     }
@@ -61,6 +65,7 @@ final class WebOutput: Output {
     private func head(_ theme: BarTheme, size: PixelSize, axis: (baseline: Double, reach: Double)) -> String {
         "{\"bg\":\"\(background)\",\"center\":\"\(Self.hex(theme.center))\",\"tip\":\"\(Self.hex(theme.tip))\","
             + "\"axis\":[\(Int(axis.baseline.rounded())),\(Int(axis.reach.rounded()))],\"w\":\(size.width),\"h\":\(size.height),"
+            + (note.map { "\"note\":\"\($0)\"," } ?? "")
     }
 
     /// Bars or the spectrum, with the peak caps when the window draws them.

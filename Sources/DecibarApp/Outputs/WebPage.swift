@@ -38,6 +38,8 @@ enum WebPage {
 
     function draw(frame) {
       if (frame.w !== canvas.width || frame.h !== canvas.height) return;  // a frame for the old size
+      const note = frame.note || "";
+      if (state.textContent !== note) state.textContent = note;
       context.clearRect(0, 0, canvas.width, canvas.height);
       if (frame.bg !== "transparent") { context.fillStyle = frame.bg; context.fillRect(0, 0, canvas.width, canvas.height); }
       const [baseline, reach] = frame.axis;
