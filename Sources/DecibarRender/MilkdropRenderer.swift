@@ -185,6 +185,10 @@ public final class MilkdropRenderer {
             deleteFramebuffer((framebuffer, texture))
             throw RenderError("Milkdrop: a \(width)x\(height) framebuffer is not possible here")
         }
+        // A new texture holds whatever memory it was given (on llvmpipe, the heap's leftovers), and a
+        // preset's first frames blend over it: start from black, the same every time.
+        glFunctions.glClearColor!(0, 0, 0, 0)
+        glFunctions.glClear!(GLbitfield(GL_COLOR_BUFFER_BIT))
         return (framebuffer, texture)
     }
 

@@ -199,17 +199,17 @@ struct MilkdropTests {
         #expect(lit.count < 40, "the picture is lit on \(lit.count) frames: not only at the clicks")
     }
 
-    @Test("two renders with one seed are identical, one of them beside two busy loops; another seed differs")
+    @Test("two renders with one seed are identical, one of them beside two busy loops, one with the allocator's memory filled otherwise; another seed differs")
     func repeatable() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
-        func frames(_ name: String, seed: String?, load: Bool = false) throws -> [String] {
+        func frames(_ name: String, seed: String?, load: Bool = false, environment: [String: String] = [:]) throws -> [String] {
             let busy = load ? try SteadyPlaybackTests.Load(loops: 2) : nil
             defer { busy?.stop() }
             let output = folder + "/" + name + ".mp4"
             let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "320x180", "-o", output]
-                                      + (seed.map { ["--seed", $0] } ?? []))
+                                      + (seed.map { ["--seed", $0] } ?? []), environment: environment)
             #expect(rendered.status == 0, "\(rendered.error)")
             let hashes = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output, "-map", "0:v", "-f", "framemd5", "-"])
             return String(decoding: hashes.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
@@ -217,9 +217,12 @@ struct MilkdropTests {
         }
         let idle = try frames("idle", seed: nil)
         let loaded = try frames("loaded", seed: nil, load: true)
+        // Memory read before it is written (libx264 does) holds other bytes: the frames must not change.
+        let perturbed = try frames("perturbed", seed: nil, environment: ["MALLOC_PERTURB_": "85"])
         let other = try frames("other", seed: "7")
         #expect(idle.count == 300, "\(idle.count) frames")
         #expect(idle == loaded, "\(zip(idle, loaded).filter { $0 != $1 }.count) of \(idle.count) frames differ under load")
+        #expect(idle == perturbed, "\(zip(idle, perturbed).filter { $0 != $1 }.count) of \(idle.count) frames differ with the heap filled otherwise")
         #expect(idle != other && Set(idle).count > 100, "seed 7 drew the same frames, or the picture hardly moved")
     }
 

@@ -33,8 +33,8 @@ final class ChildProcess {
     }
 
     /// Starts `name` (looked up on PATH) with `arguments`. `feedsInput`: give it a pipe on its
-    /// standard input (otherwise /dev/null).
-    init(_ name: String, arguments: [String], feedsInput: Bool, writeTimeout: Double = 10,
+    /// standard input (otherwise /dev/null). `environment`: variables set for it, over Decibar's.
+    init(_ name: String, arguments: [String], feedsInput: Bool, environment: [String: String] = [:], writeTimeout: Double = 10,
          isInterrupted: @escaping () -> Bool = { false }, missing: String) throws(CommandFailure) {
         guard let program = Self.findProgram(name) else { throw CommandFailure(message: missing) }
         // A child that dies makes our next write fail with EPIPE, which is reported; the signal
@@ -84,8 +84,11 @@ final class ChildProcess {
 
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let inherited = ProcessInfo.processInfo.environment.filter { environment[$0.key] == nil }
+        let envp = inherited.merging(environment) { $1 }.map { strdup($0.key + "=" + $0.value) } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         close(errorPipe[1])
         if feedsInput { close(inputPipe[0]) }
         guard spawned == 0 else {

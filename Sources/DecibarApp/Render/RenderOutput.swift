@@ -55,9 +55,16 @@ public final class RenderOutput {
         ffmpeg = try ChildProcess("ffmpeg", arguments: Self.ffmpegArguments(kind: kind, audio: audio, audioSeconds: audioSeconds,
                                                                            width: width, height: height, fps: fps,
                                                                            transparent: transparent, output: partial.path),
-                                  feedsInput: true, isInterrupted: isInterrupted,
+                                  feedsInput: true, environment: Self.repeatableEncoding, isInterrupted: isInterrupted,
                                   missing: "render to \(kind.rawValue) needs the ffmpeg program (apt-get install ffmpeg)")
     }
+
+    /// Debian 12's libx264 reads memory it has not written: the same frames encode to other bytes
+    /// when that memory held something else (with `MALLOC_PERTURB_` 85 against none, 250 of the
+    /// 300 frames of a 10 s render differed), which under load, with the encoder's threads allocating in
+    /// another order, it can. 255 has glibc hand ffmpeg every block zeroed (its bytes when
+    /// nothing was there before), so renders of the same frames are the same whatever the load.
+    static let repeatableEncoding = ["MALLOC_PERTURB_": "255"]
 
     /// The ffmpeg command line for each kind of output. Frames arrive bottom row first (OpenGL's
     /// order), hence the vertical flip. Paths go through ffmpeg's `file:` protocol, so a name is
