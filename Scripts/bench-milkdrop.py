@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 
+from music_desk import MusicDesk
+
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 
@@ -55,21 +57,8 @@ def main():
     if not names:
         sys.exit("bench-milkdrop: the default list is empty (Scripts/measure-presets.py --write-list)")
     chosen = [names[int(index * len(names) / min(options.presets, len(names)))] for index in range(min(options.presets, len(names)))]
-    rig = tempfile.mkdtemp(prefix="decibar-bench-milkdrop-")
-    stops = []
-    try:
-        display = subprocess.run([os.path.join(here, "xvfb-start.sh"), rig + "/x", "1920x1080x24"], check=True,
-                                 stdout=subprocess.PIPE, text=True).stdout.strip()
-        stops.append(("xvfb-stop.sh", rig + "/x"))
-        server = subprocess.run([os.path.join(here, "pulse-start.sh"), rig + "/pa"], check=True,
-                                stdout=subprocess.PIPE, text=True).stdout.strip()
-        stops.append(("pulse-stop.sh", rig + "/pa"))
-        environment = dict(os.environ, DISPLAY=display, PULSE_SERVER=server)
-        music = os.path.join(rig, "music.flac")
-        subprocess.run(["bash", os.path.join(here, "make-music.sh"), music, "1", "-14"], check=True, stdout=subprocess.DEVNULL)
-        player = subprocess.Popen(["bash", "-c", 'while :; do paplay "$0" || exit; done', music], env=environment,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        stops.append(("player", player))
+    with MusicDesk("decibar-bench-milkdrop-") as desk:
+        environment, music, rig = desk.environment, desk.music, desk.folder
         print("| size | bars: frames/s | bars: CPU % | Milkdrop: frames/s (median, lowest) | Milkdrop: CPU % (median) |")
         print("|---|---|---|---|---|")
         for size in ("1280x720", "1920x1080"):
@@ -83,14 +72,6 @@ def main():
                                      "-o", os.path.join(rig, mode + ".mp4")], env=environment, stderr=subprocess.PIPE, text=True)
             speed = re.search(r"\(([0-9.]+) frames/s\)", result.stderr)
             print("render 10 s at 1280x720, 30 fps, %s: %s frames/s" % (mode, speed.group(1) if speed else result.stderr.strip()))
-    finally:
-        for what, thing in reversed(stops):
-            if what == "player":
-                thing.kill()
-                thing.wait()
-            else:
-                subprocess.run([os.path.join(here, what), thing], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["rm", "-rf", rig])
 
 
 if __name__ == "__main__":

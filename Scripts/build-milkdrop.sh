@@ -11,8 +11,11 @@ case $kind in
   release) flags=(-O2) ;;
   *) echo "build-milkdrop: debug or release, not $kind" >&2; exit 2 ;;
 esac
-# Sanitized builds pass their -fsanitize flag here (Scripts/sanitized-tests.sh).
+# Sanitized builds pass their -fsanitize flag here, and the Swift toolchain's clang++ as the
+# compiler: a plug-in built by g++ with GCC's sanitizer runtime cannot load into a binary that has
+# clang's (Scripts/sanitized-tests.sh).
 read -r -a extra <<< "${MILKDROP_CXXFLAGS:-}"
+compiler=${MILKDROP_CXX:-c++}
 mkdir -p "$folder"
 source=$root/Sources/MilkdropPlugin/milkdrop.cpp
 output=$folder/libdecibar-milkdrop.so
@@ -21,6 +24,6 @@ if [ -f "$output" ] && [ "$output" -nt "$source" ] && [ "$output" -nt "$root/Sou
    && [ -z "${extra[*]}" ]; then
   exit 0
 fi
-c++ -std=c++14 -shared -fPIC -Wall -Wextra "${flags[@]}" "${extra[@]}" \
+$compiler -std=c++14 -shared -fPIC -Wall -Wextra "${flags[@]}" "${extra[@]}" \
   -I "$root/Sources/CMilkdrop/include" "$source" -Wl,--as-needed -lprojectM -o "$output.tmp"
 mv "$output.tmp" "$output"

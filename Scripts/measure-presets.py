@@ -26,6 +26,8 @@ import sys
 import tempfile
 import time
 
+from music_desk import MusicDesk
+
 import numpy
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -107,19 +109,8 @@ def main():
         step = len(paths) / options.sample
         paths = [paths[int(index * step)] for index in range(options.sample)]
 
-    rig = tempfile.mkdtemp(prefix="decibar-presets-")
-    started = []
-    try:
-        display = run([os.path.join(here, "xvfb-start.sh"), rig + "/x", "1920x1080x24"], check=True).stdout.strip()
-        started.append(("xvfb-stop.sh", rig + "/x"))
-        server = run([os.path.join(here, "pulse-start.sh"), rig + "/pa"], check=True).stdout.strip()
-        started.append(("pulse-stop.sh", rig + "/pa"))
-        environment = dict(os.environ, DISPLAY=display, PULSE_SERVER=server)
-        music = os.path.join(rig, "music.flac")
-        run(["bash", os.path.join(here, "make-music.sh"), music, "1", "-14"], check=True)
-        player = subprocess.Popen(["bash", "-c", 'while :; do paplay "$0" || exit; done', music], env=environment,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        started.append(("player", player))
+    with MusicDesk("decibar-presets-") as desk:
+        environment, music, rig = desk.environment, desk.music, desk.folder
         window = ["--size", options.size]
         bars_fps, bars_first, problem = frame_rate(options.binary, environment, ["--mode", "bars", *window], options.seconds)
         if bars_fps is None:
@@ -137,14 +128,6 @@ def main():
                 number, len(paths), name_of(path), "%.1f" % fps if fps else "-", "%.3f" % level if level is not None else "-",
                 "%.4f" % change if change is not None else "-", "%.2f" % load if load is not None else "-",
                 "yes" if good else "no"), file=sys.stderr, flush=True)
-    finally:
-        for what, thing in reversed(started):
-            if what == "player":
-                thing.kill()
-                thing.wait()
-            else:
-                subprocess.run([os.path.join(here, what), thing], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        subprocess.run(["rm", "-rf", rig])
 
     measured = [row for row in rows if row[1] is not None]
     chosen = sorted(row[0] for row in rows if row[5])

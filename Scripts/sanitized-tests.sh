@@ -14,7 +14,8 @@ trap 'rm -rf "$reports"' EXIT
 start=$(date +%s)
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
 # The Milkdrop plug-in beside the sanitized decibar (the same sanitizer: its C++ is in the process).
-MILKDROP_CXXFLAGS="-fsanitize=$sanitizer" Scripts/build-milkdrop.sh "$scratch/debug" debug
+MILKDROP_CXX="$(dirname "$(readlink -f "$(command -v swiftc)")")/clang++" MILKDROP_CXXFLAGS="-fsanitize=$sanitizer" \
+  Scripts/build-milkdrop.sh "$scratch/debug" debug
 # The package test installs the release build's package, not this build: make test runs it.
 skips=(--skip "DebianPackageTests")
 # Tests with speed goals relax them under a sanitizer (they still check that the work gets done).
