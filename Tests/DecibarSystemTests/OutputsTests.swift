@@ -274,25 +274,33 @@ struct OutputsTests {
         }
     }
 
-    @Test("in meter mode the page draws the window's meter: each channel's RMS bar and the loudness bars reach the same heights (within 3 pixels) for a steady tone")
-    func webPageMeter() throws {
+    /// `live --mode MODE` with its page on a free port and a steady -12 dBFS 1 kHz tone playing: the
+    /// page shot in headless Chromium after `settle` seconds (its text too, to `text`), and the
+    /// window's screenshot as it closes (to `windowShot`).
+    func shootPage(mode: String, width: Int, height: Int, settle: Double, pageShot: String, text: String? = nil, windowShot: String? = nil,
+                   server: PrivatePulseServer) throws {
         let screen = try PrivateDisplay()
-        let server = try PrivatePulseServer()
         let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
         let tone = server.directory + "/tone.wav"
         try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 8)
         let port = try Self.freePort()
-        let windowShot = server.directory + "/window.png", pageShot = server.directory + "/page.png"
-        let (width, height) = (960, 540)
-        let live = try RunningCommand(["live", "--mode", "meter", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
-                                       "--exit-after", "6", "--screenshot", windowShot], environment: environment)
+        let live = try RunningCommand(["live", "--mode", mode, "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
+                                       "--exit-after", "6"] + (windowShot.map { ["--screenshot", $0] } ?? []), environment: environment)
         defer { live.stop() }
         #expect(TestRig.wait(timeout: 10) { live.standardError.contains("the page is at") }, "\(live.standardError)")
         let player = try server.play(tone)
         defer { player.terminate() }
-        Thread.sleep(forTimeInterval: 2.5)
-        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height)
+        Thread.sleep(forTimeInterval: settle)
+        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height, text: text)
         #expect(live.waitForExit(timeout: 10) == 0, "\(live.standardError)")
+    }
+
+    @Test("in meter mode the page draws the window's meter: each channel's RMS bar and the loudness bars reach the same heights (within 3 pixels) for a steady tone")
+    func webPageMeter() throws {
+        let server = try PrivatePulseServer()
+        let windowShot = server.directory + "/window.png", pageShot = server.directory + "/page.png"
+        let (width, height) = (960, 540)
+        try shootPage(mode: "meter", width: width, height: height, settle: 2.5, pageShot: pageShot, windowShot: windowShot, server: server)
         let window = try RenderTests.Frame(png: windowShot, width: width, height: height)
         let page = try RenderTests.Frame(png: pageShot, width: width, height: height)
         let geometry = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2)
@@ -314,23 +322,10 @@ struct OutputsTests {
 
     @Test("in Milkdrop mode the page draws the bars and says, in one line under them, that Milkdrop shows only in the window")
     func webPageMilkdrop() throws {
-        let screen = try PrivateDisplay()
         let server = try PrivatePulseServer()
-        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
-        let tone = server.directory + "/tone.wav"
-        try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 8)
-        let port = try Self.freePort()
         let pageShot = server.directory + "/page.png", pageText = server.directory + "/page.txt"
         let (width, height) = (640, 360)
-        let live = try RunningCommand(["live", "--mode", "milkdrop", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
-                                       "--exit-after", "6"], environment: environment)
-        defer { live.stop() }
-        #expect(TestRig.wait(timeout: 10) { live.standardError.contains("the page is at") }, "\(live.standardError)")
-        let player = try server.play(tone)
-        defer { player.terminate() }
-        Thread.sleep(forTimeInterval: 1.5)
-        try Self.browserShot(of: "http://127.0.0.1:\(port)/", to: pageShot, width: width, height: height, text: pageText)
-        #expect(live.waitForExit(timeout: 10) == 0, "\(live.standardError)")
+        try shootPage(mode: "milkdrop", width: width, height: height, settle: 1.5, pageShot: pageShot, text: pageText, server: server)
         let said = try String(contentsOfFile: pageText, encoding: .utf8)
         #expect(said == "Milkdrop shows only in the window: the page draws the bars", "\(said)")
         // The tone's bars: the theme's colors across the middle row, not the empty page.
