@@ -186,7 +186,7 @@ public final class MilkdropRenderer {
             throw RenderError("Milkdrop: a \(width)x\(height) framebuffer is not possible here")
         }
         // A new texture holds whatever memory it was given (on llvmpipe, the heap's leftovers), and a
-        // preset's first frames blend over it: start from black, the same every time.
+        // preset may blend its first frames over it: start from black, the same every time.
         glFunctions.glClearColor!(0, 0, 0, 0)
         glFunctions.glClear!(GLbitfield(GL_COLOR_BUFFER_BIT))
         return (framebuffer, texture)
