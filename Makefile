@@ -62,9 +62,10 @@ test: deps
 # environment of their own, which keeps make test within its 12 minutes. A suite that starts timing
 # something moves out of this list. (WaylandLayerTests draws, but at 20 Hz, into a compositor of its
 # own that is nice'd with it. InterruptionTests' bounds are for a stop within 5 and 14 s. The core's
-# tests are pure arithmetic. MilkdropTests renders on a virtual clock: its busy loops, at the lane's
-# priority, are there to show that load changes nothing. A single test can be named as Suite/function.)
-BESIDE := DecibarCoreTests|MilkdropTests|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests|InterruptionTests|DaemonTests/malformedLines|HostileFileTests/lyingHeaders|BeatTests/renderedFrames|VideoTests/renderIsFrameExact
+# tests are pure arithmetic. MilkdropTests' renders run on a virtual clock: their busy loops, at the
+# lane's priority, are there to show that load changes nothing; its live windows run with the others.
+# A single test can be named as Suite/function.)
+BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|stateKeptClean|cutsOnTheBeat|badPresets|daemonPresets|withoutTheLibrary)|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests|InterruptionTests|DaemonTests/malformedLines|HostileFileTests/lyingHeaders|BeatTests/renderedFrames|VideoTests/renderIsFrameExact
 
 # Timed suites that need the whole machine: they run last, once the lane beside has ended (with a
 # render beside, the window beside 16 page clients and Chromium kept its pacing for 23-29 % of its
