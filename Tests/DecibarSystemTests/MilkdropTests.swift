@@ -62,8 +62,8 @@ struct MilkdropTests {
     }
 
     /// Distinct colors (to 4 bits a channel) and the share of pixels that are not near black, over
-    /// a 32x18 grid of the rectangle: a Milkdrop picture has at least 8 and most (the calmest
-    /// preset of the default list, early on, 19); bars on black, a flat fill or a failed frame do not.
+    /// a 32x18 grid of the rectangle: a Milkdrop picture has at least 8 and a quarter (seen: 19 colors
+    /// with all lit, 89 with 48 % lit); a black, flat or failed frame does not.
     static func variety(of frame: RenderTests.Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> (colors: Int, lit: Double) {
         let (w, h) = (width ?? frame.width - x, height ?? frame.height - y)
         var colors = Set<Int>(), lit = 0
@@ -86,19 +86,19 @@ struct MilkdropTests {
         let folder = server.directory
         let (width, height) = (640, 360)
 
-        let play = try TestRig.run(TestRig.decibar, ["play", song, "--mode", "milkdrop", "--size", "\(width)x\(height)", "--exit-after", "3",
+        let play = try TestRig.run(TestRig.decibar, ["play", song, "--mode", "milkdrop", "--seed", "1", "--size", "\(width)x\(height)", "--exit-after", "3",
                                                      "--screenshot", folder + "/play.png"], environment: environment)
         #expect(play.status == 0, "\(play.error)")
         let played = try RenderTests.Frame(png: folder + "/play.png", width: width, height: height)
         let layout = PlayLayout(width: width, height: height)
         let picture = Self.variety(of: played, height: layout.barsHeight)
-        #expect(picture.colors >= 8 && picture.lit >= 0.5, "play: \(picture)")
+        #expect(picture.colors >= 8 && picture.lit >= 0.25, "play: \(picture)")
         // Below the picture, the scrubber's background.
         #expect(played.isBackground(x: 2, y: height - 2, theme: RenderTests.theme), "\(played.pixel(x: 2, y: height - 2))")
 
         let music = try server.play(song)
         defer { music.terminate() }
-        let record = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--size", "\(width)x\(height)", "--exit-after", "3",
+        let record = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--seed", "1", "--size", "\(width)x\(height)", "--exit-after", "3",
                                                        "--record", folder + "/record.mp4"], environment: environment)
         #expect(record.status == 0, "\(record.error)")
         let frames = try TestRig.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
@@ -108,13 +108,13 @@ struct MilkdropTests {
         _ = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-sseof", "-0.5", "-i", folder + "/record.mp4", "-frames:v", "1",
                                        folder + "/recorded.png"])
         let recorded = Self.variety(of: try RenderTests.Frame(png: folder + "/recorded.png", width: width, height: height))
-        #expect(recorded.colors >= 8 && recorded.lit >= 0.5, "record: \(recorded)")
+        #expect(recorded.colors >= 8 && recorded.lit >= 0.25, "record: \(recorded)")
 
-        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--layer", "background", "--exit-after", "3",
+        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--seed", "1", "--layer", "background", "--exit-after", "3",
                                                       "--screenshot", folder + "/layer.png"], environment: environment)
         #expect(layer.status == 0, "\(layer.error)")
         let desktop = Self.variety(of: try RenderTests.Frame(png: folder + "/layer.png", width: 1280, height: 720))
-        #expect(desktop.colors >= 8 && desktop.lit >= 0.5, "layer: \(desktop)")
+        #expect(desktop.colors >= 8 && desktop.lit >= 0.25, "layer: \(desktop)")
     }
 
     @Test("bars drawn after Milkdrop in the same window (the m key) are the bars drawn without it: each within 3 pixels for a steady tone")
