@@ -5,7 +5,7 @@ import DecibarCore
 extension Decibar {
     struct Levels: ParsableCommand, SettingsCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print levels, spectrum bands, loudness or beats as JSON lines, without a window.",
+            abstract: "Print levels, spectrum bands, loudness, beats or the stereo image as JSON lines, without a window.",
             discussion: CommandHelp.levels)
         static let settingCommand = SettingCommand.levels
         static let ownOptions: Set<String> = ["--mode", "--bars", "--floor", "--rate"]
@@ -15,7 +15,7 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Analyze this audio file instead of a live source.", valueName: "path"))
         var file: String?
 
-        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel), spectrum (band levels), loudness (EBU R128) or beats (beat times and tempo).", valueName: "levels|spectrum|loudness|beats"))
+        @Option(name: .long, help: ArgumentHelp("levels (RMS and peak per channel), spectrum (band levels), loudness (EBU R128), beats (beat times and tempo) or stereo (phase correlation, balance and width of the first two channels).", valueName: "levels|spectrum|loudness|beats|stereo"))
         var mode: LevelsMode = .levels
 
         @Option(name: .long, help: ArgumentHelp("Bands per channel in spectrum mode (fewer when low bands must merge to hold an FFT bin).", valueName: "n"))

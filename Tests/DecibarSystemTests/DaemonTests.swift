@@ -107,6 +107,14 @@ struct DaemonTests {
             #expect(!subscribed.standardError.contains("listening to"), "the subscriber opened no tap of its own")
             // The subscriber left: the tap closes again.
             #expect(TestRig.wait(timeout: 5) { (try? rig.status()["tap"]) == .object(["state": .string("closed")]) })
+            // `subscribe stereo`: the tone is the same on both sides.
+            let stereo = try RunningCommand(["levels", "--mode", "stereo", "--rate", "10", "--duration", "2"], environment: rig.environment)
+            #expect(stereo.waitForExit(timeout: 10) == 0)
+            let image = stereo.output.compactMap { try? JSONSerialization.jsonObject(with: Data($0.text.utf8)) as? [String: Double] }
+                .filter { ($0["t"] ?? 0) > 0.5 }
+            #expect(image.count >= 10, "\(stereo.standardError)")
+            for line in image { #expect((line["correlation"] ?? 0) >= 0.99 && abs(line["balance"] ?? 1) < 0.01, "\(line)") }
+            #expect(!stereo.standardError.contains("listening to"), "the stereo subscriber opened no tap of its own")
         }
     }
 

@@ -64,6 +64,41 @@ struct FileLevelsTests {
         }
     }
 
+    @Test("--mode stereo: mono correlates +1, inverted -1, two noises about 0, left alone balances -1",
+          arguments: [("mono", "0.5*sin(2*PI*440*t)|0.5*sin(2*PI*440*t)"),
+                      ("inverted", "0.5*sin(2*PI*440*t)|-0.5*sin(2*PI*440*t)"),
+                      ("noises", ""),
+                      ("left", "0.5*sin(2*PI*440*t)|0")])
+    func stereo(name: String, expression: String) throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/\(name).flac"
+        // aevalsrc's random() is the same on both channels: two noise sources, merged, are not.
+        let input = expression.isEmpty
+            ? ["-f", "lavfi", "-i", "anoisesrc=a=0.3:seed=1:r=48000:d=3", "-f", "lavfi", "-i", "anoisesrc=a=0.3:seed=2:r=48000:d=3",
+               "-filter_complex", "[0][1]amerge=inputs=2"]
+            : ["-f", "lavfi", "-i", "aevalsrc=\(expression):s=48000:d=3"]
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin"] + input + [file])
+        #expect(made.status == 0, "\(made.error)")
+        let result = try TestRig.run(TestRig.decibar, ["levels", "--file", file, "--mode", "stereo", "--rate", "10"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = try String(decoding: result.output, as: UTF8.self).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Double], "\(line)")
+        }
+        #expect(lines.count == 30)
+        #expect(lines.allSatisfy { Set($0.keys) == ["t", "correlation", "balance", "width"] })
+        // Past the first second, the 300 ms window holds only the file's sound.
+        for line in lines.dropFirst(10) {
+            let correlation = line["correlation"] ?? .nan, balance = line["balance"] ?? .nan, width = line["width"] ?? .nan
+            switch name {
+            case "mono": #expect(correlation >= 0.99 && abs(balance) < 0.01 && width < 0.01, "\(line)")
+            case "inverted": #expect(correlation <= -0.99 && width > 0.99, "\(line)")
+            case "noises": #expect(abs(correlation) < 0.1 && abs(width - 0.5) < 0.05, "\(line)")
+            default: #expect(balance == -1 && correlation == 0, "\(line)")
+            }
+        }
+    }
+
     @Test("--duration stops at that much file time")
     func duration() throws {
         let folder = try TestRig.temporaryDirectory()

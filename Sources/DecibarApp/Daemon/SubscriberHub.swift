@@ -104,6 +104,7 @@ extension Subscription {
         case .spectrum: settings.mode = .spectrum
         case .loudness: settings.mode = .loudness
         case .beats: settings.mode = .beats
+        case .stereo: settings.mode = .stereo
         case .levels, .status: settings.mode = .levels
         }
         settings.bands = bands

@@ -26,6 +26,8 @@ struct LineMaker {
     private let output: ([UInt8]) -> Void
     /// Beat lines: the beats found.
     private var beats = BeatFinder()
+    /// Stereo lines: correlation, balance and width.
+    private var stereo = StereoMeter()
 
     init(_ settings: LevelsSettings, output: @escaping ([UInt8]) -> Void = { writeBytes($0) }) {
         self.output = output
@@ -57,6 +59,7 @@ struct LineMaker {
 
     mutating func add(_ buffer: AudioBuffer) {
         loudness?.add(buffer)
+        if mode == .stereo { stereo.add(buffer) }
         guard analyzesSpectrum else { return }
         if buffer.sampleRate != format.rate || buffer.channelCount != format.channels {
             format = (buffer.sampleRate, buffer.channelCount)
@@ -78,6 +81,12 @@ struct LineMaker {
     /// only in levels mode (taking one resets the processor, and spectrum lines do not use it).
     mutating func write(time: Double, reading: @autoclosure () -> LevelReading) {
         guard mode != .beats else { return }
+        if mode == .stereo {
+            line.removeAll(keepingCapacity: true)
+            StereoLine.append(time: time, reading: stereo.reading, to: &line)
+            output(line)
+            return
+        }
         if let loudness {
             line.removeAll(keepingCapacity: true)
             LoudnessLine.append(time: time, reading: loudness.reading, to: &line)

@@ -17,6 +17,7 @@ public struct SubscribedLevels {
         case .spectrum: kind = .spectrum
         case .loudness: kind = .loudness
         case .beats: kind = .beats
+        case .stereo: kind = .stereo
         }
         self.rate = rate
         bands = settings.bands

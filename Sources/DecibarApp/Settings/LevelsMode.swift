@@ -4,4 +4,5 @@ public enum LevelsMode: String, CaseIterable, Sendable {
     case spectrum
     case loudness
     case beats
+    case stereo
 }

@@ -10,6 +10,9 @@ public struct Subscription: Sendable, Equatable {
         /// Beats as they are found, and the tempo at least once a second, as `levels --mode beats`
         /// prints them (the rate is ignored).
         case beats
+        /// Correlation, balance and width of the first two channels, as `levels --mode stereo`
+        /// prints them.
+        case stereo
         /// The daemon's status, whenever it changes (the rate is ignored).
         case status
     }
