@@ -75,3 +75,5 @@ public final class FFTWTransform {
 private struct PlanHandle: @unchecked Sendable {
     let plan: fftwf_plan?
 }
+
+extension FFTWTransform: PowerSpectrumTransform {}

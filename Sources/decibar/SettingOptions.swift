@@ -93,6 +93,13 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
                 throw ValidationError("\(key.optionName): no such folder: \(folder.escapingControlCharacters)")
             }
         }
+        for key in ConfigSchema.keys where key.isFile && layer.isSet(key) {
+            let file = layer[key]?.string ?? ""
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw ValidationError("\(key.optionName): no such file: \(file.escapingControlCharacters)")
+            }
+        }
     }
 
     /// A row's label in the mirror and in decoding: its path, with `_` for the dot.

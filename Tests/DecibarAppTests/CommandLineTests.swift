@@ -12,7 +12,7 @@ struct CommandLineTests {
         ["levels", "--bogus"], ["live", "--screenshot", "/no/such/folder/x.png"], ["frobnicate"],
         ["live", "--mode", "waves"], ["live", "--theme", "plaid"], ["live", "--background", "glass"],
         ["live", "--orientation", "left"], ["live", "--bar-width", "0"], ["live", "--bar-spacing", "3"],
-        ["live", "--fall", "0"], ["live", "--hold", "-1"], ["live", "--ballistics", "vu"], ["live", "--shader-dir", "/no/such/folder"],
+        ["live", "--fall", "0"], ["live", "--hold", "-1"], ["live", "--ballistics", "vu"], ["live", "--shader-dir", "/no/such/folder"], ["live", "--shader", "/no/such/file.glsl"], ["live", "--shader", "/tmp"],
         ["live", "--av-offset", "99999"], ["play", "x.wav", "--mode", "waves"],
         ["levels", "--mode", "waves"], ["levels", "--mode", "spectrum", "--bands", "0"],
         ["render", "x.wav", "-o", "out.xyz"], ["render", "x.wav", "-o", "out.mp4", "--fps", "0"],

@@ -69,7 +69,7 @@ struct SettingOptionsTests {
         case .size: ["64x64"]
         case .sensitivity: ["-40"]
         case .byteSize: ["1G"]
-        case .text: [key.isFolder ? NSTemporaryDirectory() : "x"]
+        case .text: [key.isFolder ? NSTemporaryDirectory() : key.isFile ? #filePath : "x"]
         case .names: ["x"]
         case .outputs: ["osc://127.0.0.1:9000"]
         }

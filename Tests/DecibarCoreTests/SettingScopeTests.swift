@@ -17,7 +17,7 @@ struct SettingScopeTests {
         "display.fall": "live play render daemon", "display.ballistics": "live play render daemon",
         "display.meter_scale": "live play render daemon", "display.loudness_targets": "live play render daemon",
         "display.spectrum_floor": "live play render daemon", "display.lows_at_edges": "live play render daemon",
-        "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
+        "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
         "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
         "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
         "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play render daemon",
@@ -142,6 +142,7 @@ struct SettingScopeTests {
         #expect(ConfigSchema.Display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
         #expect(ConfigSchema.Display.bars.key.words == nil)
         #expect(ConfigSchema.keys.filter(\.isFolder).map(\.path) == ["display.shader_dir"])
+        #expect(ConfigSchema.keys.filter(\.isFile).map(\.path) == ["display.shader"])
     }
 }
 

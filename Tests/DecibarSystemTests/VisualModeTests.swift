@@ -172,6 +172,45 @@ struct VisualModeTests {
         #expect(lines.count == 1, "\(errors)")
     }
 
+    @Test("a Shadertoy shader draws from the audio; an edit that never ends is refused, one that does not compile names its own line, and the last good one draws on")
+    func shadertoyShader() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shader = folder + "/tone.glsl"
+        // Red where the 1 kHz bin (43 of 512) is loud, blue where it is not.
+        let good = """
+            void mainImage(out vec4 fragColor, in vec2 fragCoord) {
+                float level = texture(iChannel0, vec2(43.5 / 512.0, 0.25)).r;
+                fragColor = level > 0.5 ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 0.0, 1.0, 1.0);
+            }
+            """
+        // A loop that never ends (x only grows), whose x the picture uses, so it is not optimized away.
+        let endless = """
+            void mainImage(out vec4 fragColor, in vec2 fragCoord) {
+                float x = 0.0;
+                while (x >= 0.0) { x += sin(x + fragCoord.x) * 0.5 + 0.6; }
+                fragColor = vec4(x, 0.0, 0.0, 1.0);
+            }
+            """
+        try good.write(toFile: shader, atomically: true, encoding: .utf8)
+        let started = TestRig.now()
+        let (frame, errors) = try screenshot(["--shader", shader], seconds: 4) { _ in
+            usleep(1_500_000)
+            try endless.write(toFile: shader, atomically: true, encoding: .utf8)
+            usleep(1_000_000)
+            try good.replacingOccurrences(of: "fragColor = level", with: "fragColor = notDeclared + level").write(toFile: shader, atomically: true, encoding: .utf8)
+        }
+        #expect(TestRig.now() - started < 15, "the window stalled")
+        let (r, g, b) = frame.pixel(x: width / 2, y: height - 5)
+        #expect(r == 255 && g == 0 && b == 0, "\(r) \(g) \(b)")
+        let (er, eg, eb) = frame.pixel(x: width - 4, y: 2)
+        #expect(er > eg && er > eb && er > 40, "no error band: \(er) \(eg) \(eb)")
+        let lines = errors.split(separator: "\n")
+        #expect(lines.filter { $0.contains("tone.glsl") && $0.contains("a frame at 1920x1080") }.count == 1, "\(errors)")
+        // The undeclared name is on the file's line 3.
+        #expect(lines.filter { $0.contains("tone.glsl") && $0.contains("failed to compile") && $0.contains("0:3(") }.count == 1, "\(errors)")
+    }
+
     @Test("the theme's colors reach a shader under their names, and under the names of earlier releases")
     func shaderColorNames() throws {
         let folder = try TestRig.temporaryDirectory()

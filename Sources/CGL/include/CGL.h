@@ -28,7 +28,8 @@
     X(glVertexAttribDivisor) X(glVertexAttribPointer) X(glViewport) \
     X(glGetIntegerv) X(glBindSampler) X(glFramebufferTexture2D) \
     X(glColorMask) X(glBlendEquation) X(glLineWidth) \
-    X(glPolygonMode) X(glGetError) X(glGetString)
+    X(glPolygonMode) X(glGetError) X(glGetString) \
+    X(glUniform3f) X(glUniform1fv) X(glUniform3fv)
 
 typedef struct { DECIBAR_GL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarGL;
 

@@ -28,6 +28,7 @@ extension DisplaySettings {
         loudnessTargets = c[Key.loudnessTargets]
         spectrumFloor = Float(c[Key.spectrumFloor])
         lowsAtEdges = c[Key.lowsAtEdges]
+        shader = c[Key.shader]
         shaderDirectory = c[Key.shaderDirectory]
         preset = c[Key.preset]
         presetDirectories = c[Key.presetDirectories]

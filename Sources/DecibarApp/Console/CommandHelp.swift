@@ -77,7 +77,7 @@ public enum CommandHelp {
         "waiting for audio server" and reconnects when it returns.
         Bars are shown when the audio is heard: the output's latency is measured from the \
         server and applied; --av-offset adds to it.
-        Keys: m switches bars/spectrum/meter, s the next --shader-dir shader, \
+        Keys: m switches bars/spectrum/meter, s the next shader, \
         f toggles fullscreen, q or Esc quits.
         """
 
@@ -104,7 +104,7 @@ public enum CommandHelp {
         scrubber between linear and dB, +/- (or the wheel over it) zoom the scrubber, whose \
         minimap then shows the whole track (drag it to look elsewhere), Page Down/Up the next/previous \
         chapter (the file's own, or a .cue sheet's beside it), a/b the A-B loop's start/end at the \
-        playhead (it then loops from A, sample for sample), A no loop, m bars/spectrum/meter, s the next --shader-dir \
+        playhead (it then loops from A, sample for sample), A no loop, m bars/spectrum/meter, s the next \
         shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
         on the session bus).
         At the end of the list the window stays open on the last track, stopped; \

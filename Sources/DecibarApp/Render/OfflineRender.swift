@@ -94,6 +94,7 @@ public struct OfflineRender {
         } catch {
             throw CommandFailure(message: error.description)
         }
+        if let problem = visualizer.loadShader() { throw CommandFailure(message: problem) }
 
         if isInterrupted() { throw interruption }
         // The audio of the frames, and more: a second, or 64 samples of a file of a few hertz, which

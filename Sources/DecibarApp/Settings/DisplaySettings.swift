@@ -30,6 +30,7 @@ public struct DisplaySettings: Sendable {
     public var ballistics = Key.ballistics.defaultValue
     public var spectrumFloor = Float(Key.spectrumFloor.defaultValue)
     public var lowsAtEdges = Key.lowsAtEdges.defaultValue
+    public var shader = Key.shader.defaultValue
     public var shaderDirectory = Key.shaderDirectory.defaultValue
     /// Milkdrop: the preset to start with, the playlist's folders (empty: the default list), its
     /// order, how long each shows, and the seed of its random numbers.

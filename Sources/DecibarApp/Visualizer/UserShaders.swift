@@ -1,12 +1,15 @@
 import DecibarRender
 import Foundation
 
-/// The fragment shaders of --shader-dir: the files `*.frag`, in name order, one in use at a time.
+/// The fragment shaders of --shader-dir (the files `*.frag` and `*.glsl`, in name order), or of
+/// --shader's folder starting at that file: one in use at a time.
 /// The one in use is reloaded when its file changes; a shader that does not compile leaves the
 /// last good one drawing and its message on screen until it is fixed.
 final class UserShaders {
     let directory: String
     private let renderer: ShaderPassRenderer
+    /// --shader's file: always in the list, whatever its name ends in.
+    private let first: String?
     private var files: [String] = []
     private var index = 0
     private var loadedStamp: (path: String, modified: Date, size: Int)?
@@ -17,10 +20,12 @@ final class UserShaders {
     /// How often the file in use is checked for changes.
     static let checkInterval = 0.25
 
-    init(directory: String, renderer: ShaderPassRenderer) {
+    init(directory: String, first: String? = nil, renderer: ShaderPassRenderer) {
         self.directory = directory
+        self.first = first
         self.renderer = renderer
         scan()
+        if let first, let start = files.firstIndex(of: first) { index = start }
     }
 
     var isDrawing: Bool { renderer.isReady }
@@ -35,13 +40,25 @@ final class UserShaders {
         lastCheck = -Double.infinity
     }
 
+    /// Loads the shader in use now and returns why it cannot draw (nil when it can), saying
+    /// nothing: a render fails with that message instead of drawing something else.
+    func loadNow() -> String? {
+        quiet = true
+        defer { quiet = false }
+        lastCheck = -Double.infinity
+        refresh(now: 0)
+        return error
+    }
+
+    private var quiet = false
+
     /// Loads the shader in use if it is new or changed since the last look.
     func refresh(now: Double) {
         guard now - lastCheck >= Self.checkInterval else { return }
         lastCheck = now
         if files.isEmpty { scan() }
         guard let name = currentName else {
-            error = "no *.frag files in \(directory)"
+            error = "no *.frag or *.glsl files in \(directory)"
             return
         }
         let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
@@ -58,8 +75,8 @@ final class UserShaders {
             return
         }
         do {
-            try renderer.load(fragmentSource: source, name: path)
-            if error != nil { writeError("shader \(path) compiles again") }
+            try renderer.load(fragmentSource: source, name: path, clock: MonotonicClock.now)
+            if error != nil && !quiet { writeError("shader \(path) compiles again") }
             error = nil
         } catch {
             report(error.description + (renderer.isReady ? " (the last good shader stays)" : ""))
@@ -67,13 +84,15 @@ final class UserShaders {
     }
 
     private func report(_ message: String) {
-        if message != error { writeError(message) }
+        if message != error && !quiet { writeError(message) }
         error = message
     }
 
     private func scan() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        files = names.filter { $0.hasSuffix(".frag") }.sorted()
+        var found = names.filter { $0.hasSuffix(".frag") || $0.hasSuffix(".glsl") }
+        if let first, !found.contains(first), names.contains(first) { found.append(first) }
+        files = found.sorted()
         if index >= files.count { index = 0 }
     }
 }

@@ -29,6 +29,9 @@ public final class Visualizer {
 
     public private(set) var mode: VisualMode
 
+    /// Loads the user's shader now; why it cannot draw, if it cannot (a render fails then).
+    public func loadShader() -> String? { tools.userShaders?.loadNow() }
+
     /// Shows `mode`'s picture from the next frame; fails, leaving the picture as it was, when it
     /// cannot be drawn here (Milkdrop without its library or presets).
     public func show(_ mode: VisualMode) throws(RenderError) {
@@ -117,6 +120,7 @@ public final class Visualizer {
     public func update(reading: LevelReading, feed: AudioFeed, dt: Double, now: Double, canvasWidth: Int) {
         tools.userShaders?.refresh(now: now)
         if visual.needs.contains(.loudness) { feed.measureLoudness { LoudnessMeter() } }
+        tools.prepareShaderInputs(feed: feed, dt: dt, time: now - startTime)
         let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
         visual.update(frame)
         lastFrame = frame

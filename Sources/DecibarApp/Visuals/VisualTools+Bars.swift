@@ -17,8 +17,11 @@ extension VisualTools {
                 for (value, cap) in zip(values, field.caps.values) { shaderValues.append(max(value, cap)) }
                 drawn = shaderValues
             }
-            shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight,
-                             time: canvas.time, beat: (canvas.beatLevel, canvas.beatPhase, Float(canvas.beat.bpm)), theme: theme)
+            shaderInputs.time = canvas.time
+            shaderInputs.beat = (canvas.beatLevel, canvas.beatPhase, Float(canvas.beat.bpm))
+            shaderInputs.level = values.isEmpty ? 0 : values.reduce(0, +) / Float(values.count)
+            shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight, inputs: shaderInputs, theme: theme)
+            shaderInputs.frame += 1
         } else {
             layout.rects(for: values, width: width, height: height, into: &barRects)
             // The accent: a flash toward white on the beat, as the bars lift (tall bars cannot).

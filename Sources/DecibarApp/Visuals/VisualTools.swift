@@ -1,5 +1,7 @@
+import DecibarAudio
 import DecibarCore
 import DecibarRender
+import Foundation
 
 /// What every picture of a window draws with, made once per GL context: the renderers, the label
 /// font, the user's shaders, the theme and layout, and storage reused from frame to frame (a frame
@@ -22,6 +24,12 @@ final class VisualTools {
     var shapes: [(PixelRect, Color)] = []
     var shaderValues: [Float] = []
     var textBytes: [UInt8] = []
+    /// What the user's shader is told each frame (`prepareShaderInputs`).
+    var shaderInputs = ShaderInputs()
+    /// Shadertoy's audio texture, made when a shader first reads it.
+    private var audioTexture: AudioTexture?
+    /// Where iDate's seconds start: the local time of day when the window opened (a render: 0).
+    private let dayStart: (date: (Float, Float, Float), seconds: Double)
 
     init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, deterministic: Bool) throws(RenderError) {
         self.options = options
@@ -32,13 +40,47 @@ final class VisualTools {
         barRenderer = try BarRenderer(shaders: shaders)
         rects = try RectRenderer(shaders: shaders)
         labels = try? TextRenderer(shaders: shaders, pixelSize: labelSize)
-        if let directory = options.shaderDirectory {
+        if let file = options.shader {
+            guard FileManager.default.isReadableFile(atPath: file) else { throw RenderError("cannot read the shader \(file)") }
+            let pass = try ShaderPassRenderer(shaders: shaders)
+            shaderPass = pass
+            let folder = (file as NSString).deletingLastPathComponent
+            userShaders = UserShaders(directory: folder.isEmpty ? "." : folder, first: (file as NSString).lastPathComponent, renderer: pass)
+        } else if let directory = options.shaderDirectory {
             let pass = try ShaderPassRenderer(shaders: shaders)
             shaderPass = pass
             userShaders = UserShaders(directory: directory, renderer: pass)
         } else {
             shaderPass = nil
             userShaders = nil
+        }
+        if deterministic {
+            dayStart = ((2000, 0, 1), 0)
+        } else {
+            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second, .nanosecond], from: Date())
+            let year = Float(parts.year ?? 2000), month = Float((parts.month ?? 1) - 1), day = Float(parts.day ?? 1)
+            let wholeSeconds: Int = (parts.hour ?? 0) * 3600 + (parts.minute ?? 0) * 60 + (parts.second ?? 0)
+            let fraction: Double = Double(parts.nanosecond ?? 0) / 1e9
+            dayStart = ((year, month, day), Double(wholeSeconds) + fraction)
+        }
+    }
+
+    /// Moves the shader's inputs on by one frame: the clock, and the audio texture when the
+    /// shader reads it (from the newest audio `feed` released).
+    func prepareShaderInputs(feed: AudioFeed, dt: Double, time: Double) {
+        guard let shaderPass, shaderPass.isReady else { return }
+        shaderInputs.time = time
+        shaderInputs.timeDelta = dt
+        shaderInputs.sampleRate = Double(feed.format?.sampleRate ?? 48000)
+        shaderInputs.date = (dayStart.date.0, dayStart.date.1, dayStart.date.2, Float(dayStart.seconds + time))
+        if shaderPass.readsAudio {
+            if audioTexture == nil, let transform = FFTWTransform(length: AudioTexture.fftSize) {
+                audioTexture = AudioTexture(transform: transform)
+            }
+            audioTexture?.update(from: feed)
+            shaderInputs.audio = audioTexture?.bytes
+        } else {
+            shaderInputs.audio = nil
         }
     }
 

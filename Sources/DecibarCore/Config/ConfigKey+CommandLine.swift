@@ -42,6 +42,8 @@ extension ConfigKey {
 
     /// It names a folder, which must be there.
     public var isFolder: Bool { valueName == "folder" }
+    /// Whether the value names a file that must exist when given on the command line.
+    public var isFile: Bool { valueName == "file" }
 }
 
 extension Configuration {

@@ -80,7 +80,10 @@ public enum ConfigSchema {
             "Spectrum: put the low frequencies at the window's edges instead of the center.")
         public static let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
             inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
-            "Draw with your own fragment shaders from this folder: the first *.frag by name (unset: the built-in bars).")
+            "Draw with your own fragment shaders from this folder: the first *.frag or *.glsl by name (unset: the built-in bars).")
+        public static let shader: Setting<String?> = .text(.display, "shader", valueName: "file",
+            inWindow: "s moves on through the other shaders of its folder; saving the file reloads it.",
+            "Draw with this fragment shader (in bars and spectrum modes): one written for Decibar, or one as written on shadertoy.com (mainImage, with iChannel0 the audio texture), unchanged. Takes the place of shader_dir.")
         public static let preset: Setting<String?> = .text(.display, "preset", valueName: "name|path",
             inWindow: "n and p show the next and previous preset, r a random one, l locks the one shown.",
             "Milkdrop: the preset to start with, by name (its file name without .milk, any case) or path (unset: the first of the playlist).")
@@ -189,7 +192,7 @@ public enum ConfigSchema {
         Display.orientation.key, Display.background.key, Display.borderless.key,
         Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
-        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shaderDirectory.key,
+        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shader.key, Display.shaderDirectory.key,
         Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.milkdropScale.key, Display.seed.key,
         Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,

@@ -37,6 +37,9 @@ public final class AudioFeed: Sendable {
     private let state: Mutex<State>
     public let capacity: Int
     /// Samples kept per channel for spectra: enough for the longest FFT.
+    /// Rounding allowed when comparing a buffer's start with a moment, in seconds.
+    static let edgeSlack = 1e-9
+
     public static let historyLength = SpectrumBands.maximumFFTLength
 
     /// - Parameter marksOnsets: find bursts in the audio as it is added, for `nextEvent`.
@@ -105,7 +108,9 @@ public final class AudioFeed: Sendable {
     public func release(heardBy now: Double, observe: ((AudioBuffer, Double) -> Void)? = nil) -> LevelReading {
         state.withLock { state in
             // A buffer is due once its first sample is heard: its stamp is its last sample's time.
-            let due = state.waiting.prefix { $0.captureTime - $0.duration + state.delay <= now }.count
+            // A nanosecond's slack: a buffer starting exactly at `now` (a render's frame on a
+            // buffer's edge) is due whatever the rounding of stamp minus duration.
+            let due = state.waiting.prefix { $0.captureTime - $0.duration + state.delay <= now + Self.edgeSlack }.count
             for index in 0 ..< due {
                 let buffer = state.waiting[index]
                 observe?(buffer, buffer.captureTime + state.delay)
