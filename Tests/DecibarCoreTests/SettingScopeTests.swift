@@ -8,7 +8,7 @@ struct SettingScopeTests {
     /// Every row's commands, decided by what each command does with the value.
     static let commands: [String: String] = [
         "display.mode": "live play render daemon", "display.bars": "live play render daemon",
-        "display.theme": "live play render daemon", "display.bar_width": "live play render daemon",
+        "display.theme": "live play render daemon spectrogram", "display.bar_width": "live play render daemon",
         "display.bar_spacing": "live play render daemon", "display.orientation": "live play render daemon",
         "display.background": "live play render daemon", "display.borderless": "live play daemon",
         "display.layer": "live play daemon", "display.monitor": "live play daemon", "display.anchor": "live play daemon",
@@ -17,10 +17,11 @@ struct SettingScopeTests {
         "display.fall": "live play render daemon", "display.ballistics": "live play render daemon",
         "display.meter_scale": "live play render daemon", "display.loudness_targets": "live play render daemon",
         "display.spectrum_floor": "live play render daemon", "display.lows_at_edges": "live play render daemon",
-        "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
+        "display.colormap": "live play render daemon spectrogram", "display.spectrogram_floor": "live play render daemon spectrogram",
+        "display.scope_auto_gain": "live play render daemon", "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
         "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
         "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
-        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play render daemon",
+        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play render daemon spectrogram",
         "display.fullscreen": "live play daemon", "display.fps": "live play daemon", "display.attack": "live play render daemon",
         "display.release": "live play render daemon", "display.floor": "live play render daemon",
         "display.sensitivity": "live play render daemon",
@@ -137,7 +138,7 @@ struct SettingScopeTests {
     func optionShapes() {
         #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--app", "--exclude-app", "--send"])
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
-            "--loudness-target", "--spectrum-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
+            "--loudness-target", "--spectrum-floor", "--spectrogram-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
         ])
         #expect(ConfigSchema.Display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
         #expect(ConfigSchema.Display.bars.key.words == nil)

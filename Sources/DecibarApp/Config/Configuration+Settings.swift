@@ -28,6 +28,9 @@ extension DisplaySettings {
         loudnessTargets = c[Key.loudnessTargets]
         spectrumFloor = Float(c[Key.spectrumFloor])
         lowsAtEdges = c[Key.lowsAtEdges]
+        colorMap = c[Key.colorMap]
+        spectrogramFloor = Float(c[Key.spectrogramFloor])
+        scopeAutoGain = c[Key.scopeAutoGain]
         shader = c[Key.shader]
         shaderDirectory = c[Key.shaderDirectory]
         preset = c[Key.preset]

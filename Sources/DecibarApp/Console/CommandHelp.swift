@@ -77,7 +77,7 @@ public enum CommandHelp {
         "waiting for audio server" and reconnects when it returns.
         Bars are shown when the audio is heard: the output's latency is measured from the \
         server and applied; --av-offset adds to it.
-        Keys: m switches bars/spectrum/meter, s the next shader, \
+        Keys: m the next picture (bars, spectrum, spectrogram, scope, meter, milkdrop), s the next shader, \
         f toggles fullscreen, q or Esc quits.
         """
 
@@ -104,7 +104,7 @@ public enum CommandHelp {
         scrubber between linear and dB, +/- (or the wheel over it) zoom the scrubber, whose \
         minimap then shows the whole track (drag it to look elsewhere), Page Down/Up the next/previous \
         chapter (the file's own, or a .cue sheet's beside it), a/b the A-B loop's start/end at the \
-        playhead (it then loops from A, sample for sample), A no loop, m bars/spectrum/meter, s the next \
+        playhead (it then loops from A, sample for sample), A no loop, m the next picture, s the next \
         shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
         on the session bus).
         At the end of the list the window stays open on the last track, stopped; \
@@ -117,7 +117,7 @@ public enum CommandHelp {
         """
 
     public static let render = """
-        Draws what 'decibar play FILE' shows (bars, spectrum or meter above the scrubber with \
+        Draws what 'decibar play FILE' shows (the picture of --mode above the scrubber with \
         its moving playhead) without a window or a display: frame k shows the state at \
         k/fps seconds, computed from the file's own samples, the same way every time. The \
         original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
@@ -126,6 +126,15 @@ public enum CommandHelp {
         Videos need the ffmpeg program. OUT appears only when the render is complete; an \
         existing file at OUT is replaced then, but never the input, and a folder must be \
         new or empty (nothing in an existing folder is replaced).
+        """
+
+    public static let spectrogram = """
+        Time runs across the whole file, frequency up a log axis from 20 Hz to 20 kHz, \
+        level by color (--colormap) from --spectrogram-floor to 0 dBFS, with the file's \
+        name, times and a dB legend around it. Every sample counts: each column is the \
+        mean power of the Hann-windowed 4096-point blocks under it, overlapping by half or \
+        more. It reads no config file, so a picture is the same on every machine. OUT \
+        appears only when complete; an existing file there is replaced, but never the input.
         """
 
     public static let scale = """

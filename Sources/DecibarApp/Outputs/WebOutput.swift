@@ -40,8 +40,14 @@ final class WebOutput: Output {
         needs = display.mode == .meter ? [.loudness] : []
         // Where the window shows its background, the page is transparent unless it is opaque.
         background = display.background == .opaque ? Self.hex(display.barTheme.background) : "transparent"
-        // Milkdrop is drawn by libprojectM in the window's OpenGL context: the page has the bars.
-        note = display.mode == .milkdrop ? "Milkdrop shows only in the window: the page draws the bars" : nil
+        // Milkdrop is drawn by libprojectM in the window's OpenGL context, the spectrogram and
+        // the scope from the audio itself: the page has the bars.
+        switch display.mode {
+        case .milkdrop: note = "Milkdrop shows only in the window: the page draws the bars"
+        case .spectrogram: note = "The spectrogram shows only in the window: the page draws the bars"
+        case .scope: note = "The scope shows only in the window: the page draws the bars"
+        case .bars, .spectrum, .meter: note = nil
+        }
         start = MonotonicClock.now()
         notice("the page is at \(server.pageURL)")
     }

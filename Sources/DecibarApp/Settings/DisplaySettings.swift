@@ -30,6 +30,11 @@ public struct DisplaySettings: Sendable {
     public var ballistics = Key.ballistics.defaultValue
     public var spectrumFloor = Float(Key.spectrumFloor.defaultValue)
     public var lowsAtEdges = Key.lowsAtEdges.defaultValue
+    /// Spectrogram: its colors, and the level of the first.
+    public var colorMap = Key.colorMap.defaultValue
+    public var spectrogramFloor = Float(Key.spectrogramFloor.defaultValue)
+    /// Scope: the goniometer follows the music's level.
+    public var scopeAutoGain = Key.scopeAutoGain.defaultValue
     public var shader = Key.shader.defaultValue
     public var shaderDirectory = Key.shaderDirectory.defaultValue
     /// Milkdrop: the preset to start with, the playlist's folders (empty: the default list), its

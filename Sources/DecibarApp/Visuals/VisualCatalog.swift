@@ -10,6 +10,8 @@ enum VisualCatalog {
         case .spectrum: SpectrumVisual(tools: tools)
         case .meter: LevelMeterVisual(tools: tools)
         case .milkdrop: try MilkdropVisual(tools: tools)
+        case .spectrogram: try SpectrogramVisual(tools: tools)
+        case .scope: try StereoScopeVisual(tools: tools)
         }
     }
 }

@@ -35,17 +35,17 @@ public enum ConfigSchema {
     /// How the window looks and moves.
     public enum Display {
         public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars, inWindow: "m switches at run time.",
-            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right), meter (RMS, peak and loudness per channel) or milkdrop (projectM's Milkdrop presets; needs libprojectm3 and projectm-data).")
+            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right), spectrogram (the last 5 s of frequencies scrolling by, on a log axis), scope (a goniometer of the stereo image with its phase correlation and balance), meter (RMS, peak and loudness per channel) or milkdrop (projectM's Milkdrop presets; needs libprojectm3 and projectm-data).")
         public static let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
             "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
-        public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon",
+        public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon", for: .picture,
             "Colors: \(BarTheme.presetNames.joined(separator: ", ")).")
         public static let barWidth: Setting<Int?> = .integer(.display, "bar_width", 1...512, unit: "pixels",
             "Width of each bar in pixels; bars then fill the window at this width (cava's layout). Unset: the bars share the width.")
         public static let barSpacing: Setting<Int?> = .integer(.display, "bar_spacing", 0...512, unit: "pixels", rules: .init(needs: "bar_width"),
             "Gap between bars in pixels, with bar_width (unset: a third of the width).")
         public static let orientation: Setting<BarOrientation> = .choice(.display, "orientation", default: .center,
-            "Where bars grow from: center, bottom or top.")
+            "Where bars grow from: center, bottom or top. A spectrogram scrolls left (center, bottom) or up (top).")
         public static let background: Setting<BackgroundStyle> = .choice(.display, "background", default: .opaque, appliesLive: false,
             "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
         public static let borderless: Setting<Bool> = .boolean(.display, "borderless", for: .window, appliesLive: false,
@@ -81,6 +81,12 @@ public enum ConfigSchema {
         public static let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
             inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
             "Draw with your own fragment shaders from this folder: the first *.frag or *.glsl by name (unset: the built-in bars).")
+        public static let colorMap: Setting<ColorMap> = .choice(.display, "colormap", default: .magma, for: .picture,
+            "Spectrogram colors from quiet to loud: magma, viridis, inferno, plasma (perceptual maps, readable in grey) or theme (the theme's background, center and tip colors).")
+        public static let spectrogramFloor: Setting<Double> = .number(.display, "spectrogram_floor", -200 ... -20, default: -100, for: .picture, unit: "dB",
+            "Spectrogram: the level drawn as the color map's first color, in dB (0 dBFS is its last).")
+        public static let scopeAutoGain: Setting<Bool> = .boolean(.display, "scope_auto_gain",
+            "Scope: scale the goniometer to the loudest recent sample (off: full scale reaches its edge, so quiet music draws small, as on a mastering meter).")
         public static let shader: Setting<String?> = .text(.display, "shader", valueName: "file",
             inWindow: "s moves on through the other shaders of its folder; saving the file reloads it.",
             "Draw with this fragment shader (in bars and spectrum modes): one written for Decibar, or one as written on shadertoy.com (mainImage, with iChannel0 the audio texture), unchanged. Takes the place of shader_dir.")
@@ -99,8 +105,8 @@ public enum ConfigSchema {
             "Milkdrop: presets are drawn at this fraction of the window's width and height, then scaled up (their shaders cost per pixel). Unset: 0.5 on a software renderer (Mesa's llvmpipe: 1280x720 then keeps 60 frames a second on two cores), 1 on a GPU and in render.")
         public static let seed: Setting<Int?> = .integer(.display, "seed", 0...Int(UInt32.max),
             "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
-        public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720),
-            "Window size in pixels, WxH (render: the video's).")
+        public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720), for: .picture,
+            "Window size in pixels, WxH (render: the video's; spectrogram: the picture's).")
         public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen", for: .window,
             "Fullscreen (f switches at run time).")
         public static let fps: Setting<Double?> = .number(.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
@@ -192,7 +198,7 @@ public enum ConfigSchema {
         Display.orientation.key, Display.background.key, Display.borderless.key,
         Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
-        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.shader.key, Display.shaderDirectory.key,
+        Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.colorMap.key, Display.spectrogramFloor.key, Display.scopeAutoGain.key, Display.shader.key, Display.shaderDirectory.key,
         Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.milkdropScale.key, Display.seed.key,
         Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,

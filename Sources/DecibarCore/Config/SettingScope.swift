@@ -20,9 +20,13 @@ public struct SettingScope: Sendable {
 
 extension SettingScope {
     /// How the bars look: every command that draws them (render too, offline).
-    static let look = SettingScope([.live, .play, .render, .daemon], elsewhere: "there is no window")
+    static let look = SettingScope([.live, .play, .render, .daemon], elsewhere: "there is no window",
+                                   [.spectrogram: "it draws only the spectrogram"])
+    /// What a picture of a file's spectrogram takes too: its size, colors and theme.
+    static let picture = SettingScope([.live, .play, .render, .daemon, .spectrogram], elsewhere: "there is no window")
     /// The window itself: its place on the desktop, its frame and its pace.
-    public static let window = SettingScope([.live, .play, .daemon], elsewhere: "there is no window")
+    public static let window = SettingScope([.live, .play, .daemon], elsewhere: "there is no window",
+                                            [.spectrogram: "it draws only the spectrogram"])
     /// What a live tap listens to.
     static let liveSource = SettingScope([.live, .levels, .daemon], elsewhere: "it reads files, not a live source")
     /// When a window on a live source shows what it hears.

@@ -40,6 +40,24 @@ public struct StereoMeter: Sendable {
         }
     }
 
+    /// Adds `left.count` frames of two channels (the same samples twice for mono).
+    public mutating func add(left first: UnsafeBufferPointer<Float>, right second: UnsafeBufferPointer<Float>, sampleRate: Int) {
+        if sampleRate != decayRate {
+            decayRate = sampleRate
+            decay = Double.exp(-1 / (timeConstant * Double(sampleRate)))
+        }
+        var l = left, r = right, p = product
+        for index in 0 ..< min(first.count, second.count) {
+            let a = Double(first[index]), b = Double(second[index])
+            l = l * decay + a * a
+            r = r * decay + b * b
+            p = p * decay + a * b
+        }
+        left = l
+        right = r
+        product = p
+    }
+
     /// Forgets what was heard (a seek).
     public mutating func reset() {
         left = 0

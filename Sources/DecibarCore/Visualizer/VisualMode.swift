@@ -2,6 +2,8 @@
 public enum VisualMode: String, CaseIterable, Sendable {
     case bars
     case spectrum
+    case spectrogram
+    case scope
     case meter
     case milkdrop
 

@@ -1,0 +1,143 @@
+import DecibarAudio
+import DecibarCore
+import DecibarRender
+import Foundation
+
+/// `decibar spectrogram FILE -o OUT.png`: a picture of a whole file's spectrogram, like
+/// `sox spectrogram` and spek: time across, a log frequency axis with its labels, the file's
+/// name above, times below and a dB legend at the right. Every sample counts: Hann-windowed
+/// 4096-point blocks overlapping by at least half, averaged in power into each column.
+public struct FileSpectrogram {
+    let file: String
+    let output: String
+    let display: DisplaySettings
+
+    public init(file: String, output: String, display: DisplaySettings) {
+        self.file = file
+        self.output = output
+        self.display = display
+    }
+
+    public func run() throws {
+        let (width, height) = (display.size.width, display.size.height)
+        let reader: any FrameReader
+        do {
+            if case .file(let path) = MediaLocation(file), let lossless = SoundFileReader(path: path) {
+                reader = lossless
+            } else {
+                reader = try MediaOpener.decoder(for: file).0
+            }
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        guard let transform = FFTWTransform(length: SpectrogramState.fftLength) else {
+            throw CommandFailure(message: "the spectrogram needs FFTW (libfftw3f)")
+        }
+        var analysis = SpectrogramAnalysis(sampleRate: reader.sampleRate, rowCount: SpectrogramState.rowCount, transform: transform)
+        // Blocks overlap by half at least, and more in a short file: about two a column.
+        let fftLength = SpectrogramState.fftLength
+        let estimated = Int(reader.estimatedFrameCount ?? 0)
+        let hop = estimated > 0 ? max(256, min(fftLength / 2, estimated / (2 * max(1, width)))) : fftLength / 4
+        var history = SpectrogramHistory(rowCount: SpectrogramState.rowCount)
+        var block = [Float](repeating: 0, count: SpectrogramState.rowCount)
+        var pending: [Float] = []
+        pending.reserveCapacity(fftLength + 1 << 16)
+        var frames = 0
+        let channels = reader.channelCount
+        do {
+            while try reader.read({ samples in
+                let count = samples.count / channels
+                for frame in 0 ..< count {
+                    var sum: Float = 0
+                    for channel in 0 ..< channels { sum += samples[frame * channels + channel] }
+                    pending.append(sum / Float(channels))
+                }
+                frames += count
+                var start = 0
+                while pending.count - start >= fftLength {
+                    pending.withUnsafeBufferPointer { all in
+                        block.withUnsafeMutableBufferPointer { column in
+                            analysis.powers(of: UnsafeBufferPointer(rebasing: all[start ..< start + fftLength]), into: column)
+                        }
+                    }
+                    block.withUnsafeBufferPointer { history.add($0) }
+                    start += hop
+                }
+                pending.removeFirst(start)
+            }) {}
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        guard frames > 0 else { throw CommandFailure(message: "\(file.escapingControlCharacters): no audio in it") }
+        if history.entryCount == 0 {
+            // Shorter than one block: the block padded with silence.
+            pending += [Float](repeating: 0, count: fftLength - pending.count)
+            pending.withUnsafeBufferPointer { all in block.withUnsafeMutableBufferPointer { analysis.powers(of: all, into: $0) } }
+            block.withUnsafeBufferPointer { history.add($0) }
+        }
+        let png = try draw(history: history, seconds: Double(frames) / Double(reader.sampleRate), sampleRate: reader.sampleRate, width: width, height: height)
+        let partial = try PartialOutput(destination: output, protecting: [file])
+        try partial.write(png)
+        try partial.commit()
+    }
+
+    /// The picture, as PNG bytes.
+    private func draw(history: SpectrogramHistory, seconds: Double, sampleRate: Int, width: Int, height: Int) throws -> [UInt8] {
+        do {
+            let canvas = try OffscreenCanvas(width: width, height: height)
+            let shaders = try ShaderLibrary()
+            let textSize = max(11, min(width, height) / 45)
+            let labels = try TextRenderer(shaders: shaders, pixelSize: textSize)
+            let rects = try RectRenderer(shaders: shaders)
+            let renderer = try SpectrogramRenderer(shaders: shaders)
+            let theme = display.barTheme
+            let colors = display.colorMap.table(count: 256, theme: theme)
+            renderer.setColorMap(colors)
+            let lineHeight = labels.size(of: "0").height
+            let top = lineHeight + 8, bottom = lineHeight + 10
+            let floorText = String(Int(display.spectrogramFloor.rounded()))
+            let layout = SpectrogramLayout(width: width - 8, height: height - top - bottom, textWidth: labels.size(of: "20k").width,
+                                           textHeight: lineHeight, legendTextWidth: max(labels.size(of: floorText).width, labels.size(of: "0 dB").width))
+            func shifted(_ rect: PixelRect) -> PixelRect { PixelRect(x: rect.x, y: rect.y + top, width: rect.width, height: rect.height) }
+            let plot = shifted(layout.plot)
+            let columns = history.columns(count: plot.width)
+            let background = theme.background
+            BarRenderer.clear(to: background)
+            renderer.upload(columns, rows: SpectrogramState.rowCount, capacity: plot.width, newest: plot.width - 1, count: plot.width)
+            renderer.draw(in: plot, canvasWidth: width, canvasHeight: height, newest: plot.width - 1, shown: plot.width,
+                          floorDB: display.spectrogramFloor, vertical: false)
+            var shapes: [(PixelRect, Color)] = []
+            let ticks = layout.ticks { text in let size = labels.size(of: text); return (size.width, size.height) }
+            for tick in ticks { shapes.append((shifted(tick.tick), FrequencyLabels.color)) }
+            let legend = shifted(layout.legend)
+            for step in 0 ..< 64 {
+                let y0 = legend.y + legend.height * (63 - step) / 64, y1 = legend.y + legend.height * (64 - step) / 64
+                shapes.append((PixelRect(x: legend.x, y: y0, width: legend.width, height: y1 - y0), colors[step * 4]))
+            }
+            let timeTicks = TimeTicks.make(seconds: seconds, width: plot.width, labelWidth: labels.size(of: "00:00").width)
+            for tick in timeTicks {
+                let x = plot.x + Int((tick.seconds / seconds * Double(plot.width - 1)).rounded())
+                shapes.append((PixelRect(x: x, y: plot.y + plot.height, width: 1, height: 4), FrequencyLabels.color))
+            }
+            rects.draw(shapes, canvasWidth: width, canvasHeight: height)
+            for tick in ticks {
+                labels.draw(tick.text, x: tick.textX, y: tick.textY + top, color: FrequencyLabels.color, canvasWidth: width, canvasHeight: height)
+            }
+            for tick in timeTicks {
+                let x = plot.x + Int((tick.seconds / seconds * Double(plot.width - 1)).rounded())
+                let size = labels.size(of: tick.text)
+                labels.draw(tick.text, x: min(max(0, x - size.width / 2), width - size.width), y: plot.y + plot.height + 6,
+                            color: FrequencyLabels.color, canvasWidth: width, canvasHeight: height)
+            }
+            labels.draw("0 dB", x: legend.x + legend.width + 4, y: legend.y - lineHeight / 2, color: FrequencyLabels.color, canvasWidth: width, canvasHeight: height)
+            labels.draw(floorText, x: legend.x + legend.width + 4, y: legend.y + legend.height - lineHeight / 2, color: FrequencyLabels.color,
+                        canvasWidth: width, canvasHeight: height)
+            let title = OutputPath.name(of: file) + "   " + TimeLabel.text(seconds: seconds) + "   " + String(sampleRate) + " Hz"
+            labels.draw(title, x: plot.x, y: 3, color: FrequencyLabels.color, canvasWidth: width, canvasHeight: height)
+            labels.endFrame()
+            return try PNGImage.encode(rgba: canvas.readPixels(), width: width, height: height, flipVertically: true)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+    }
+}
