@@ -11,6 +11,9 @@ public final class PictureRenderer {
     private let rectLocation: GLint
     private let canvasSizeLocation: GLint
     private let flipLocation: GLint
+    private let cropLocation: GLint
+    private let roundLocation: GLint
+    private let edgeLocation: GLint
 
     /// A frame has been uploaded since the last `forget`.
     public var hasPicture: Bool { textureSize.width > 0 }
@@ -20,6 +23,9 @@ public final class PictureRenderer {
         rectLocation = program.uniformLocation("rect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
         flipLocation = program.uniformLocation("bottomRowFirst")
+        cropLocation = program.uniformLocation("cropScale")
+        roundLocation = program.uniformLocation("round")
+        edgeLocation = program.uniformLocation("edge")
         glFunctions.glGenVertexArrays!(1, &vertexArray)
         glFunctions.glGenTextures!(1, &texture)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
@@ -62,11 +68,28 @@ public final class PictureRenderer {
         draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
+    /// Draws the last frame uploaded filling the circle inside the square `rect`: cropped to a
+    /// square around its middle, edged softly (cover art in the middle of radial bars).
+    public func drawRound(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
+        guard hasPicture, rect.width > 0 else { return }
+        let aspect = Double(textureSize.width) / Double(textureSize.height)
+        let crop = aspect > 1 ? (Float(1 / aspect), Float(1)) : (Float(1), Float(aspect))
+        glFunctions.glEnable!(GLenum(GL_BLEND))
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+             crop: crop, round: true, edge: Float(3 / Double(rect.width)))
+        glFunctions.glDisable!(GLenum(GL_BLEND))
+    }
+
     /// Draws another texture the same way; `bottomRowFirst` for one OpenGL drew into (its first
     /// row is the bottom).
-    func draw(texture: GLuint, bottomRowFirst: Bool, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
+    func draw(texture: GLuint, bottomRowFirst: Bool, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int,
+              crop: (Float, Float) = (1, 1), round: Bool = false, edge: Float = 0) {
         glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glFunctions.glUseProgram!(program.handle)
+        glFunctions.glUniform2f!(cropLocation, crop.0, crop.1)
+        glFunctions.glUniform1i!(roundLocation, round ? 1 : 0)
+        glFunctions.glUniform1f!(edgeLocation, edge)
         glFunctions.glUniform4f!(rectLocation, Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height))
         glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
         glFunctions.glUniform1i!(flipLocation, bottomRowFirst ? 1 : 0)

@@ -10,6 +10,8 @@ struct SettingScopeTests {
         "display.mode": "live play render daemon", "display.bars": "live play render daemon",
         "display.theme": "live play render daemon spectrogram", "display.bar_width": "live play render daemon",
         "display.bar_spacing": "live play render daemon", "display.orientation": "live play render daemon",
+        "display.layout": "live play render daemon", "display.inner_radius": "live play render daemon",
+        "display.radial_gap": "live play render daemon", "display.rotation": "live play render daemon",
         "display.background": "live play render daemon", "display.borderless": "live play daemon",
         "display.layer": "live play daemon", "display.monitor": "live play daemon", "display.anchor": "live play daemon",
         "display.height": "live play daemon", "display.margin": "live play daemon", "display.caps": "live play render daemon",
@@ -138,7 +140,7 @@ struct SettingScopeTests {
     func optionShapes() {
         #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--app", "--exclude-app", "--send"])
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
-            "--loudness-target", "--spectrum-floor", "--spectrogram-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
+            "--rotation", "--loudness-target", "--spectrum-floor", "--spectrogram-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
         ])
         #expect(ConfigSchema.Display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
         #expect(ConfigSchema.Display.bars.key.words == nil)

@@ -108,3 +108,26 @@ struct SpectrogramCoreTests {
         #expect(StereoScopeLayout.x(of: 1, on: layout.correlation) == layout.correlation.x + layout.correlation.width - 1)
     }
 }
+
+@Suite("Radial layout")
+struct RadialLayoutTests {
+    @Test("bar i of n at 360°·(i + ½)/n clockwise from the top, from the inner radius out by its value")
+    func bars() {
+        let layout = RadialLayout(innerRadius: 0.1, gap: 0.25, rotation: 0)
+        let circle = layout.circle(width: 1000, height: 600)
+        #expect(circle.x == 500 && circle.y == 300 && circle.inner == 100 && abs(circle.outer - 276) < 1e-9)
+        let first = layout.bar(0, of: 4, value: 1, width: 1000, height: 600)
+        #expect(abs(first.angle - Double.pi / 4) < 1e-12 && first.inner == 100 && abs(first.length - 176) < 1e-9)
+        #expect(abs(first.angularWidth - 0.75 * Double.pi / 2) < 1e-12)
+        #expect(layout.bar(2, of: 4, value: 0, width: 1000, height: 600).length == 2)
+        // The top of the circle, and a quarter turn clockwise: to the right.
+        let top = layout.point(angle: 0, radius: 100, width: 1000, height: 600)
+        let right = layout.point(angle: Double.pi / 2, radius: 100, width: 1000, height: 600)
+        #expect(abs(top.x - 500) < 1e-9 && abs(top.y - 200) < 1e-9 && abs(right.x - 600) < 1e-9 && abs(right.y - 300) < 1e-9)
+        // Turned by 90°: the first bar starts a quarter further.
+        let turned = RadialLayout(innerRadius: 0.1, gap: 0.25, rotation: 90).bar(0, of: 4, value: 1, width: 1000, height: 600)
+        #expect(abs(turned.angle - 3 * Double.pi / 4) < 1e-12)
+        // Too short for the inner radius: it shrinks to 0.6 of the outer.
+        #expect(abs(RadialLayout(innerRadius: 0.4).circle(width: 1000, height: 200).inner - 0.6 * 92) < 1e-9)
+    }
+}

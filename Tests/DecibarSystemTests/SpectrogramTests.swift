@@ -210,3 +210,56 @@ struct SpectrogramTests {
         #expect(Set(renders[0]).count > 30)
     }
 }
+
+/// Radial bars in a render, with a track's cover art in their middle.
+@Suite("Radial layout with cover art", .enabled(if: TestRig.canRun(needing: .display), "needs Mesa (make test has it)"))
+struct RadialCoverTests {
+    @Test("render --layout radial of a file with cover art: the cover fills the middle, the bars go round it, the same twice")
+    func coverInTheMiddle() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A pure red cover on a tone.
+        try SpectrogramTests.makeAudio(folder + "/cover.png", ["-f", "lavfi", "-i", "color=c=red:s=300x300:d=1", "-frames:v", "1"])
+        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i", "sine=f=440:r=48000:d=3", "-i", folder + "/cover.png",
+                                              "-map", "0:a", "-map", "1:v", "-c:a", "libmp3lame", "-c:v", "png", "-disposition:v", "attached_pic",
+                                              "-id3v2_version", "3", folder + "/song.mp3"])
+        #expect(made.status == 0, "\(made.error)")
+        var frames: [Data] = []
+        for run in 0 ..< 2 {
+            let out = folder + "/frames\(run)/"
+            let result = try TestRig.run(TestRig.decibar, ["render", folder + "/song.mp3", "--layout", "radial", "--size", "640x480", "--fps", "10",
+                                                           "--duration", "2", "-o", out])
+            #expect(result.status == 0, "\(result.error)")
+            frames.append(try Data(contentsOf: URL(fileURLWithPath: out + "frame-000015.png")))
+        }
+        #expect(frames[0] == frames[1], "two renders differ")
+        let image = try PNGImage.decode(Array(frames[0]))
+        // The bars' area is above the scrubber: find its middle from the red disc itself.
+        var red: [(x: Int, y: Int)] = []
+        for y in 0 ..< image.height {
+            for x in 0 ..< image.width {
+                let offset = (y * image.width + x) * 4
+                if image.pixels[offset] > 230 && image.pixels[offset + 1] < 30 && image.pixels[offset + 2] < 30 { red.append((x, y)) }
+            }
+        }
+        let xs = red.map(\.x), ys = red.map(\.y)
+        let diameter = Double((xs.max() ?? 0) - (xs.min() ?? 0) + 1)
+        #expect(diameter > 100 && abs(Double((ys.max() ?? 0) - (ys.min() ?? 0) + 1) - diameter) <= 3, "the red disc: \(red.count) pixels")
+        // A disc, not a square: its area is pi/4 of its bounding square's.
+        #expect(abs(Double(red.count) / (diameter * diameter) - Double.pi / 4) < 0.03)
+        #expect(abs(Double((xs.min() ?? 0) + (xs.max() ?? 0)) / 2 - 320) <= 2, "centered across")
+        // Bars all round it: pixels of neither the background nor the cover in each of 16 sectors just outside the disc.
+        let frame = RenderTests.Frame(pixels: image.pixels, width: image.width, height: image.height, bottomUp: false)
+        let (cx, cy) = (Double((xs.min() ?? 0) + (xs.max() ?? 0)) / 2, Double((ys.min() ?? 0) + (ys.max() ?? 0)) / 2)
+        var sectors = Set<Int>()
+        for y in 0 ..< image.height {
+            for x in 0 ..< image.width where !frame.isBackground(x: x, y: y, theme: .default) {
+                let dx = Double(x) - cx, dy = Double(y) - cy, radius = (dx * dx + dy * dy).squareRoot()
+                guard radius > diameter / 2 + 3 && radius < diameter else { continue }
+                let angle = atan2(dx, -dy) < 0 ? atan2(dx, -dy) + 2 * Double.pi : atan2(dx, -dy)
+                sectors.insert(min(15, Int(angle / (2 * Double.pi) * 16)))
+            }
+        }
+        #expect(sectors == Set(0 ..< 16), "sectors with bars: \(sectors.sorted())")
+    }
+}

@@ -211,6 +211,32 @@ struct VisualModeTests {
         #expect(lines.filter { $0.contains("tone.glsl") && $0.contains("failed to compile") && $0.contains("0:3(") }.count == 1, "\(errors)")
     }
 
+    /// Lit pixels (not the background) of a frame, with their distance from the middle and their angle's sector of 16.
+    func radialPixels(_ frame: RenderTests.Frame, height: Int) -> [(radius: Double, sector: Int)] {
+        var result: [(Double, Int)] = []
+        let (cx, cy) = (Double(frame.width) / 2, Double(height) / 2)
+        for y in 0 ..< height {
+            for x in 0 ..< frame.width where !frame.isBackground(x: x, y: y, theme: .default) {
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                let angle = atan2(dx, -dy) < 0 ? atan2(dx, -dy) + 2 * Double.pi : atan2(dx, -dy)
+                result.append(((dx * dx + dy * dy).squareRoot(), min(15, Int(angle / (2 * Double.pi) * 16))))
+            }
+        }
+        return result
+    }
+
+    @Test("radial bars and spectrum: lit in every one of 16 sectors around the middle, nothing inside the inner radius",
+          arguments: ["bars", "spectrum"])
+    func radial(mode: String) throws {
+        let (frame, errors) = try screenshot(["--mode", mode, "--layout", "radial", "--caps"], tone: (1000, 0.5), seconds: 3)
+        let lit = radialPixels(frame, height: height)
+        // The default inner radius: 0.12 of the width, here 76.8 px (the circle's outer edge is 166 px).
+        let inside = lit.filter { $0.radius < 0.12 * Double(width) - 2 }
+        #expect(inside.isEmpty, "\(inside.count) lit pixels inside the inner radius, \(errors)")
+        let sectors = Set(lit.filter { $0.radius < Double(height) / 2 }.map(\.sector))
+        #expect(sectors == Set(0 ..< 16), "lit sectors: \(sectors.sorted())")
+    }
+
     @Test("the theme's colors reach a shader under their names, and under the names of earlier releases")
     func shaderColorNames() throws {
         let folder = try TestRig.temporaryDirectory()

@@ -12,6 +12,8 @@ extension DisplaySettings {
         barWidth = c[Key.barWidth]
         barSpacing = barWidth == nil ? nil : c[Key.barSpacing]
         orientation = c[Key.orientation]
+        arrangement = c[Key.layout]
+        radialLayout = RadialLayout(innerRadius: c[Key.innerRadius], gap: c[Key.radialGap], rotation: c[Key.rotation])
         background = c[Key.background]
         borderless = c[Key.borderless]
         layer = c[Key.layer]

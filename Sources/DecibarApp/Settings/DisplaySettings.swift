@@ -13,6 +13,10 @@ public struct DisplaySettings: Sendable {
     public var barWidth = Key.barWidth.defaultValue
     public var barSpacing = Key.barSpacing.defaultValue
     public var orientation = Key.orientation.defaultValue
+    /// Side by side or around a circle, and the circle's shape.
+    public var arrangement = Key.layout.defaultValue
+    public var radialLayout = RadialLayout(innerRadius: Key.innerRadius.defaultValue, gap: Key.radialGap.defaultValue,
+                                           rotation: Key.rotation.defaultValue)
     public var background = Key.background.defaultValue
     public var borderless = Key.borderless.defaultValue
     /// Where the window lives on the desktop, on which monitor, and where on it.

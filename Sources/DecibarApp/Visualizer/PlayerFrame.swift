@@ -10,7 +10,12 @@ struct PlayerFrame {
 
     func draw(layout: PlayLayout, area: PictureLayout, scrubberState: ScrubberView.State, now: Double) {
         BarRenderer.clear(to: visualizer.clearColor)
-        if let rect = area.picture { pictures.draw(in: rect, canvasWidth: layout.width, canvasHeight: layout.height) }
+        if area.picture != nil, area.barsTop == 0, let circle = visualizer.radialMiddle(width: layout.width, height: area.barsHeight) {
+            // Radial bars: the picture (a track's cover) fills the circle in their middle.
+            pictures.drawRound(in: circle, canvasWidth: layout.width, canvasHeight: layout.height)
+        } else if let rect = area.picture {
+            pictures.draw(in: rect, canvasWidth: layout.width, canvasHeight: layout.height)
+        }
         // The bars' band starts `barsTop` down: drawing as if the window were that much shorter
         // (its top cut off) moves everything the visualizer draws down by as much.
         visualizer.draw(width: layout.width, height: area.barsHeight, windowHeight: layout.height - area.barsTop, now: now)

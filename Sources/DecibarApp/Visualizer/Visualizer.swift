@@ -94,6 +94,17 @@ public final class Visualizer {
         return milkdrop.perform(move)
     }
 
+    /// The square holding the empty circle in the middle of radial bars (bars and spectrum with
+    /// `--layout radial`) on a `width`×`height` canvas; nil for other pictures.
+    public func radialMiddle(width: Int, height: Int) -> PixelRect? {
+        guard tools.radialRenderer != nil, mode == .bars || mode == .spectrum, tools.userShaders?.isDrawing != true else { return nil }
+        let circle = tools.options.radialLayout.circle(width: width, height: height)
+        // Just inside the bars' start, so a bar at rest does not cover the picture's edge.
+        let radius = Int((circle.inner - 2).rounded(.down))
+        guard radius > 2 else { return nil }
+        return PixelRect(x: Int(circle.x.rounded()) - radius, y: Int(circle.y.rounded()) - radius, width: 2 * radius, height: 2 * radius)
+    }
+
     /// The color to clear the window to.
     public var clearColor: Color { tools.options.background.color(theme: tools.theme) }
 

@@ -29,7 +29,7 @@ final class SpectrumVisual: Visual {
 
     /// Frequencies under the bands that hold them, on both halves, in the margin the bars leave.
     private func drawFrequencyLabels(_ canvas: VisualCanvas) {
-        guard let labels = tools.labels, let bands = state.bands else { return }
+        guard let labels = tools.labels, let bands = state.bands, tools.radialRenderer == nil else { return }
         let layout = tools.layout
         let y = FrequencyLabels.y(height: canvas.height, maximumBarHeight: layout.maximumHeight(canvasHeight: canvas.height),
                                   orientation: layout.orientation, textHeight: labels.pixelSize)

@@ -22,6 +22,16 @@ extension VisualTools {
             shaderInputs.level = values.isEmpty ? 0 : values.reduce(0, +) / Float(values.count)
             shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight, inputs: shaderInputs, theme: theme)
             shaderInputs.frame += 1
+        } else if let radialRenderer {
+            let shown = options.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
+            let radial = options.radialLayout
+            radialRenderer.draw(count: values.count, value: { values[$0] }, layout: radial, width: width, height: height,
+                                windowHeight: windowHeight, theme: shown)
+            if options.caps {
+                let caps = field.caps.values
+                radialRenderer.draw(count: caps.count, value: { caps[$0] }, layout: radial, width: width, height: height,
+                                    windowHeight: windowHeight, theme: theme, solid: MeterPicture.capColor, capThickness: max(2, Double(height) / 180))
+            }
         } else {
             layout.rects(for: values, width: width, height: height, into: &barRects)
             // The accent: a flash toward white on the beat, as the bars lift (tall bars cannot).

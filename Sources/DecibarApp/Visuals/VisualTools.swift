@@ -12,6 +12,8 @@ final class VisualTools {
     let theme: BarTheme
     let layout: BarLayout
     let barRenderer: BarRenderer
+    /// Bars around a circle (`--layout radial`); made only for that layout.
+    let radialRenderer: RadialBarRenderer?
     let rects: RectRenderer
     let labels: TextRenderer?
     let userShaders: UserShaders?
@@ -38,6 +40,7 @@ final class VisualTools {
         theme = options.barTheme
         layout = options.barLayout
         barRenderer = try BarRenderer(shaders: shaders)
+        radialRenderer = options.arrangement == .radial ? try RadialBarRenderer(shaders: shaders) : nil
         rects = try RectRenderer(shaders: shaders)
         labels = try? TextRenderer(shaders: shaders, pixelSize: labelSize)
         if let file = options.shader {

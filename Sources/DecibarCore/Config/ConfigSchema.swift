@@ -46,6 +46,14 @@ public enum ConfigSchema {
             "Gap between bars in pixels, with bar_width (unset: a third of the width).")
         public static let orientation: Setting<BarOrientation> = .choice(.display, "orientation", default: .center,
             "Where bars grow from: center, bottom or top. A spectrogram scrolls left (center, bottom) or up (top).")
+        public static let layout: Setting<BarArrangement> = .choice(.display, "layout", default: .linear,
+            "Bars and spectrum: linear (side by side) or radial (around a circle, growing outward; in play and render a track's cover art fills the middle).")
+        public static let innerRadius: Setting<Double> = .number(.display, "inner_radius", 0.05...0.45, default: 0.12, unit: "factor",
+            "Radial layout: where the bars start, as a share of the picture's width (smaller on a picture too short for it).")
+        public static let radialGap: Setting<Double> = .number(.display, "radial_gap", 0...0.9, default: 0.3, unit: "factor",
+            "Radial layout: the share of each bar's slot left empty between bars.")
+        public static let rotation: Setting<Double> = .number(.display, "rotation", -360...360, default: 0, unit: "degrees",
+            "Radial layout: how far the circle is turned clockwise (0: the halves meet at the top and bottom).")
         public static let background: Setting<BackgroundStyle> = .choice(.display, "background", default: .opaque, appliesLive: false,
             "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
         public static let borderless: Setting<Bool> = .boolean(.display, "borderless", for: .window, appliesLive: false,
@@ -195,7 +203,7 @@ public enum ConfigSchema {
     /// Every key, in the order `config init` writes them.
     public static let keys: [ConfigKey] = [
         Display.mode.key, Display.bars.key, Display.theme.key, Display.barWidth.key, Display.barSpacing.key,
-        Display.orientation.key, Display.background.key, Display.borderless.key,
+        Display.orientation.key, Display.layout.key, Display.innerRadius.key, Display.radialGap.key, Display.rotation.key, Display.background.key, Display.borderless.key,
         Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key, Display.caps.key, Display.beatAccent.key, Display.hold.key,
         Display.fall.key, Display.ballistics.key, Display.meterScale.key, Display.loudnessTargets.key,
         Display.spectrumFloor.key, Display.lowsAtEdges.key, Display.colorMap.key, Display.spectrogramFloor.key, Display.scopeAutoGain.key, Display.shader.key, Display.shaderDirectory.key,
