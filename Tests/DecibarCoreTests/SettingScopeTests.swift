@@ -30,7 +30,7 @@ struct SettingScopeTests {
         "audio.source": "live levels daemon", "audio.apps": "live levels daemon", "audio.exclude_apps": "live levels daemon",
         "audio.av_offset": "live daemon",
         "player.loop": "play daemon", "player.shuffle": "play daemon", "player.volume": "play daemon", "player.rate": "play daemon",
-        "player.pitch": "play daemon", "player.scrubber_bar_width": "play render daemon",
+        "player.pitch": "play daemon", "player.scrubber": "play render daemon", "player.scrubber_bar_width": "play render daemon",
         "player.scrubber_bar_spacing": "play render daemon", "player.scrubber_filter": "play render daemon",
         "player.decibels": "play render daemon", "player.noise_floor": "play render daemon",
         "player.fill_indicator": "play render daemon", "player.follow": "play daemon", "player.scrub_audio": "play daemon",

@@ -1,3 +1,4 @@
+import DecibarCore
 import DecibarRender
 import Foundation
 import Testing
@@ -138,6 +139,39 @@ struct SpectrogramTests {
         let firstHalf = picture.brightestRow(x: left + (right - left) / 4), secondHalf = picture.brightestRow(x: left + 3 * (right - left) / 4)
         #expect(abs(Double(firstHalf.row) - picture.row(ofHertz: 1000)) <= 2, "\(firstHalf) vs \(picture.row(ofHertz: 1000))")
         #expect(abs(Double(secondHalf.row) - picture.row(ofHertz: 4000)) <= 2, "\(secondHalf) vs \(picture.row(ofHertz: 4000))")
+    }
+
+    /// The brightest row of column `x` between `top` and `bottom`.
+    static func brightestRow(_ frame: RenderTests.Frame, x: Int, top: Int, bottom: Int) -> Int {
+        (top ..< bottom).max { Picture.luminance(frame.pixel(x: x, y: $0)) < Picture.luminance(frame.pixel(x: x, y: $1)) } ?? top
+    }
+
+    @Test("--scrubber spectrogram: the scrubber holds the file's spectrogram (1 kHz low on the left, 4 kHz higher on the right), in render and in play")
+    func scrubberSpectrogram() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.twoTones(folder + "/tones.wav", first: 3, second: 3)
+        let (width, height) = (640, 360)
+        let layout = PlayLayout(width: width, height: height)
+        func check(_ frame: RenderTests.Frame, _ what: String) {
+            let (top, bottom) = (layout.scrubberTop, layout.scrubberTop + layout.scrubberHeight)
+            let left = Self.brightestRow(frame, x: layout.scrubberLeft + layout.scrubberWidth / 4, top: top, bottom: bottom)
+            let right = Self.brightestRow(frame, x: layout.scrubberLeft + 3 * layout.scrubberWidth / 4, top: top, bottom: bottom)
+            // 4 kHz is two octaves above 1 kHz: 0.2 of the log axis's height.
+            let expected = 0.2 * Double(layout.scrubberHeight)
+            #expect(abs(Double(left - right) - expected) <= 4, "\(what): 1 kHz at \(left), 4 kHz at \(right)")
+        }
+        let out = folder + "/frames/"
+        let rendered = try TestRig.run(TestRig.decibar, ["render", folder + "/tones.wav", "--scrubber", "spectrogram", "--size", "\(width)x\(height)",
+                                                         "--fps", "2", "-o", out])
+        #expect(rendered.status == 0, "\(rendered.error)")
+        check(try Self.decode(out + "frame-000003.png"), "render")
+        let server = try PrivatePulseServer()
+        let png = server.directory + "/play.png"
+        let play = try RunningCommand(["play", folder + "/tones.wav", "--scrubber", "spectrogram", "--size", "\(width)x\(height)",
+                                       "--exit-after", "2", "--screenshot", png], environment: server.environment)
+        #expect(play.waitForExit(timeout: 20) == 0, "\(play.standardError)")
+        check(try Self.decode(png), "play")
     }
 
     @Test("decibar spectrogram: a missing, empty or corrupt file, or a bad -o, gives one line and status 1, and writes nothing")

@@ -56,6 +56,9 @@ extension ScrubberSettings {
     public init(configuration c: Configuration) {
         typealias Key = ConfigSchema.Player
         self.init()
+        kind = c[Key.scrubber]
+        colorMap = c[ConfigSchema.Display.colorMap]
+        spectrogramFloor = Float(c[ConfigSchema.Display.spectrogramFloor])
         barWidth = c[Key.scrubberBarWidth]
         barSpacing = c[Key.scrubberBarSpacing]
         filter = c[Key.scrubberFilter]

@@ -315,7 +315,7 @@ public final class Daemon {
     func makePlayerScreen(for session: PlaySession, window: Window, shaders: ShaderLibrary) throws -> PlayerScreen {
         let scrubberSettings = ScrubberSettings(configuration: configuration)
         let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
-        return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text),
+        return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text, shaders: shaders),
                             pictures: renderers.pictures,
                             decibels: playerScreen?.decibels ?? scrubberSettings.decibels)
     }

@@ -20,62 +20,11 @@ public struct FileSpectrogram {
 
     public func run() throws {
         let (width, height) = (display.size.width, display.size.height)
-        let reader: any FrameReader
-        do {
-            if case .file(let path) = MediaLocation(file), let lossless = SoundFileReader(path: path) {
-                reader = lossless
-            } else {
-                reader = try MediaOpener.decoder(for: file).0
-            }
-        } catch {
-            throw CommandFailure(message: error.description)
-        }
-        guard let transform = FFTWTransform(length: SpectrogramState.fftLength) else {
-            throw CommandFailure(message: "the spectrogram needs FFTW (libfftw3f)")
-        }
-        var analysis = SpectrogramAnalysis(sampleRate: reader.sampleRate, rowCount: SpectrogramState.rowCount, transform: transform)
-        // Blocks overlap by half at least, and more in a short file: about two a column.
-        let fftLength = SpectrogramState.fftLength
-        let estimated = Int(reader.estimatedFrameCount ?? 0)
-        let hop = estimated > 0 ? max(256, min(fftLength / 2, estimated / (2 * max(1, width)))) : fftLength / 4
-        var history = SpectrogramHistory(rowCount: SpectrogramState.rowCount)
-        var block = [Float](repeating: 0, count: SpectrogramState.rowCount)
-        var pending: [Float] = []
-        pending.reserveCapacity(fftLength + 1 << 16)
-        var frames = 0
-        let channels = reader.channelCount
-        do {
-            while try reader.read({ samples in
-                let count = samples.count / channels
-                for frame in 0 ..< count {
-                    var sum: Float = 0
-                    for channel in 0 ..< channels { sum += samples[frame * channels + channel] }
-                    pending.append(sum / Float(channels))
-                }
-                frames += count
-                var start = 0
-                while pending.count - start >= fftLength {
-                    pending.withUnsafeBufferPointer { all in
-                        block.withUnsafeMutableBufferPointer { column in
-                            analysis.powers(of: UnsafeBufferPointer(rebasing: all[start ..< start + fftLength]), into: column)
-                        }
-                    }
-                    block.withUnsafeBufferPointer { history.add($0) }
-                    start += hop
-                }
-                pending.removeFirst(start)
-            }) {}
-        } catch {
-            throw CommandFailure(message: error.description)
-        }
-        guard frames > 0 else { throw CommandFailure(message: "\(file.escapingControlCharacters): no audio in it") }
-        if history.entryCount == 0 {
-            // Shorter than one block: the block padded with silence.
-            pending += [Float](repeating: 0, count: fftLength - pending.count)
-            pending.withUnsafeBufferPointer { all in block.withUnsafeMutableBufferPointer { analysis.powers(of: all, into: $0) } }
-            block.withUnsafeBufferPointer { history.add($0) }
-        }
-        let png = try draw(history: history, seconds: Double(frames) / Double(reader.sampleRate), sampleRate: reader.sampleRate, width: width, height: height)
+        let analyzed = try SpectrogramOverview.analyze(path: file, columns: width)
+        guard analyzed.frames > 0 else { throw CommandFailure(message: "\(file.escapingControlCharacters): no audio in it") }
+        let history = analyzed.history
+        let png = try draw(history: history, seconds: Double(analyzed.frames) / Double(analyzed.sampleRate), sampleRate: analyzed.sampleRate,
+                           width: width, height: height)
         let partial = try PartialOutput(destination: output, protecting: [file])
         try partial.write(png)
         try partial.commit()

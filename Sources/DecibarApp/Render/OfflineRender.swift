@@ -89,7 +89,7 @@ public struct OfflineRender {
             visualizer = try Visualizer(options: display, shaders: shaders, labelSize: max(11, layout.labelSize * 4 / 5),
                                         now: 0, deterministic: true)
             view = ScrubberView(options: scrubber, rects: try RectRenderer(shaders: shaders),
-                                text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize))
+                                text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize), shaders: shaders)
             pictures = try PictureRenderer(shaders: shaders)
         } catch {
             throw CommandFailure(message: error.description)
@@ -97,6 +97,13 @@ public struct OfflineRender {
         if let problem = visualizer.loadShader() { throw CommandFailure(message: problem) }
 
         if isInterrupted() { throw interruption }
+        // `--scrubber spectrogram`: the same stretch's spectrogram, before the first frame.
+        var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
+        if view.showsSpectrogram {
+            let limit = duration.map { Int(($0 * Double(sampleRate)).rounded(.up)) } ?? .max
+            spectrogram = (try SpectrogramOverview.analyze(path: file, columns: width, maximumFrames: limit) { _ in !isInterrupted() }, 1)
+            if isInterrupted() { throw interruption }
+        }
         // The audio of the frames, and more: a second, or 64 samples of a file of a few hertz, which
         // ffmpeg's resampler needs to make anything of its end.
         let audioSeconds = Double(frameCount) / Double(fps) + max(1, 64 / Double(sampleRate))
@@ -146,7 +153,7 @@ public struct OfflineRender {
                 }
                 frame.draw(layout: layout, area: area, scrubberState: ScrubberView.State(
                     peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
-                    decibels: scrubber.decibels), now: time)
+                    decibels: scrubber.decibels, spectrogram: spectrogram), now: time)
                 try out.write(frame: canvas.readPixels())
                 progress.update(done: index + 1)
             }

@@ -4,6 +4,10 @@ import DecibarCore
 public struct ScrubberSettings: Sendable {
     private typealias Key = ConfigSchema.Player
 
+    /// Waveform or spectrogram, and the spectrogram's colors and floor (the display's).
+    public var kind = Key.scrubber.defaultValue
+    public var colorMap = ConfigSchema.Display.colorMap.defaultValue
+    public var spectrogramFloor = Float(ConfigSchema.Display.spectrogramFloor.defaultValue)
     public var barWidth = Key.scrubberBarWidth.defaultValue
     public var barSpacing = Key.scrubberBarSpacing.defaultValue
     public var filter = Key.scrubberFilter.defaultValue

@@ -35,6 +35,8 @@ final class ScrubberView {
         /// A finer overview of the stretch shown, from `start` seconds on, when the stored one is
         /// coarser than a column there (see `RangeOverview`).
         var finer: (peaks: Peaks, start: Double)?
+        /// With `--scrubber spectrogram`: the track's spectrogram as far as it is analyzed, and its version.
+        var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
     }
 
     /// Which overview the columns were made from: the track, and the version of its peaks.
@@ -80,11 +82,42 @@ final class ScrubberView {
     private var columnRects: [PixelRect] = []
     private var shapes: [(PixelRect, Color)] = []
     private var labelBytes: [UInt8] = []
+    /// `--scrubber spectrogram`: its renderer, the columns made for what is shown, and what they were made for.
+    private let spectrogramRenderer: SpectrogramRenderer?
+    private var spectrogramColumns: [Float] = []
+    private var spectrogramKey: (track: Int, version: Int, count: Int, from: Double, to: Double)?
 
-    init(options: ScrubberSettings, rects: RectRenderer, text: TextRenderer) {
+    /// `shaders` are needed for a spectrogram scrubber (without them it shows the waveform).
+    init(options: ScrubberSettings, rects: RectRenderer, text: TextRenderer, shaders: ShaderLibrary? = nil) {
         self.options = options
         self.rects = rects
         self.text = text
+        if options.kind == .spectrogram, let shaders, let renderer = try? SpectrogramRenderer(shaders: shaders) {
+            renderer.setColorMap(options.colorMap.table(count: 256, theme: .default))
+            spectrogramRenderer = renderer
+        } else {
+            spectrogramRenderer = nil
+        }
+    }
+
+    /// Whether it draws the track's spectrogram (and so wants one made).
+    var showsSpectrogram: Bool { spectrogramRenderer != nil }
+
+    /// Draws the spectrogram of the stretch shown into the scrubber; false when there is none yet.
+    private func drawSpectrogram(_ state: State, layout: PlayLayout, geometry: ScrubberGeometry) -> Bool {
+        guard let renderer = spectrogramRenderer, let (result, version) = state.spectrogram, state.duration > 0 else { return false }
+        let count = max(2, layout.scrubberWidth)
+        let from = geometry.start / state.duration, to = (geometry.start + geometry.span) / state.duration
+        let key = (state.peaksKey.track, version, count, from, to)
+        if spectrogramKey.map({ $0 != key }) ?? true {
+            spectrogramKey = key
+            result.history.columns(count: count, from: from, to: to, totalEntries: result.expectedEntries, into: &spectrogramColumns)
+            renderer.upload(spectrogramColumns, rows: SpectrogramState.rowCount, capacity: count, newest: count - 1, count: count)
+        }
+        renderer.draw(in: PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop, width: layout.scrubberWidth, height: layout.scrubberHeight),
+                      canvasWidth: layout.width, canvasHeight: layout.height, newest: count - 1, shown: count,
+                      floorDB: options.spectrogramFloor, vertical: false)
+        return true
     }
 
     func draw(_ state: State, layout: PlayLayout) {
@@ -108,16 +141,24 @@ final class ScrubberView {
                                colors.unplayed.withAlpha(0.55)))
             }
         }
-        layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth, spacing: options.barSpacing, into: &columnRects)
-        for (index, rect) in columnRects.enumerated() {
-            let color = index >= cached.analyzed ? colors.pending
-                : Double(rect.x) < playheadX ? colors.played : colors.unplayed
-            shapes.append((rect, color))
+        if drawSpectrogram(state, layout: layout, geometry: geometry) {
+            // What is still to play, a little darker.
+            let from = max(layout.scrubberLeft, Int(playheadX)), to = layout.scrubberLeft + layout.scrubberWidth
+            if to > from {
+                shapes.append((PixelRect(x: from, y: layout.scrubberTop, width: to - from, height: layout.scrubberHeight), Color(hex: 0x000000, alpha: 0.35)))
+            }
+        } else {
+            layout.scrubberColumns(heights: cached.heights, barWidth: options.barWidth, spacing: options.barSpacing, into: &columnRects)
+            for (index, rect) in columnRects.enumerated() {
+                let color = index >= cached.analyzed ? colors.pending
+                    : Double(rect.x) < playheadX ? colors.played : colors.unplayed
+                shapes.append((rect, color))
+            }
         }
         // Columns not analyzed yet: a thin line, so the track's length is visible at once.
         let center = layout.scrubberTop + layout.scrubberHeight / 2
         let pendingStart = layout.scrubberLeft + cached.analyzed * (options.barWidth + options.barSpacing)
-        if pendingStart < layout.scrubberLeft + layout.scrubberWidth {
+        if state.spectrogram == nil || !showsSpectrogram, pendingStart < layout.scrubberLeft + layout.scrubberWidth {
             shapes.append((PixelRect(x: pendingStart, y: center, width: layout.scrubberLeft + layout.scrubberWidth - pendingStart,
                                      height: 1), colors.pending))
         }

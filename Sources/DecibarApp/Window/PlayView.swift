@@ -73,8 +73,9 @@ public struct PlayView {
         }
         let visualizer: Visualizer
         let renderers: (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer)
+        let shaders: ShaderLibrary
         do {
-            let shaders = try ShaderLibrary()
+            shaders = try ShaderLibrary()
             visualizer = try Visualizer(options: settings.display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
                                         now: MonotonicClock.now())
             renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
@@ -83,7 +84,7 @@ public struct PlayView {
             throw CommandFailure(message: error.description)
         }
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
-        let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text),
+        let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text, shaders: shaders),
                             pictures: renderers.pictures,
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)
         let recorder = try settings.display.record.map { path in

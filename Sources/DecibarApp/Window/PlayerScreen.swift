@@ -187,6 +187,7 @@ final class PlayerScreen {
             shownTitle = (titleKey, title)
             window.title = "Decibar — \(session.currentName)" + shownTitleSuffix
         }
+        let spectrogram = scrubberSpectrogram(columns: layout.scrubberWidth)
         let state: ScrubberView.State
         if session.isLive {
             // A radio: the last minutes roll through the scrubber, which does not seek.
@@ -203,10 +204,29 @@ final class PlayerScreen {
                 downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters,
                 loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints,
                 finer: zoomable ? session.finerOverview(columnCount: geometry.columnCount(barWidth: scrubber.options.barWidth,
-                                                                                          spacing: scrubber.options.barSpacing)) : nil)
+                                                                                          spacing: scrubber.options.barSpacing)) : nil,
+                spectrogram: spectrogram)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
     }
+
+    /// `--scrubber spectrogram`: the track's spectrogram as far as its job has got, starting a job
+    /// for each new track on disk (a stream shows its waveform).
+    private func scrubberSpectrogram(columns: Int) -> (result: SpectrogramOverview.Result, version: Int)? {
+        guard scrubber.showsSpectrogram, !session.isLive, session.files.indices.contains(session.index) else { return nil }
+        let path = session.files[session.index]
+        guard case .file = MediaLocation(path) else { return nil }
+        if spectrogramJob?.track != session.index || spectrogramJob?.job.path != path {
+            spectrogramJob?.job.cancel()
+            spectrogramJob = (session.index, SpectrogramJob(path: path, columns: columns))
+        }
+        guard let snapshot = spectrogramJob?.job.snapshot, let result = snapshot.result else { return nil }
+        return (result, snapshot.version)
+    }
+
+    private var spectrogramJob: (track: Int, job: SpectrogramJob)?
+
+    deinit { spectrogramJob?.job.cancel() }
 
     /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and
     /// says where the picture and the bars go.

@@ -155,6 +155,8 @@ public enum ConfigSchema {
             "Playback speed, 0.25 to 4 (1: normal), at the same pitch; the playhead stays in the file's time. [ and ] step it by 0.25 at run time, \\ resets it and the pitch.")
         public static let pitch: Setting<Double> = .number(.player, "pitch", RateAndPitch.pitches, default: 0, unit: "cents",
             "Pitch shift in cents, -2400 to 2400 (1200: an octave up), at the same speed; { and } step it by 100 at run time.")
+        public static let scrubber: Setting<ScrubberKind> = .choice(.player, "scrubber", default: .waveform, for: .scrubber,
+            "What the scrubber shows of the whole track: waveform or spectrogram (in the display's colormap, computed on its own thread as the waveform is, in at most 8 MiB; a stream shows its waveform).")
         public static let scrubberBarWidth: Setting<Int> = .integer(.player, "scrubber_bar_width", 1...64, default: 3, for: .scrubber, unit: "pixels",
             "Width of the scrubber's bars in pixels.")
         public static let scrubberBarSpacing: Setting<Int> = .integer(.player, "scrubber_bar_spacing", 0...64, default: 2, for: .scrubber, unit: "pixels",
@@ -211,7 +213,7 @@ public enum ConfigSchema {
         Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
         Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
-        Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubberBarWidth.key,
+        Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubber.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
         Player.fillIndicator.key, Player.follow.key, Player.scrubAudio.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,
         Player.connectTimeout.key, Player.streamStart.key,

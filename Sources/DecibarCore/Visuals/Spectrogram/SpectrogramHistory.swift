@@ -1,7 +1,7 @@
 /// A whole file's spectrogram in bounded memory, for a picture of it: blocks of powers (one per
 /// analysis block at first) kept in time order; when it holds `limit` of them, neighbors merge in
 /// pairs (their powers averaged), so a file of any length fits, its resolution halving as it grows.
-public struct SpectrogramHistory {
+public struct SpectrogramHistory: Sendable {
     public let rowCount: Int
     public let limit: Int
     /// Entries of `rowCount` powers each, in time order.
@@ -44,21 +44,41 @@ public struct SpectrogramHistory {
 
     /// `count` columns of dB values spanning the whole, column after column: each the mean power
     /// of the entries under it, or of the nearest entry where there are fewer entries than columns.
-    public func columns(count: Int) -> [Float] {
-        var entries = powers
-        if pendingBlocks > 0 { for row in 0 ..< rowCount { entries.append(pending[row] / Float(pendingBlocks)) } }
-        let entryCount = entries.count / rowCount
+    ///
+    /// With `from` and `to` (shares of `totalEntries`, the whole file's count when known), only that
+    /// stretch; columns past the entries made so far are silence.
+    public func columns(count: Int, from start: Double = 0, to end: Double = 1, totalEntries: Int? = nil) -> [Float] {
         var result = [Float](repeating: SpectrogramAnalysis.silence, count: count * rowCount)
-        guard entryCount > 0 else { return result }
+        columns(count: count, from: start, to: end, totalEntries: totalEntries, into: &result)
+        return result
+    }
+
+    /// The same into `result` (`count * rowCount` values), reusing its storage.
+    public func columns(count: Int, from start: Double = 0, to end: Double = 1, totalEntries: Int? = nil, into result: inout [Float]) {
+        if result.count != count * rowCount { result = [Float](repeating: SpectrogramAnalysis.silence, count: count * rowCount) }
+        let made = entryCount
+        guard made > 0, count > 0 else {
+            for index in result.indices { result[index] = SpectrogramAnalysis.silence }
+            return
+        }
+        let whole = Double(max(made, totalEntries ?? made))
+        let firstEntry = start * whole, span = max(1e-9, (end - start) * whole)
+        func entry(_ index: Int, _ row: Int) -> Float {
+            index < powers.count / rowCount ? powers[index * rowCount + row] : pending[row] / Float(max(1, pendingBlocks))
+        }
         for column in 0 ..< count {
-            let first = column * entryCount / count
-            let last = max(first, (column + 1) * entryCount / count - 1)
+            let first = Int(firstEntry + span * Double(column) / Double(count))
+            let last = max(first, Int(firstEntry + span * Double(column + 1) / Double(count)) - 1)
+            guard first < made else {
+                for row in 0 ..< rowCount { result[column * rowCount + row] = SpectrogramAnalysis.silence }
+                continue
+            }
+            let through = min(last, made - 1)
             for row in 0 ..< rowCount {
                 var sum: Float = 0
-                for entry in first ... last { sum += entries[entry * rowCount + row] }
-                result[column * rowCount + row] = SpectrogramAnalysis.decibels(sum / Float(last - first + 1))
+                for index in first ... through { sum += entry(index, row) }
+                result[column * rowCount + row] = SpectrogramAnalysis.decibels(sum / Float(through - first + 1))
             }
         }
-        return result
     }
 }
