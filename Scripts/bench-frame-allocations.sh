@@ -2,7 +2,7 @@
 # Allocations per display frame of each mode, split between Decibar's own code and the OpenGL driver
 # (Mesa's llvmpipe here, which allocates inside every draw call). Each mode runs twice under
 # heaptrack, for N and 2N frames; the difference, divided by N, is what a running frame costs,
-# without anything made once at start. Usage: bench-frame-allocations.sh [N]
+# without anything made once at start. Usage: [MODES="bars radial ..."] bench-frame-allocations.sh [N]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -30,10 +30,10 @@ count() {
 }
 
 printf '%-10s %22s %22s\n' mode "ours per frame" "driver per frame"
-for mode in bars spectrum meter; do
+for mode in ${MODES:-bars spectrum meter spectrogram scope radial shadertoy:$root/Shaders/examples/spectrum-ring.glsl}; do
   read -r ours1 driver1 < <(count "$mode" "$frames")
   read -r ours2 driver2 < <(count "$mode" $((2 * frames)))
   awk -v m="$mode" -v o1="$ours1" -v o2="$ours2" -v d1="$driver1" -v d2="$driver2" -v n="$frames" \
-    'BEGIN { printf "%-10s %22.2f %22.1f\n", m, (o2 - o1) / n, (d2 - d1) / n }'
+    'BEGIN { sub(/:.*\//, ":", m); printf "%-10s %22.2f %22.1f\n", m, (o2 - o1) / n, (d2 - d1) / n }'
 done
 echo "goal: 0 allocations per frame in Decibar's own code"

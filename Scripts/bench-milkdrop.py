@@ -12,10 +12,8 @@ import re
 import statistics
 import subprocess
 import sys
-import tempfile
-import time
 
-from music_desk import MusicDesk
+from music_desk import MusicDesk, measure_live as live
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
@@ -24,27 +22,6 @@ root = os.path.dirname(here)
 def default_names():
     text = open(os.path.join(root, "Sources/DecibarApp/Visuals/Milkdrop/DefaultPresets.swift")).read()
     return [name.encode().decode("unicode_escape") for name in re.findall(r'^\s+"((?:[^"\\]|\\.)*)",$', text, re.M)]
-
-
-def live(binary, environment, arguments, seconds):
-    """(frames per second after the first second, CPU % of one core over the same time)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    with tempfile.NamedTemporaryFile(suffix=".log") as log:
-        process = subprocess.Popen([binary, "live", *arguments, "--exit-after", str(seconds + 1.5), "--frame-log", log.name],
-                                   env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(1)
-        with open("/proc/%d/stat" % process.pid) as stat:
-            start = sum(int(value) for value in stat.read().rsplit(")", 1)[1].split()[11:13])
-        started = time.monotonic()
-        time.sleep(seconds)
-        with open("/proc/%d/stat" % process.pid) as stat:
-            end = sum(int(value) for value in stat.read().rsplit(")", 1)[1].split()[11:13])
-        cpu = (end - start) / ticks / (time.monotonic() - started) * 100
-        process.communicate(timeout=30)
-        times = [float(line.split()[0]) for line in open(log.name) if line.strip()]
-    steady = [t for t in times if t >= times[0] + 1] if times else []
-    fps = (len(steady) - 1) / (steady[-1] - steady[0]) if len(steady) > 2 else 0.0
-    return fps, cpu
 
 
 def main():

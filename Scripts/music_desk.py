@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -52,3 +53,26 @@ class MusicDesk:
         self._stops = []
         shutil.rmtree(self.folder, ignore_errors=True)
         return False
+
+
+def measure_live(binary, environment, arguments, seconds):
+    """Runs `decibar live ARGUMENTS` for `seconds` after a first second, and returns (frames per
+    second after that second, from its frame log; decibar's CPU over the same time, utime + stime
+    from /proc, in % of one core)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    with tempfile.NamedTemporaryFile(suffix=".log") as log:
+        process = subprocess.Popen([binary, "live", *arguments, "--exit-after", str(seconds + 1.5), "--frame-log", log.name],
+                                   env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(1)
+        with open("/proc/%d/stat" % process.pid) as stat:
+            start = sum(int(value) for value in stat.read().rsplit(")", 1)[1].split()[11:13])
+        started = time.monotonic()
+        time.sleep(seconds)
+        with open("/proc/%d/stat" % process.pid) as stat:
+            end = sum(int(value) for value in stat.read().rsplit(")", 1)[1].split()[11:13])
+        cpu = (end - start) / ticks / (time.monotonic() - started) * 100
+        process.communicate(timeout=30)
+        times = [float(line.split()[0]) for line in open(log.name) if line.strip()]
+    steady = [t for t in times if t >= times[0] + 1] if times else []
+    fps = (len(steady) - 1) / (steady[-1] - steady[0]) if len(steady) > 2 else 0.0
+    return fps, cpu

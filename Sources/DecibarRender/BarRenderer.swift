@@ -4,9 +4,7 @@ import DecibarCore
 /// Draws all bars in one instanced call: each instance is one pixel rectangle from `BarLayout`.
 public final class BarRenderer {
     private let program: ShaderProgram
-    private var vertexArray: GLuint = 0
-    private var instanceBuffer: GLuint = 0
-    private var instanceCapacity = 0
+    private let instances = InstanceBuffer()
     private var instanceData: [Float] = []
     private let canvasSizeLocation: GLint
     private let baselineLocation: GLint
@@ -21,25 +19,12 @@ public final class BarRenderer {
         reachLocation = program.uniformLocation("reach")
         centerColorLocation = program.uniformLocation("centerColor")
         tipColorLocation = program.uniformLocation("tipColor")
-        glFunctions.glGenVertexArrays!(1, &vertexArray)
-        glFunctions.glGenBuffers!(1, &instanceBuffer)
-        glFunctions.glBindVertexArray!(vertexArray)
-        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        glFunctions.glEnableVertexAttribArray!(0)
-        glFunctions.glVertexAttribPointer!(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(4 * MemoryLayout<Float>.size), nil)
-        glFunctions.glVertexAttribDivisor!(0, 1)
-        glFunctions.glBindVertexArray!(0)
     }
 
     /// Fills the whole window with `color`.
     public static func clear(to color: Color) {
         glFunctions.glClearColor!(color.red, color.green, color.blue, color.alpha)
         glFunctions.glClear!(GLbitfield(GL_COLOR_BUFFER_BIT))
-    }
-
-    deinit {
-        glFunctions.glDeleteBuffers!(1, &instanceBuffer)
-        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     /// Clears to the theme's background and draws `bars` on a `width`×`height` pixel canvas.
@@ -63,16 +48,7 @@ public final class BarRenderer {
             instanceData.append(Float(bar.width))
             instanceData.append(Float(bar.height))
         }
-        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        let byteCount = instanceData.count * MemoryLayout<Float>.size
-        instanceData.withUnsafeBytes { bytes in
-            if bars.count > instanceCapacity {
-                glFunctions.glBufferData!(GLenum(GL_ARRAY_BUFFER), byteCount, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
-                instanceCapacity = bars.count
-            } else {
-                glFunctions.glBufferSubData!(GLenum(GL_ARRAY_BUFFER), 0, byteCount, bytes.baseAddress)
-            }
-        }
+        instances.upload(instanceData)
 
         glFunctions.glUseProgram!(program.handle)
         glFunctions.glUniform2f!(canvasSizeLocation, Float(width), Float(height))
@@ -81,8 +57,6 @@ public final class BarRenderer {
         glFunctions.glUniform1f!(reachLocation, Float(axis.reach))
         glFunctions.glUniform4f!(centerColorLocation, theme.center.red, theme.center.green, theme.center.blue, theme.center.alpha)
         glFunctions.glUniform4f!(tipColorLocation, theme.tip.red, theme.tip.green, theme.tip.blue, theme.tip.alpha)
-        glFunctions.glBindVertexArray!(vertexArray)
-        glFunctions.glDrawArraysInstanced!(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(bars.count))
-        glFunctions.glBindVertexArray!(0)
+        instances.draw(count: bars.count)
     }
 }

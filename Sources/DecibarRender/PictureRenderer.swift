@@ -29,10 +29,7 @@ public final class PictureRenderer {
         glFunctions.glGenVertexArrays!(1, &vertexArray)
         glFunctions.glGenTextures!(1, &texture)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        TextureSettings.apply(filter: GL_LINEAR)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
     }
 

@@ -5,9 +5,7 @@ import DecibarCore
 /// filled with the theme's gradient from the inner radius outward, or one color (the peak caps).
 public final class RadialBarRenderer {
     private let program: ShaderProgram
-    private var vertexArray: GLuint = 0
-    private var instanceBuffer: GLuint = 0
-    private var instanceCapacity = 0
+    private let instances = InstanceBuffer()
     private var instanceData: [Float] = []
     private let locations: (canvasSize: GLint, center: GLint, inner: GLint, outer: GLint, centerColor: GLint, tipColor: GLint, solid: GLint)
 
@@ -16,24 +14,11 @@ public final class RadialBarRenderer {
         locations = (program.uniformLocation("canvasSize"), program.uniformLocation("center"), program.uniformLocation("inner"),
                      program.uniformLocation("outer"), program.uniformLocation("centerColor"), program.uniformLocation("tipColor"),
                      program.uniformLocation("solid"))
-        glFunctions.glGenVertexArrays!(1, &vertexArray)
-        glFunctions.glGenBuffers!(1, &instanceBuffer)
-        glFunctions.glBindVertexArray!(vertexArray)
-        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        glFunctions.glEnableVertexAttribArray!(0)
-        glFunctions.glVertexAttribPointer!(0, 4, GLenum(GL_FLOAT), GLboolean(GL_FALSE), GLsizei(4 * MemoryLayout<Float>.size), nil)
-        glFunctions.glVertexAttribDivisor!(0, 1)
-        glFunctions.glBindVertexArray!(0)
-    }
-
-    deinit {
-        glFunctions.glDeleteBuffers!(1, &instanceBuffer)
-        glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
     /// Draws `count` bars whose values `value(i)` gives, laid out by `layout` on the top `height`
     /// pixels of a `width`×`windowHeight` window; with `solid`, every bar in that one color.
-    /// `lengths` lets caps be drawn: (start offset from the bar's tip, thickness) instead of the bar.
+    /// With `capThickness`, each bar's cap instead: that thick, just past its tip.
     public func draw(count: Int, value: (Int) -> Float, layout: RadialLayout, width: Int, height: Int, windowHeight: Int,
                      theme: BarTheme, solid: Color? = nil, capThickness: Double? = nil) {
         guard count > 0 else { return }
@@ -52,15 +37,7 @@ public final class RadialBarRenderer {
         }
         let circle = layout.circle(width: width, height: height)
         glFunctions.glViewport!(0, GLint(windowHeight - height), GLsizei(width), GLsizei(height))
-        glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
-        instanceData.withUnsafeBytes { bytes in
-            if count > instanceCapacity {
-                glFunctions.glBufferData!(GLenum(GL_ARRAY_BUFFER), bytes.count, bytes.baseAddress, GLenum(GL_STREAM_DRAW))
-                instanceCapacity = count
-            } else {
-                glFunctions.glBufferSubData!(GLenum(GL_ARRAY_BUFFER), 0, bytes.count, bytes.baseAddress)
-            }
-        }
+        instances.upload(instanceData)
         glFunctions.glUseProgram!(program.handle)
         glFunctions.glUniform2f!(locations.canvasSize, Float(width), Float(height))
         glFunctions.glUniform2f!(locations.center, Float(circle.x), Float(circle.y))
@@ -70,8 +47,6 @@ public final class RadialBarRenderer {
         glFunctions.glUniform4f!(locations.centerColor, theme.center.red, theme.center.green, theme.center.blue, theme.center.alpha)
         glFunctions.glUniform4f!(locations.tipColor, tip.red, tip.green, tip.blue, tip.alpha)
         glFunctions.glUniform1i!(locations.solid, solid == nil ? 0 : 1)
-        glFunctions.glBindVertexArray!(vertexArray)
-        glFunctions.glDrawArraysInstanced!(GLenum(GL_TRIANGLE_STRIP), 0, 4, GLsizei(count))
-        glFunctions.glBindVertexArray!(0)
+        instances.draw(count: count)
     }
 }

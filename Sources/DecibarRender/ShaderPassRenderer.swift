@@ -73,10 +73,7 @@ public final class ShaderPassRenderer {
         glFunctions.glGenVertexArrays!(1, &vertexArray)
         glFunctions.glGenTextures!(1, &texture)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-        glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+        TextureSettings.apply(filter: GL_NEAREST)
     }
 
     deinit {
@@ -206,10 +203,7 @@ public final class ShaderPassRenderer {
             glFunctions.glGenTextures!(1, &audioTexture)
             glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), audioTexture)
             // Shadertoy samples its audio input linearly, clamped at the edges.
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+            TextureSettings.apply(filter: GL_LINEAR)
             glFunctions.glTexImage2D!(GLenum(GL_TEXTURE_2D), 0, GL_R8, GLsizei(AudioTexture.width), 2, 0, GLenum(GL_RED), GLenum(GL_UNSIGNED_BYTE), nil)
         } else {
             glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), audioTexture)

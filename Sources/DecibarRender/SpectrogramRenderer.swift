@@ -22,11 +22,8 @@ public final class SpectrogramRenderer {
         glFunctions.glGenTextures!(1, &mapTexture)
         for (texture, wrapsInTime) in [(columnTexture, true), (mapTexture, false)] {
             glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MIN_FILTER), GL_LINEAR)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAG_FILTER), GL_LINEAR)
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
             // The ring wraps in time: the newest column blends into the oldest only across the seam.
-            glFunctions.glTexParameteri!(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_WRAP_T), wrapsInTime ? GL_REPEAT : GL_CLAMP_TO_EDGE)
+            TextureSettings.apply(filter: GL_LINEAR, wrapT: wrapsInTime ? GL_REPEAT : GL_CLAMP_TO_EDGE)
         }
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), 0)
     }

@@ -1,20 +1,25 @@
 // Draws display frames of one mode offscreen, nothing else: run under heaptrack by
 // Scripts/bench-frame-allocations.sh, which tells the allocations of Decibar's own code apart from
-// those of the OpenGL driver. Usage: FrameDriver bars|spectrum|meter FRAMES
+// those of the OpenGL driver. Usage: FrameDriver MODE FRAMES, MODE a --mode, radial (bars around a
+// circle) or shadertoy:FILE (bars mode drawn by that Shadertoy shader).
 import DecibarApp
 import DecibarCore
 import DecibarRender
 import Glibc
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let mode = VisualMode(rawValue: arguments[1]), let frames = Int(arguments[2]) else {
-    print("usage: FrameDriver bars|spectrum|meter FRAMES")
+let shader = arguments.count == 3 && arguments[1].hasPrefix("shadertoy:") ? String(arguments[1].dropFirst(10)) : nil
+let modeName = arguments.count == 3 && (arguments[1] == "radial" || shader != nil) ? "bars" : arguments.count == 3 ? arguments[1] : ""
+guard arguments.count == 3, let mode = VisualMode(rawValue: modeName), let frames = Int(arguments[2]) else {
+    print("usage: FrameDriver MODE|radial|shadertoy:FILE FRAMES")
     exit(2)
 }
 let canvas = try OffscreenCanvas(width: 1280, height: 720)
 var settings = DisplaySettings()
 settings.mode = mode
 settings.caps = true
+if arguments[1] == "radial" { settings.arrangement = .radial }
+settings.shader = shader
 let visualizer = try Visualizer(options: settings, shaders: try ShaderLibrary(), labelSize: 14, now: 0)
 // A 220 Hz tone with a beat on the left, 330 Hz on the right: bars, bands and meters all move.
 var samples = [Float](repeating: 0, count: 512 * 4096)

@@ -251,6 +251,14 @@ enum Posix {
         return text.split(separator: "/").last.flatMap { Int($0) }
     }
 
+    /// When a file was last changed (nanoseconds since the epoch) and its size; nil when it cannot
+    /// be looked at. `path` is a C string made once by the caller: a look allocates nothing.
+    static func fileStamp(_ path: UnsafePointer<CChar>) -> (modified: Int64, size: Int64)? {
+        var status = stat()
+        guard fstatat(AT_FDCWD, path, &status, 0) == 0 else { return nil }
+        return (Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec), Int64(status.st_size))
+    }
+
     /// Closes a descriptor this process owns (its errors say nothing useful then).
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

@@ -12,7 +12,10 @@ final class UserShaders {
     private let first: String?
     private var files: [String] = []
     private var index = 0
-    private var loadedStamp: (path: String, modified: Date, size: Int)?
+    private var loadedStamp: (path: String, modified: Int64, size: Int64)?
+    /// The file in use: its name, full path and that path as a C string, made when it changes
+    /// (a look every `checkInterval` then allocates nothing).
+    private var current: (name: String, path: String, cPath: [CChar])?
     private var lastCheck = -Double.infinity
     /// The compiler's message for the file in use, while it does not compile.
     private(set) var error: String?
@@ -61,13 +64,15 @@ final class UserShaders {
             error = "no *.frag or *.glsl files in \(directory)"
             return
         }
-        let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let modified = attributes[.modificationDate] as? Date else {
+        if current?.name != name {
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+            current = (name, path, Array(path.utf8CString))
+        }
+        guard let current, let (modified, size) = current.cPath.withUnsafeBufferPointer({ Posix.fileStamp($0.baseAddress!) }) else {
             scan()
             return
         }
-        let size = (attributes[.size] as? Int) ?? 0
+        let path = current.path
         if let stamp = loadedStamp, stamp.path == path, stamp.modified == modified, stamp.size == size { return }
         loadedStamp = (path, modified, size)
         guard let source = try? String(contentsOfFile: path, encoding: .utf8) else {

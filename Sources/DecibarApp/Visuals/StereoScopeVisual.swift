@@ -11,7 +11,7 @@ final class StereoScopeVisual: Visual {
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
         state = StereoScopeState(autoGain: tools.options.scopeAutoGain)
-        points.reserveCapacity(StereoScopeState.capacity)
+        points.reserveCapacity(StereoScopeState.capacity * Self.maximumSteps)
     }
 
     var needs: VisualNeeds { [] }
@@ -20,6 +20,8 @@ final class StereoScopeVisual: Visual {
 
     func update(_ frame: VisualFrame) { state.update(frame) }
 
+    /// The most points drawn between two samples.
+    private static let maximumSteps = 8
     private static let frame = Color(red: 0.5, green: 0.55, blue: 0.65, alpha: 0.35)
     private static let track = Color(red: 0.5, green: 0.55, blue: 0.65, alpha: 0.25)
     private static let inPhase = Color(hex: 0x4ADE80)
@@ -51,15 +53,22 @@ final class StereoScopeVisual: Visual {
         tools.rects.draw(tools.shapes, canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
         // The points: the newest brightest, in the theme's tip color over its center color.
         points.removeAll(keepingCapacity: true)
-        let count = state.count, side = max(1, scope.width / 300 + 1)
+        // Between successive samples, points every few pixels: the trace reads as a line, not dust.
+        let count = state.count, side = max(2, scope.width / 240)
         state.left.withUnsafeBufferPointer { left in
             state.right.withUnsafeBufferPointer { right in
+                var previous = layout.point(left: left[0], right: right[0], gain: state.gain)
                 for index in 0 ..< count {
                     let age = Float(count - 1 - index) / Float(max(1, count))
-                    let (x, y) = layout.point(left: left[index], right: right[index], gain: state.gain)
+                    let point = layout.point(left: left[index], right: right[index], gain: state.gain)
                     var color = age < 0.15 ? theme.tip : theme.center
-                    color.alpha = (1 - age) * (1 - age) * 0.9
-                    points.append((PixelRect(x: x, y: y, width: side, height: side), color))
+                    color.alpha = (1 - age) * (1 - age) * 0.8
+                    let steps = min(Self.maximumSteps, max(1, max(abs(point.x - previous.x), abs(point.y - previous.y)) / side))
+                    for step in 1 ... steps {
+                        let x = previous.x + (point.x - previous.x) * step / steps, y = previous.y + (point.y - previous.y) * step / steps
+                        points.append((PixelRect(x: x, y: y, width: side, height: side), color))
+                    }
+                    previous = point
                 }
             }
         }
@@ -77,7 +86,7 @@ final class StereoScopeVisual: Visual {
         tools.textBytes.removeAll(keepingCapacity: true)
         tools.textBytes.append(contentsOf: Self.widthText)
         DecimalText.append(reading.width, places: 2, to: &tools.textBytes)
-        labels.draw(characters: tools.textBytes, x: layout.balance.x, y: layout.balance.y + layout.balance.height + labels.pixelSize,
+        labels.draw(characters: tools.textBytes, x: layout.balance.x, y: layout.balance.y + layout.balance.height + 2 * labels.pixelSize + 6,
                     color: color, canvasWidth: width, canvasHeight: height)
     }
 

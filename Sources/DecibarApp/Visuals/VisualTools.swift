@@ -80,6 +80,8 @@ final class VisualTools {
             if audioTexture == nil, let transform = FFTWTransform(length: AudioTexture.fftSize) {
                 audioTexture = AudioTexture(transform: transform)
             }
+            // The inputs let go of last frame's bytes first, so the texture updates them in place.
+            shaderInputs.audio = nil
             audioTexture?.update(from: feed)
             shaderInputs.audio = audioTexture?.bytes
         } else {

@@ -10,7 +10,6 @@ public struct StereoMeter: Sendable {
     private var left = 0.0, right = 0.0, product = 0.0
     private var decay = 0.0
     private var decayRate = 0
-    private var channels = 0
 
     public init(timeConstant: Double = 0.3) {
         self.timeConstant = timeConstant
@@ -18,37 +17,27 @@ public struct StereoMeter: Sendable {
 
     /// Adds one buffer; a mono buffer counts as the same sound on both sides.
     public mutating func add(_ buffer: AudioBuffer) {
-        guard buffer.frameCount > 0 else { return }
-        if buffer.sampleRate != decayRate {
-            decayRate = buffer.sampleRate
-            decay = Double.exp(-1 / (timeConstant * Double(buffer.sampleRate)))
-        }
-        channels = buffer.channelCount
-        let stride = buffer.channelCount
-        let second = stride > 1 ? 1 : 0
+        let stride = buffer.channelCount, second = stride > 1 ? 1 : 0
         buffer.withSamples { samples in
-            var l = left, r = right, p = product
-            for frame in 0 ..< buffer.frameCount {
-                let a = Double(samples[frame * stride]), b = Double(samples[frame * stride + second])
-                l = l * decay + a * a
-                r = r * decay + b * b
-                p = p * decay + a * b
-            }
-            left = l
-            right = r
-            product = p
+            accumulate(count: buffer.frameCount, sampleRate: buffer.sampleRate) { (samples[$0 * stride], samples[$0 * stride + second]) }
         }
     }
 
     /// Adds `left.count` frames of two channels (the same samples twice for mono).
     public mutating func add(left first: UnsafeBufferPointer<Float>, right second: UnsafeBufferPointer<Float>, sampleRate: Int) {
+        accumulate(count: min(first.count, second.count), sampleRate: sampleRate) { (first[$0], second[$0]) }
+    }
+
+    private mutating func accumulate(count: Int, sampleRate: Int, frame: (Int) -> (Float, Float)) {
+        guard count > 0 else { return }
         if sampleRate != decayRate {
             decayRate = sampleRate
             decay = Double.exp(-1 / (timeConstant * Double(sampleRate)))
         }
         var l = left, r = right, p = product
-        for index in 0 ..< min(first.count, second.count) {
-            let a = Double(first[index]), b = Double(second[index])
+        for index in 0 ..< count {
+            let (first, second) = frame(index)
+            let a = Double(first), b = Double(second)
             l = l * decay + a * a
             r = r * decay + b * b
             p = p * decay + a * b
