@@ -1,17 +1,15 @@
 #version 330 core
 // A spectrogram from a ring of columns: `columns` holds one texture row per column (its texels the
-// frequency rows, low to high, in dB), `newest` the ring row made last. The plot's newest edge is
-// the right (or, vertical, the bottom); its low frequencies are at the bottom (or the left).
+// frequency rows, low to high, already in the color map's colors), `newest` the ring row made last.
+// The plot's newest edge is the right (or, vertical, the bottom); its lows are at the bottom (left).
 in vec2 uv;
 out vec4 color;
 
 uniform sampler2D columns;
-uniform sampler2D colorMap;
 uniform float newest;
 uniform float capacity;
 uniform float shown;
 uniform float rowCount;
-uniform float floorDB;
 uniform int vertical;
 
 void main() {
@@ -21,7 +19,5 @@ void main() {
     float column = newest - (1.0 - along) * (shown - 1.0);
     float v = (mod(column, capacity) + 0.5) / capacity;
     float u = (across * (rowCount - 1.0) + 0.5) / rowCount;
-    float level = texture(columns, vec2(u, v)).r;
-    float t = clamp((level - floorDB) / -floorDB, 0.0, 1.0);
-    color = vec4(texture(colorMap, vec2(t * 255.0 / 256.0 + 0.5 / 256.0, 0.5)).rgb, 1.0);
+    color = vec4(texture(columns, vec2(u, v)).rgb, 1.0);
 }

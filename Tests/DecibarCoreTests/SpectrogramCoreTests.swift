@@ -65,33 +65,25 @@ struct SpectrogramCoreTests {
         #expect(short.first?.text == "20" && short.count < 10)
     }
 
-    @Test("the live state makes a column per 240 samples heard, however they come in frames")
+    @Test("the live state makes a column per 240 samples heard, however they come in buffers, each from the newest samples")
     func steadyColumns() {
-        func made(framesPerUpdate: Int, updates: Int) -> Int {
-            let feed = AudioFeed(capacity: 4096)
+        func state(bufferFrames: Int, total: Int) -> SpectrogramState {
             var state = SpectrogramState { rate in SpectrogramAnalysis(sampleRate: rate, rowCount: 8, transform: PlainDFT(length: 16)) }
-            var clock = VisualClock()
-            var start: Int64 = 0
-            var time = 0.0
-            for _ in 0 ..< updates {
-                var left = framesPerUpdate
-                while left > 0 {
-                    let count = min(256, left)
-                    var buffer = AudioBuffer(interleaved: [Float](repeating: 0.1, count: 2 * count), channelCount: 2, sampleRate: 48000, startFrame: start)
-                    start += Int64(count)
-                    buffer.captureTime = Double(start) / 48000
-                    _ = feed.add(buffer)
-                    left -= count
-                }
-                time = Double(start) / 48000
-                let released = feed.release(heardBy: time)
-                state.update(clock.frame(reading: released, feed: feed, dt: 0.01, now: time, canvasWidth: 100))
+            var start = 0
+            while start < total {
+                let count = min(bufferFrames, total - start)
+                // A ramp, so each column's block shows where it was cut.
+                let samples = (0 ..< count).flatMap { frame in [Float(start + frame), Float(start + frame)] }
+                state.add(AudioBuffer(interleaved: samples, channelCount: 2, sampleRate: 48000, startFrame: Int64(start)))
+                start += count
             }
-            return state.made
+            return state
         }
-        // 48000 frames: 200 columns, whether in 480-frame or 1600-frame steps.
-        #expect(made(framesPerUpdate: 480, updates: 100) == 200)
-        #expect(made(framesPerUpdate: 1600, updates: 30) == 200)
+        // 48000 frames: 200 columns, whether they come 256 or 100 at a time, and the same columns.
+        let a = state(bufferFrames: 256, total: 48000), b = state(bufferFrames: 100, total: 48000)
+        #expect(a.made == 200 && b.made == 200)
+        #expect(a.columns == b.columns && a.newest == b.newest)
+        #expect(a.columns.contains { $0 > SpectrogramAnalysis.silence })
     }
 
     @Test("the scope: mono up the middle, opposite sides across, left alone up the left diagonal")

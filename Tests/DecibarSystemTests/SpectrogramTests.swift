@@ -221,6 +221,22 @@ struct SpectrogramTests {
         }
     }
 
+    @Test("render is frame-exact: the spectrogram at 2 s is the same picture at 1, 5 and 25 frames a second")
+    func frameExact() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.makeAudio(folder + "/sweep.wav", ["-f", "lavfi", "-i", "aevalsrc=0.4*sin(2*PI*(200+400*t)*t)|0.4*sin(2*PI*300*t):s=48000:d=2.5"])
+        var pictures: [Data] = []
+        for (fps, frame) in [(1, 2), (5, 10), (25, 50)] {
+            let out = folder + "/fps\(fps)/"
+            let result = try TestRig.run(TestRig.decibar, ["render", folder + "/sweep.wav", "--mode", "spectrogram", "--size", "480x270",
+                                                           "--fps", String(fps), "-o", out])
+            #expect(result.status == 0, "\(result.error)")
+            pictures.append(try Data(contentsOf: URL(fileURLWithPath: out + String(format: "frame-%06d.png", frame + 1))))
+        }
+        #expect(pictures[0] == pictures[1] && pictures[1] == pictures[2], "the frame at 2 s depends on the frame rate")
+    }
+
     @Test("render: spectrogram, scope and a Shadertoy shader give the same frames twice",
           arguments: [["--mode", "spectrogram"], ["--mode", "scope"], ["--shader", "SHADER"]])
     func repeatable(arguments: [String]) throws {

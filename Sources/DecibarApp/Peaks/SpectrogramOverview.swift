@@ -5,7 +5,7 @@ import Synchronization
 
 /// A whole file's spectrogram (`decibar spectrogram`, and the scrubber with `--scrubber
 /// spectrogram`): Hann-windowed 4096-point blocks overlapping by half or more, their powers kept
-/// in a `SpectrogramHistory` (at most 8192 entries of 256 rows: 8 MiB, whatever the length).
+/// in a `SpectrogramHistory` (at most 4096 entries of 512 rows: 8 MiB, whatever the length).
 enum SpectrogramOverview {
     struct Result: Sendable {
         var history: SpectrogramHistory

@@ -52,9 +52,9 @@ public struct FileSpectrogram {
             let columns = history.columns(count: plot.width)
             let background = theme.background
             BarRenderer.clear(to: background)
-            renderer.upload(columns, rows: SpectrogramState.rowCount, capacity: plot.width, newest: plot.width - 1, count: plot.width)
-            renderer.draw(in: plot, canvasWidth: width, canvasHeight: height, newest: plot.width - 1, shown: plot.width,
-                          floorDB: display.spectrogramFloor, vertical: false)
+            renderer.upload(columns, rows: SpectrogramState.rowCount, capacity: plot.width, newest: plot.width - 1, count: plot.width,
+                            floorDB: display.spectrogramFloor)
+            renderer.draw(in: plot, canvasWidth: width, canvasHeight: height, newest: plot.width - 1, shown: plot.width, vertical: false)
             var shapes: [(PixelRect, Color)] = []
             let ticks = layout.ticks { text in let size = labels.size(of: text); return (size.width, size.height) }
             for tick in ticks { shapes.append((shifted(tick.tick), FrequencyLabels.color)) }

@@ -144,7 +144,7 @@ public struct OfflineRender {
                         decoderDone = true
                     }
                 }
-                let reading = feed.release(heardBy: time)
+                let reading = visualizer.release(feed, heardBy: time)
                 visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
                 var area = PictureLayout(.off, aspectRatio: nil, width: width, areaHeight: layout.barsHeight)
                 if video != nil, let shown = try video?.advance(to: time, layout: layout, videoLayout: scrubber.videoLayout) {

@@ -112,11 +112,11 @@ final class ScrubberView {
         if spectrogramKey.map({ $0 != key }) ?? true {
             spectrogramKey = key
             result.history.columns(count: count, from: from, to: to, totalEntries: result.expectedEntries, into: &spectrogramColumns)
-            renderer.upload(spectrogramColumns, rows: SpectrogramState.rowCount, capacity: count, newest: count - 1, count: count)
+            renderer.upload(spectrogramColumns, rows: SpectrogramState.rowCount, capacity: count, newest: count - 1, count: count,
+                            floorDB: options.spectrogramFloor)
         }
         renderer.draw(in: PixelRect(x: layout.scrubberLeft, y: layout.scrubberTop, width: layout.scrubberWidth, height: layout.scrubberHeight),
-                      canvasWidth: layout.width, canvasHeight: layout.height, newest: count - 1, shown: count,
-                      floorDB: options.spectrogramFloor, vertical: false)
+                      canvasWidth: layout.width, canvasHeight: layout.height, newest: count - 1, shown: count, vertical: false)
         return true
     }
 

@@ -127,6 +127,21 @@ public final class Visualizer {
         }
     }
 
+    /// Releases what `feed` holds that is heard by `now` (`AudioFeed.release`), showing each
+    /// buffer to the picture when it wants them (the spectrogram's columns come from every sample,
+    /// however many a frame releases) and to `observe` (a recorder).
+    public func release(_ feed: AudioFeed, heardBy now: Double, observe: ((AudioBuffer, Double) -> Void)? = nil) -> LevelReading {
+        guard visual.wantsReleases else { return feed.release(heardBy: now, observe: observe) }
+        guard let observe else { return feed.release(heardBy: now, observe: forward) }
+        return feed.release(heardBy: now) { buffer, time in
+            self.visual.released(buffer)
+            observe(buffer, time)
+        }
+    }
+
+    /// Made once, so a frame that hands buffers to the picture allocates nothing.
+    private lazy var forward: (AudioBuffer, Double) -> Void = { [unowned self] buffer, _ in self.visual.released(buffer) }
+
     /// Moves the picture on by `dt`: `reading` covers the audio released from `feed` this frame.
     public func update(reading: LevelReading, feed: AudioFeed, dt: Double, now: Double, canvasWidth: Int) {
         tools.userShaders?.refresh(now: now)

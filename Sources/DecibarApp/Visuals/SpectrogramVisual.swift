@@ -31,7 +31,9 @@ final class SpectrogramVisual: Visual {
     var isAtRest: Bool { changedLastFrame == 0 && state.made > 0 }
     var meanValue: Float { 0 }
 
-    func update(_ frame: VisualFrame) { state.update(frame) }
+    func update(_ frame: VisualFrame) {}
+    var wantsReleases: Bool { true }
+    func released(_ buffer: AudioBuffer) { state.add(buffer) }
 
     private var floorDB: Float { tools.options.spectrogramFloor }
 
@@ -49,9 +51,9 @@ final class SpectrogramVisual: Visual {
         guard let layout else { return }
         changedLastFrame = state.takeChanged()
         renderer.upload(state.columns, rows: SpectrogramState.rowCount, capacity: SpectrogramState.capacity, newest: state.newest,
-                        count: changedLastFrame)
+                        count: changedLastFrame, floorDB: floorDB)
         renderer.draw(in: layout.plot, canvasWidth: canvas.width, canvasHeight: canvas.windowHeight, newest: state.newest,
-                      shown: SpectrogramState.shownColumns, floorDB: floorDB, vertical: vertical)
+                      shown: SpectrogramState.shownColumns, vertical: vertical)
         tools.shapes.removeAll(keepingCapacity: true)
         for tick in ticks { tools.shapes.append((tick.tick, FrequencyLabels.color)) }
         // The legend: the color map from the floor (bottom) to 0 dB (top), in steps.

@@ -19,6 +19,8 @@ final class StereoScopeVisual: Visual {
     var meanValue: Float { Float(max(0, state.reading.correlation)) }
 
     func update(_ frame: VisualFrame) { state.update(frame) }
+    var wantsReleases: Bool { true }
+    func released(_ buffer: AudioBuffer) { state.add(buffer) }
 
     /// The most points drawn between two samples.
     private static let maximumSteps = 8

@@ -12,6 +12,15 @@ protocol Visual: AnyObject {
     var isAtRest: Bool { get }
     /// 0...1, for the latency benchmarks' frame log.
     var meanValue: Float { get }
+    /// Whether it wants every buffer as it is released (`released`), not only the feed's newest samples.
+    var wantsReleases: Bool { get }
+    /// A buffer released from the feed this frame, in order, before `update` (when `wantsReleases`).
+    func released(_ buffer: AudioBuffer)
+}
+
+extension Visual {
+    var wantsReleases: Bool { false }
+    func released(_ buffer: AudioBuffer) {}
 }
 
 /// What the feed measures only once a picture needs it.

@@ -54,7 +54,7 @@ final class LiveScreen {
 
         // The monitor hears audio before the speakers do, by the sink's latency: show it then.
         feed.delay = tap.sinkLatency + avOffset
-        let reading = feed.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
+        let reading = visualizer.release(feed, heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
         let (width, height) = window.drawableSize
         visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
         let message = notice.flatMap { $0.until > now ? StatusOverlay.Message(text: $0.text, opacity: 1, isProminent: false) : nil }

@@ -148,7 +148,7 @@ final class PlayerScreen {
         if session.isOver { return }
 
         // The visualizer: what is being heard now.
-        let reading = session.heard.release(heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
+        let reading = visualizer.release(session.heard, heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
         visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
         frame.loggedValue = visualizer.meanValue
         // Nothing of it can be seen (a covered desktop layer): the bars move on, nothing is drawn.

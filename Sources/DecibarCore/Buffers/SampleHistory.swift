@@ -45,13 +45,12 @@ public struct SampleHistory: Sendable {
 
     /// Copies the newest `destination.count` samples (at most `capacity`) of `channel`, oldest
     /// first; zeros stand in for samples not received yet (the rings start zeroed).
-    /// With `back`, the block ends that many samples before the newest.
-    public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>, endingSamplesBack back: Int = 0) {
-        precondition(destination.count + back <= capacity, "asking for more history than is kept")
+    public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>) {
+        precondition(destination.count <= capacity, "asking for more history than is kept")
         let count = destination.count
         guard count > 0, let target = destination.baseAddress else { return }
         rings[channel].withUnsafeBufferPointer { ring in
-            let start = (writeIndex - back - count + 2 * capacity) % capacity
+            let start = (writeIndex - count + capacity) % capacity
             // At most two contiguous runs.
             let first = Swift.min(count, capacity - start)
             target.update(from: ring.baseAddress! + start, count: first)

@@ -152,9 +152,8 @@ public final class AudioFeed: Sendable {
     }
 
     /// Copies the newest released samples of `channel` (0 left, 1 right; mono repeats), oldest first.
-    /// With `back`, the block ends that many samples before the newest.
-    public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>, endingSamplesBack back: Int = 0) {
-        state.withLock { $0.history.copyLatest(channel: Swift.min(channel, 1), into: destination, endingSamplesBack: back) }
+    public func copyLatest(channel: Int, into destination: UnsafeMutableBufferPointer<Float>) {
+        state.withLock { $0.history.copyLatest(channel: Swift.min(channel, 1), into: destination) }
     }
 
     /// Measures EBU R128 loudness of everything released from now on, with the analyzer `make`

@@ -17,33 +17,21 @@ public struct StereoScopeState {
     public private(set) var count = 0
     public private(set) var gain: Float = 1
     private var peak: Float = 0
-    private var scratchLeft: [Float]
-    private var scratchRight: [Float]
 
     public init(autoGain: Bool = false) {
         self.autoGain = autoGain
         left = [Float](repeating: 0, count: Self.capacity)
         right = left
-        scratchLeft = [Float](repeating: 0, count: AudioFeed.historyLength)
-        scratchRight = scratchLeft
     }
 
     public var reading: StereoReading { meter.reading }
 
+    /// A buffer as it is released: into the correlation and balance.
+    public mutating func add(_ buffer: AudioBuffer) { meter.add(buffer) }
+
+    /// The trail: the newest samples released by this frame.
     public mutating func update(_ frame: VisualFrame) {
         guard let format = frame.feed.format else { return }
-        // What this frame released goes into the meter; the trail is the newest samples.
-        let released = min(frame.reading.frameCount, AudioFeed.historyLength)
-        if released > 0 {
-            scratchLeft.withUnsafeMutableBufferPointer { frame.feed.copyLatest(channel: 0, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< released])) }
-            scratchRight.withUnsafeMutableBufferPointer { frame.feed.copyLatest(channel: 1, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< released])) }
-            scratchLeft.withUnsafeBufferPointer { l in
-                scratchRight.withUnsafeBufferPointer { r in
-                    meter.add(left: UnsafeBufferPointer(rebasing: l[0 ..< released]), right: UnsafeBufferPointer(rebasing: r[0 ..< released]),
-                              sampleRate: format.sampleRate)
-                }
-            }
-        }
         count = min(Self.capacity, Int(Self.trail * Double(format.sampleRate)))
         left.withUnsafeMutableBufferPointer { frame.feed.copyLatest(channel: 0, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< count])) }
         right.withUnsafeMutableBufferPointer { frame.feed.copyLatest(channel: 1, into: UnsafeMutableBufferPointer(rebasing: $0[0 ..< count])) }

@@ -11,7 +11,7 @@ public struct SpectrogramHistory: Sendable {
     private var pending: [Float]
     private var pendingBlocks = 0
 
-    public init(rowCount: Int, limit: Int = 8192) {
+    public init(rowCount: Int, limit: Int = 4096) {
         precondition(limit >= 2 && limit.isMultiple(of: 2), "the limit is an even count of entries")
         self.rowCount = rowCount
         self.limit = limit

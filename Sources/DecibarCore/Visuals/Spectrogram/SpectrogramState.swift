@@ -1,6 +1,6 @@
 /// The live spectrogram: a ring of columns, one every `hop` samples of heard audio (200 a second),
-/// so it scrolls at the same speed whatever the frame rate; each frame makes the columns whose
-/// audio it released, from the feed's newest samples (the channels mixed to one).
+/// made as each buffer is released, so it scrolls at the same speed whatever the frame rate and a
+/// render's frame k holds exactly the columns of what is heard by k/fps, however few frames a second.
 public struct SpectrogramState {
     /// Columns a second of audio.
     public static let columnsPerSecond = 200
@@ -8,7 +8,7 @@ public struct SpectrogramState {
     public static let capacity = 1024
     /// Seconds the picture shows.
     public static let secondsShown = 5.0
-    public static let rowCount = 256
+    public static let rowCount = 512
     public static let fftLength = 4096
 
     /// Makes the analysis for a sample rate (nil if it cannot).
@@ -25,14 +25,16 @@ public struct SpectrogramState {
     public private(set) var changed = 0
     private var pending = 0
     private var hop = 0
-    private var samples: [Float]
-    private var right: [Float]
+    /// The newest `fftLength` samples, a ring written at `written`, and a block to analyze (reused).
+    private var window: [Float]
+    private var block: [Float]
+    private var written = 0
 
     public init(makeAnalysis: @escaping AnalysisFactory) {
         self.makeAnalysis = makeAnalysis
         columns = [Float](repeating: SpectrogramAnalysis.silence, count: Self.capacity * Self.rowCount)
-        samples = [Float](repeating: 0, count: Self.fftLength)
-        right = samples
+        window = [Float](repeating: 0, count: Self.fftLength)
+        block = window
     }
 
     /// Columns that show: `secondsShown` of them.
@@ -44,44 +46,47 @@ public struct SpectrogramState {
         return changed
     }
 
-    public mutating func update(_ frame: VisualFrame) {
-        let feed = frame.feed
-        guard let format = feed.format else { return }
-        if analysis?.sampleRate != format.sampleRate {
-            analysis = makeAnalysis(format.sampleRate)
-            hop = max(1, format.sampleRate / Self.columnsPerSecond)
-            let length = analysis?.fftLength ?? Self.fftLength
-            if samples.count != length {
-                samples = [Float](repeating: 0, count: length)
-                right = samples
-            }
+    /// One buffer as it is released: its samples (the channels mixed to one) into the window, and a
+    /// column each time `hop` more have come.
+    public mutating func add(_ buffer: AudioBuffer) {
+        if analysis?.sampleRate != buffer.sampleRate {
+            analysis = makeAnalysis(buffer.sampleRate)
+            hop = max(1, buffer.sampleRate / Self.columnsPerSecond)
             pending = 0
+            let length = analysis?.fftLength ?? Self.fftLength
+            if window.count != length {
+                window = [Float](repeating: 0, count: length)
+                block = window
+            }
+            written = 0
         }
         guard analysis != nil else { return }
-        pending += frame.reading.frameCount
-        guard pending >= hop else { return }
-        let due = pending / hop
-        // More columns than fit in the history's reach (a stall): the oldest are made from the
-        // oldest samples it still holds.
-        for index in 0 ..< due {
-            let back = min((due - 1 - index) * hop + pending % hop, AudioFeed.historyLength - samples.count)
-            addColumn(feed: feed, samplesBack: back)
+        let channels = buffer.channelCount, second = channels > 1 ? 1 : 0
+        buffer.withSamples { samples in
+            for frame in 0 ..< buffer.frameCount {
+                window[written] = 0.5 * (samples[frame * channels] + samples[frame * channels + second])
+                written = (written + 1) % window.count
+                pending += 1
+                if pending == hop {
+                    pending = 0
+                    addColumn()
+                }
+            }
         }
-        pending %= hop
     }
 
-    private mutating func addColumn(feed: AudioFeed, samplesBack back: Int) {
-        samples.withUnsafeMutableBufferPointer { feed.copyLatest(channel: 0, into: $0, endingSamplesBack: back) }
-        right.withUnsafeMutableBufferPointer { feed.copyLatest(channel: 1, into: $0, endingSamplesBack: back) }
-        for index in samples.indices { samples[index] = 0.5 * (samples[index] + right[index]) }
+    private mutating func addColumn() {
+        // The window's samples in order, oldest first: it is a ring whose oldest sample is at `written`.
+        let count = window.count
+        for index in 0 ..< count { block[index] = window[(written + index) % count] }
         newest = (newest + 1) % Self.capacity
         made += 1
         changed = min(Self.capacity, changed + 1)
         let rows = analysis?.rowCount ?? Self.rowCount
         let start = newest * rows
-        samples.withUnsafeBufferPointer { block in
+        block.withUnsafeBufferPointer { samples in
             columns.withUnsafeMutableBufferPointer { all in
-                analysis?.column(of: block, into: UnsafeMutableBufferPointer(rebasing: all[start ..< start + rows]))
+                analysis?.column(of: samples, into: UnsafeMutableBufferPointer(rebasing: all[start ..< start + rows]))
             }
         }
     }
