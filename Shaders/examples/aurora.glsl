@@ -5,10 +5,10 @@
 float band(float from, float to) {
     // The mean of the spectrum row between two texture coordinates.
     float sum = 0.0;
-    for (int i = 0; i < 8; i++) {
-        sum += texture(iChannel0, vec2(mix(from, to, (float(i) + 0.5) / 8.0), 0.25)).r;
+    for (int i = 0; i < 4; i++) {
+        sum += texture(iChannel0, vec2(mix(from, to, (float(i) + 0.5) / 4.0), 0.25)).r;
     }
-    return sum / 8.0;
+    return sum / 4.0;
 }
 
 float curtain(vec2 p, float offset, float speed, float height) {

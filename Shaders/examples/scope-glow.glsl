@@ -11,8 +11,8 @@ void mainImage(out vec4 fragColor, in vec2 fragCoord) {
     float aspect = iResolution.x / iResolution.y;
     // The spectrum's center of mass: low music glows warm, bright music cool.
     float weight = 0.0, total = 0.0;
-    for (int i = 0; i < 32; i++) {
-        float x = (float(i) + 0.5) / 64.0;
+    for (int i = 0; i < 8; i++) {
+        float x = (float(i) + 0.5) / 16.0;
         float level = texture(iChannel0, vec2(x, 0.25)).r;
         weight += level * x;
         total += level;
