@@ -215,18 +215,20 @@ final class PlayerScreen {
     private func scrubberSpectrogram(columns: Int) -> (result: SpectrogramOverview.Result, version: Int)? {
         guard scrubber.showsSpectrogram, !session.isLive, session.files.indices.contains(session.index) else { return nil }
         let path = session.files[session.index]
-        guard case .file = MediaLocation(path) else { return nil }
-        if spectrogramJob?.track != session.index || spectrogramJob?.job.path != path {
-            spectrogramJob?.job.cancel()
-            spectrogramJob = (session.index, SpectrogramJob(path: path, columns: columns))
+        if spectrogramJob?.track != session.index || spectrogramJob?.path != path {
+            spectrogramJob?.job?.cancel()
+            // A stream keeps its waveform: no job for it.
+            let isFile = if case .file = MediaLocation(path) { true } else { false }
+            spectrogramJob = (session.index, path, isFile ? SpectrogramJob(path: path, columns: columns) : nil)
         }
-        guard let snapshot = spectrogramJob?.job.snapshot, let result = snapshot.result else { return nil }
+        guard let snapshot = spectrogramJob?.job?.snapshot, let result = snapshot.result else { return nil }
         return (result, snapshot.version)
     }
 
-    private var spectrogramJob: (track: Int, job: SpectrogramJob)?
+    /// The track the scrubber's spectrogram is of, and its job (none for a stream).
+    private var spectrogramJob: (track: Int, path: String, job: SpectrogramJob?)?
 
-    deinit { spectrogramJob?.job.cancel() }
+    deinit { spectrogramJob?.job?.cancel() }
 
     /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and
     /// says where the picture and the bars go.
