@@ -13,6 +13,7 @@ public final class OffscreenCanvas {
     private var framebuffer: GLuint = 0
     private var color: GLuint = 0
     private var pixels: [UInt8]
+    private var nv12: [UInt8] = []
 
     public init(width: Int, height: Int) throws(RenderError) {
         if let failure = eglLibrary.failure ?? glLibrary.failure { throw RenderError("cannot draw: \(failure)") }
@@ -84,6 +85,24 @@ public final class OffscreenCanvas {
     /// Waits until everything drawn so far is done (for timing what drawing costs).
     public func finish() {
         glFunctions.glFinish!()
+    }
+
+    /// Whether `readNV12` can convert a frame of this size (4:2:0 needs an even width and height).
+    public var readsNV12: Bool { width % 2 == 0 && height % 2 == 0 }
+
+    /// The frame just drawn as NV12 (see `NV12Frame`), top row first: what the H.264 encoder takes,
+    /// in 1.5 bytes a pixel rather than RGBA's 4. `body` sees the bytes until the next call.
+    public func readNV12(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        glFunctions.glFinish!()
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
+        pixels.withUnsafeMutableBytes { bytes in
+            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
+        if nv12.isEmpty { nv12 = [UInt8](repeating: 0, count: NV12Frame.byteCount(width: width, height: height)) }
+        pixels.withUnsafeBytes { rgba in
+            nv12.withUnsafeMutableBytes { out in NV12Frame.convert(rgba: rgba, width: width, height: height, into: out) }
+        }
+        try nv12.withUnsafeBytes(body)
     }
 
     public func readPixels() -> [UInt8] {

@@ -21,6 +21,9 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Render only the first this many seconds; the scrubber then spans just that part (and only it is analyzed).", valueName: "seconds"))
         var duration: Double?
 
+        @Option(name: .long, help: ArgumentHelp("Words drawn on time: a SubRip .srt, WebVTT .vtt or LRC .lrc file (LRC's word times highlight each word as it is sung), or none. Unset: a file beside the audio with its name and one of those extensions, if there is one.", valueName: "file"))
+        var captions: String?
+
         @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
         /// A window's options, known only to say what render has instead.
@@ -49,7 +52,7 @@ extension Decibar {
         func run() throws {
             let settings = try options.layer()
             try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
-                              scrubber: ScrubberSettings(configuration: settings)).run()
+                              scrubber: ScrubberSettings(configuration: settings), captions: captions).run()
         }
     }
 }

@@ -167,4 +167,95 @@ struct RenderCommandTests {
         let missing = try render([folder + "/nothing.flac", "-o", folder + "/out.mp4"])
         #expect(missing.status == 1 && missing.error.contains("no such file"))
     }
+
+    /// Pixels of a PNG frame (RGBA, top row first).
+    func framePixels(_ path: String, width: Int, height: Int) throws -> [UInt8] {
+        let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+        #expect(decoded.output.count == width * height * 4, "\(path): \(decoded.error)")
+        return [UInt8](decoded.output)
+    }
+
+    /// How many pixels of the rows above `bottom` are near a color (the bars are never white or yellow).
+    func count(_ pixels: [UInt8], width: Int, bottom: Int, where test: (UInt8, UInt8, UInt8) -> Bool) -> Int {
+        (0 ..< min(bottom, pixels.count / (width * 4)) * width).filter { test(pixels[$0 * 4], pixels[$0 * 4 + 1], pixels[$0 * 4 + 2]) }.count
+    }
+
+    @Test("--captions: a cue from 1.000 s to 2.000 s shows on frames 30 to 59 at 30 fps and on no other")
+    func captionsOnTheirFrames() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/talk.wav"
+        try ffmpeg(["-f", "lavfi", "-i", "anoisesrc=color=pink:amplitude=0.2:duration=3:sample_rate=48000", "-ac", "2", input])
+        try "1\n00:00:01,000 --> 00:00:02,000\nHello there, listeners\n".write(toFile: folder + "/cues.srt", atomically: true, encoding: .utf8)
+        let frames = folder + "/frames/"
+        let result = try render([input, "-o", frames, "--size", "640x360", "--fps", "30", "--captions", folder + "/cues.srt"])
+        #expect(result.status == 0, "\(result.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names.count == 90)
+        let barsBottom = PlayLayout(width: 640, height: 360).barsHeight
+        func white(_ index: Int) throws -> Int {
+            count(try framePixels(frames + names[index], width: 640, height: 360), width: 640, bottom: barsBottom) { $0 > 230 && $1 > 230 && $2 > 230 }
+        }
+        for index in [0, 29, 60, 61, 89] { #expect(try white(index) == 0, "frame \(index) shows words") }
+        for index in [30, 45, 59] { #expect(try white(index) > 100, "frame \(index) shows no words") }
+    }
+
+    @Test("a .lrc beside the audio is found: its lines show in a 9:16 (1080x1920) video, the sung word highlighted on its time")
+    func lyricsBesideTheSong() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/song.wav"
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=2", "-ac", "2", input])
+        try "[ti:Night Drive]\n[00:00.50]Lights <00:01.00>along <00:01.50>the highway\n".write(toFile: folder + "/song.lrc", atomically: true, encoding: .utf8)
+        let frames = folder + "/frames/"
+        let result = try render([input, "-o", frames, "--size", "9:16", "--fps", "10"])
+        #expect(result.status == 0, "\(result.error)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
+        #expect(names.count == 20)
+        let barsBottom = PlayLayout(width: 1080, height: 1920).barsHeight
+        func colors(_ index: Int) throws -> (white: Int, sung: Int) {
+            let pixels = try framePixels(frames + names[index], width: 1080, height: 1920)
+            return (count(pixels, width: 1080, bottom: barsBottom) { $0 > 230 && $1 > 230 && $2 > 230 },
+                    count(pixels, width: 1080, bottom: barsBottom) { $0 > 230 && (180...225).contains($1) && $2 < 100 })
+        }
+        // 0.4 s: nothing yet; 0.5 s: the line, none of it sung; 1.0 s: "Lights along" sung.
+        #expect(try colors(4) == (0, 0))
+        let shown = try colors(5)
+        #expect(shown.white > 500 && shown.sung == 0, "\(shown)")
+        let singing = try colors(10)
+        #expect(singing.sung > 300 && singing.white > 300, "\(singing)")
+    }
+
+    @Test("caption files that cannot be read: one line, status 1, nothing written; a broken one beside the audio is said and left out")
+    func badCaptionFiles() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        try "".write(toFile: folder + "/empty.srt", atomically: true, encoding: .utf8)
+        try Data([0x00, 0x01, 0xFF, 0x00]).write(to: URL(fileURLWithPath: folder + "/binary.vtt"))
+        try "1\n-00:00:01,000 --> 00:00:02,000\nx\n".write(toFile: folder + "/negative.srt", atomically: true, encoding: .utf8)
+        try "1\n00:00:03,000 --> 00:00:02,000\nx\n".write(toFile: folder + "/backwards.srt", atomically: true, encoding: .utf8)
+        try "words".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let cases: [(String, String)] = [
+            ("missing.srt", "no such file"), ("empty.srt", "no captions in it"), ("binary.vtt", "not text"),
+            ("negative.srt", "line 2: a negative time"), ("backwards.srt", "before it starts"), ("notes.txt", "not a caption file"),
+        ]
+        for (name, reason) in cases {
+            let output = folder + "/out.mp4"
+            let result = try render([input, "-o", output, "--size", "320x180", "--captions", folder + "/" + name])
+            #expect(result.status == 1 && result.error.contains(reason) && result.error.split(separator: "\n").count == 1,
+                    "\(name): \(result.error)")
+            #expect(!FileManager.default.fileExists(atPath: output), "\(name) left a video")
+        }
+        // Far too long: wrapped and cut with an ellipsis, and the render completes.
+        try "1\n00:00:00,000 --> 00:00:01,000\n\(String(repeating: "words ", count: 20_000))\n".write(toFile: folder + "/long.srt", atomically: true, encoding: .utf8)
+        let long = try render([input, "-o", folder + "/long/", "--size", "320x180", "--captions", folder + "/long.srt"])
+        #expect(long.status == 0, "\(long.error)")
+        // A broken file beside the audio: said in one line, and the render goes on without it.
+        try "".write(toFile: folder + "/tone.srt", atomically: true, encoding: .utf8)
+        let beside = try render([input, "-o", folder + "/beside/", "--size", "320x180"])
+        #expect(beside.status == 0 && beside.error.contains("tone.srt: no captions in it; the captions are left out"), "\(beside.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/beside").count == 30)
+    }
 }

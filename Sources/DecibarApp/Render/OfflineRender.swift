@@ -17,10 +17,14 @@ public struct OfflineRender {
     let duration: Double?
     let display: DisplaySettings
     let scrubber: ScrubberSettings
+    /// `--captions`: a caption file, `none`, or nil for one beside the audio (see `CaptionFile`).
+    let captions: String?
     /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
     static let lookahead = 0.05
 
-    public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings) {
+    public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings,
+                captions: String? = nil) {
+        self.captions = captions
         self.file = file
         self.output = output
         self.fps = fps
@@ -42,6 +46,8 @@ public struct OfflineRender {
         let interruption = CommandFailure(message: "interrupted; nothing was written to \(output.escapingControlCharacters)", status: 130)
 
         let width = display.size.width, height = display.size.height
+        // Before anything is decoded or written: a caption file named that cannot be read ends the render here.
+        let captionTrack = try CaptionFile.captions(option: captions, audio: file)
         let decoder: AudioFileDecoder
         let download: StreamDownload?
         do {
@@ -81,6 +87,7 @@ public struct OfflineRender {
         let visualizer: Visualizer
         let view: ScrubberView
         let pictures: PictureRenderer
+        let captionView: CaptionView?
         var video = openVideo()
         do {
             canvas = try OffscreenCanvas(width: width, height: height)
@@ -91,6 +98,7 @@ public struct OfflineRender {
             view = ScrubberView(options: scrubber, rects: try RectRenderer(shaders: shaders),
                                 text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize), shaders: shaders)
             pictures = try PictureRenderer(shaders: shaders)
+            captionView = captionTrack == nil ? nil : try CaptionView(shaders: shaders, width: width, height: height)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -108,7 +116,7 @@ public struct OfflineRender {
         // ffmpeg's resampler needs to make anything of its end.
         let audioSeconds = Double(frameCount) / Double(fps) + max(1, 64 / Double(sampleRate))
         let out = try RenderOutput(path: output, audio: file, audioSeconds: audioSeconds, width: width, height: height, fps: fps,
-                                   transparent: display.background == .transparent, isInterrupted: isInterrupted)
+                                   transparent: display.background == .transparent, nv12: canvas.readsNV12, isInterrupted: isInterrupted)
 
         let feed = AudioFeed(capacity: 4096)
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: sampleRate)
@@ -154,7 +162,15 @@ public struct OfflineRender {
                 frame.draw(layout: layout, area: area, scrubberState: ScrubberView.State(
                     peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
                     decibels: scrubber.decibels, spectrogram: spectrogram), now: time)
-                try out.write(frame: canvas.readPixels())
+                if let captionTrack, let captionView {
+                    captionView.draw(captionTrack.showing(at: time), at: time, bottom: layout.barsHeight - layout.labelSize / 2,
+                                     canvasWidth: width, canvasHeight: height)
+                }
+                if out.takesNV12 {
+                    try canvas.readNV12 { bytes in try out.write(frame: bytes) }
+                } else {
+                    try canvas.readPixels().withUnsafeBytes { bytes in try out.write(frame: bytes) }
+                }
                 progress.update(done: index + 1)
             }
             progress.finish()

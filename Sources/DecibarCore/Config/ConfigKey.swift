@@ -166,7 +166,7 @@ public struct ConfigKey: Sendable, Equatable {
             }
             return .array(numbers)
         case .size:
-            guard let text = value.string, let size = Self.size(text) else { throw fail("a size such as \"1280x720\" (16 to 16384 each way)") }
+            guard let text = value.string, let size = Self.size(text) else { throw fail("a size such as \"1280x720\" (16 to 16384 each way) or 16:9, 9:16, 1:1 or 4:5 (1920x1080, 1080x1920, 1080x1080, 1080x1350)") }
             return .string("\(size.width)x\(size.height)")
         case .sensitivity:
             if let text = value.string?.lowercased(), text == "auto" || text == "off" { return .string(text) }
@@ -279,8 +279,15 @@ public struct ConfigKey: Sendable, Equatable {
     }
 
     /// Reads `WxH`.
+    /// The shapes videos are posted in, by their aspect ratio, at the size the sites show them.
+    public static let sizePresets: [(name: String, width: Int, height: Int)] = [
+        ("16:9", 1920, 1080), ("9:16", 1080, 1920), ("1:1", 1080, 1080), ("4:5", 1080, 1350),
+    ]
+
     public static func size(_ text: String) -> (width: Int, height: Int)? {
-        let parts = text.lowercased().split(separator: "x")
+        let trimmed = text.trimmingSpaces
+        if let preset = sizePresets.first(where: { $0.name == trimmed }) { return (preset.width, preset.height) }
+        let parts = trimmed.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
               (16...16384).contains(width), (16...16384).contains(height) else { return nil }
         return (width, height)

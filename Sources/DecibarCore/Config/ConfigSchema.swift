@@ -114,7 +114,7 @@ public enum ConfigSchema {
         public static let seed: Setting<Int?> = .integer(.display, "seed", 0...Int(UInt32.max),
             "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
         public static let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720), for: .picture,
-            "Window size in pixels, WxH (render: the video's; spectrogram: the picture's).")
+            "Window size in pixels, WxH (render: the video's; spectrogram: the picture's), or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350).")
         public static let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen", for: .window,
             "Fullscreen (f switches at run time).")
         public static let fps: Setting<Double?> = .number(.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
