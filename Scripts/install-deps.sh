@@ -38,6 +38,8 @@ packages=(
   python3-numpy aubio-tools
   # test: real receivers of what --send sends: oscdump reads OSC, headless Chromium opens the page
   liblo-tools chromium
+  # test: tesseract reads the words drawn on a frame (titles, lyrics, captions)
+  tesseract-ocr tesseract-ocr-eng
   # test: a network namespace of the test's own for WLED's multicast (unshare is util-linux's)
   iproute2 util-linux
 )

@@ -418,7 +418,7 @@ public final class MediaPlayerService: Sendable {
         return String(cString: text)
     }
 
-    /// `a{sv}`: the track's id (o), length (x), title and album (s), artists (as), url and cover (s).
+    /// `a{sv}`: the track's id (o), length (x), title and album (s), artists (as), url, cover and lyrics (s).
     private static func appendMetadata(_ track: MediaTrack?, to message: OpaquePointer) -> Int32 {
         var result = systemdFunctions.sd_bus_message_open_container!(message, type("a"), "{sv}")
         guard result >= 0 else { return result }
@@ -444,6 +444,7 @@ public final class MediaPlayerService: Sendable {
             if let album = track.album { entry("xesam:album", "s") { append(album, type: "s", to: $0) } }
             entry("xesam:url", "s") { append(track.url, type: "s", to: $0) }
             if let art = track.artURL { entry("mpris:artUrl", "s") { append(art, type: "s", to: $0) } }
+            if let lyrics = track.lyrics { entry("xesam:asText", "s") { append(lyrics, type: "s", to: $0) } }
         }
         guard result >= 0 else { return result }
         return systemdFunctions.sd_bus_message_close_container!(message)

@@ -471,6 +471,42 @@ struct MediaPlayerTests {
         }
     }
 
+    @Test("lyrics: a .lrc beside the file shows its current line in the daemon's player (read by OCR), and xesam:asText gives them")
+    func lyrics() async throws { try await onOwnThread { try runLyrics() } }
+
+    private func runLyrics() throws {
+        let bus = try PrivateSessionBus()
+        let screen = try PrivateDisplay()
+        let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "960x540"],
+                                environment: bus.environment.merging(["DISPLAY": screen.display]) { $1 })
+        func playerctl(_ arguments: String...) -> String {
+            (try? TestRig.run("playerctl", ["-p", "decibar"] + arguments, environment: rig.environment))
+                .map { String(decoding: $0.output, as: UTF8.self).trimmingCharacters(in: .newlines) } ?? ""
+        }
+        // Quiet, so the bars stay low under the line.
+        let song = rig.server.directory + "/song.wav"
+        try TestRig.makeTone(at: song, amplitude: 0.05, seconds: 40)
+        let lines = ["Morning light on the water", "Every river finds the sea"]
+        try "[ti:Song]\n[00:00.00]\(lines[0])\n[00:20.00]\(lines[1])\n".write(toFile: rig.server.directory + "/song.lrc", atomically: true,
+                                                                              encoding: .utf8)
+        #expect(try rig.ctl("open", song).status == 0)
+        #expect(TestRig.wait(timeout: 15) { playerctl("status") == "Playing" })
+        #expect(playerctl("metadata", "xesam:asText") == lines.joined(separator: "\n"))
+        #expect(TestRig.wait(timeout: 30) { (try? rig.status()["window"]) == .string("shown") }, "\(rig.daemon?.standardError ?? "")")
+
+        // The line whose time the playhead is in, and only that one.
+        for (index, seek) in [(0, "2"), (1, "22"), (0, "5")] {
+            #expect(try rig.ctl("seek", seek).status == 0)
+            usleep(1_000_000)
+            let shot = rig.server.directory + "/lyrics-\(seek).png"
+            let taken = try VideoTests.screenshot(rig, to: shot, width: 960, height: 540)
+            let read = try TextReader.text(in: shot)
+            #expect(read.contains(lines[index].lowercased()), "at \(taken.playhead) s: read \"\(read)\"")
+            #expect(!read.contains(lines[1 - index].lowercased()), "at \(taken.playhead) s: read \"\(read)\"")
+        }
+        withExtendedLifetime(screen) {}
+    }
+
     @Test("without a session bus the file plays, and play says nothing about media keys (one line: what plays)")
     func noSessionBus() async throws { try await onOwnThread { try runNoSessionBus() } }
 

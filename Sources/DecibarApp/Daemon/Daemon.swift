@@ -316,7 +316,7 @@ public final class Daemon {
         let scrubberSettings = ScrubberSettings(configuration: configuration)
         let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
         return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text, shaders: shaders),
-                            pictures: renderers.pictures,
+                            pictures: renderers.pictures, captions: renderers.captions,
                             decibels: playerScreen?.decibels ?? scrubberSettings.decibels)
     }
 

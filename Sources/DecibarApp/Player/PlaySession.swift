@@ -60,6 +60,8 @@ final class PlaySession {
     private var tags = TrackTags()
     /// The open track's chapters: the file's own, or its cue sheet's (PlaySession+Chapters).
     private(set) var chapters: [Chapter] = []
+    /// The open track's lyrics or captions: a `.lrc`, `.srt` or `.vtt` of its name beside it.
+    private(set) var captions: CaptionTrack?
     private var pump: FeedPump?
     /// Hears of the beats found in what plays, before they are heard (a daemon's beat subscribers).
     var beatListener: (@Sendable (BeatEvent) -> Void)?
@@ -281,7 +283,7 @@ final class PlaySession {
             let exact = Double(frames) / Double(done.sampleRate)
             if exact != duration {
                 duration = exact
-                track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL)
+                track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL, lyrics: track?.lyrics)
             }
         } else if let partial = snapshot.peaks, !snapshot.isDone {
             // A stream whose container does not state its length (or a radio): as long as what is
@@ -290,7 +292,7 @@ final class PlaySession {
             if analyzed > duration {
                 duration = analyzed
                 if analyzed > Double(track?.length ?? 0) / 1_000_000 + 5 {
-                    track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL)
+                    track = MediaTrack(index: index, path: Self.absolute(files[index]), tags: tags, duration: duration, artURL: track?.artURL, lyrics: track?.lyrics)
                 }
             }
         }
@@ -351,7 +353,7 @@ final class PlaySession {
         // The same track: its zoom and MPRIS identity follow it.
         if zoom.track >= 0 { zoom.track = position }
         if position >= 0, let track { self.track = MediaTrack(index: position, path: Self.absolute(files[position]), tags: tags,
-                                                             duration: duration, artURL: track.artURL) }
+                                                             duration: duration, artURL: track.artURL, lyrics: track.lyrics) }
     }
 
     /// Takes a streamed track once it is open, notices the server leaving and coming back, holds
@@ -490,8 +492,9 @@ final class PlaySession {
         peaks = parts.overview(of: path, source: source, following: download)
         tags = source.tags
         chapters = tags.chapters.isEmpty ? Self.cueChapters(beside: path) : tags.chapters
+        captions = CaptionFile.captions(beside: path)
         track = MediaTrack(index: index, path: Self.absolute(path), tags: tags, duration: duration,
-                           artURL: Self.coverURL(for: path, tags: tags))
+                           artURL: Self.coverURL(for: path, tags: tags), lyrics: captions?.plainText)
     }
 
     func announce(_ text: String) {

@@ -72,7 +72,7 @@ public struct PlayView {
             throw error
         }
         let visualizer: Visualizer
-        let renderers: (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer)
+        let renderers: (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer, captions: CaptionView)
         let shaders: ShaderLibrary
         do {
             shaders = try ShaderLibrary()
@@ -85,7 +85,7 @@ public struct PlayView {
         }
         let seekLog = try settings.seekLogPath.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "seek log") }
         let screen = PlayerScreen(session: session, scrubber: ScrubberView(options: settings.scrubber, rects: renderers.rects, text: renderers.text, shaders: shaders),
-                            pictures: renderers.pictures,
+                            pictures: renderers.pictures, captions: renderers.captions,
                                   decibels: settings.scrubber.decibels, seekLog: seekLog)
         let recorder = try settings.display.record.map { path in
             try Recorder(path: path, fps: settings.display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height,

@@ -9,6 +9,8 @@ final class PlayerScreen {
     let session: PlaySession
     private let scrubber: ScrubberView
     private let pictures: PictureRenderer
+    /// The track's lyrics or captions, a line over the bars.
+    private let captions: CaptionView
     /// The picture whose frame the renderer holds.
     private var shownVideo: ObjectIdentifier?
     /// Where the last scrub preview was asked for, and when.
@@ -28,20 +30,23 @@ final class PlayerScreen {
     /// How long a change of volume or loop shows in the title.
     static let noticeSeconds = 2.0
 
-    init(session: PlaySession, scrubber: ScrubberView, pictures: PictureRenderer, decibels: Bool, seekLog: LineLog? = nil) {
+    init(session: PlaySession, scrubber: ScrubberView, pictures: PictureRenderer, captions: CaptionView, decibels: Bool,
+         seekLog: LineLog? = nil) {
         self.session = session
         self.scrubber = scrubber
         self.pictures = pictures
+        self.captions = captions
         self.decibels = decibels
         self.seekLog = seekLog
     }
 
     /// The renderers a player screen needs, sized for `window`.
     static func makeRenderers(for window: Window, shaders: ShaderLibrary) throws(RenderError)
-        -> (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer) {
-        let labelSize = PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize
+        -> (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer, captions: CaptionView) {
+        let (width, height) = window.drawableSize
+        let labelSize = PlayLayout(width: width, height: height).labelSize
         return (try RectRenderer(shaders: shaders), try TextRenderer(shaders: shaders, pixelSize: labelSize),
-                try PictureRenderer(shaders: shaders))
+                try PictureRenderer(shaders: shaders), try CaptionView(shaders: shaders, width: width, height: height))
     }
 
     /// The visualizer's label size under a player layout.
@@ -208,6 +213,12 @@ final class PlayerScreen {
                 spectrogram: spectrogram)
         }
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
+        if let lyrics = session.captions, !session.isLive {
+            // Timed to the playhead (what is heard), as the scrubber is.
+            let time = session.playhead
+            captions.draw(lyrics.showing(at: time), at: time, bottom: layout.barsHeight - layout.labelSize / 2,
+                          canvasWidth: width, canvasHeight: height)
+        }
     }
 
     /// `--scrubber spectrogram`: the track's spectrogram as far as its job has got, starting a job

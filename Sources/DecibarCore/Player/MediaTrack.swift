@@ -11,6 +11,8 @@ public struct MediaTrack: Sendable, Equatable {
     public var url: String
     /// A `file://` URL of the track's cover picture, if it has one.
     public var artURL: String?
+    /// The track's lyrics (its caption file's text, a line each), if it has them: `xesam:asText`.
+    public var lyrics: String?
 
     public init(id: String, length: Int64?, title: String, artists: [String], album: String?, url: String) {
         self.id = id
@@ -22,7 +24,7 @@ public struct MediaTrack: Sendable, Equatable {
     }
 
     /// The track at `index` of a playlist: the tags' title, or the file's name when it has none.
-    public init(index: Int, path: String, tags: TrackTags, duration: Double, artURL: String? = nil) {
+    public init(index: Int, path: String, tags: TrackTags, duration: Double, artURL: String? = nil, lyrics: String? = nil) {
         let location = MediaLocation(path)
         let name = location.displayName
         self.init(id: Self.id(ofIndex: index), length: duration > 0 ? Int64((duration * 1_000_000).rounded()) : nil,
@@ -30,6 +32,7 @@ public struct MediaTrack: Sendable, Equatable {
                   artists: tags.artist.flatMap { $0.isEmpty ? nil : [$0] } ?? [], album: tags.album.flatMap { $0.isEmpty ? nil : $0 },
                   url: location == .remote(path) ? path : Self.fileURL(path))
         self.artURL = artURL
+        self.lyrics = lyrics
     }
 
     /// The id of the track at `index` of the list.

@@ -12,6 +12,11 @@ enum CaptionFile {
     static func captions(option: String?, audio: String) throws(CommandFailure) -> CaptionTrack? {
         if option == "none" { return nil }
         if let option { return try load(option, naming: "--captions ") }
+        return captions(beside: audio)
+    }
+
+    /// The captions beside `audio`, if it has a file of them that reads; one that does not is said.
+    static func captions(beside audio: String) -> CaptionTrack? {
         guard let found = beside(audio) else { return nil }
         do {
             return try load(found, naming: "")
