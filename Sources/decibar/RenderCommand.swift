@@ -24,6 +24,9 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Words drawn on time: a SubRip .srt, WebVTT .vtt or LRC .lrc file (LRC's word times highlight each word as it is sung), or none. Unset: a file beside the audio with its name and one of those extensions, if there is one.", valueName: "file"))
         var captions: String?
 
+        @Flag(name: .long, help: "Also put the captions in the video as a soft subtitle track (mov_text in .mp4 and .mov, WebVTT in .webm), for players to show or hide.")
+        var captionsTrack = false
+
         @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
         /// A window's options, known only to say what render has instead.
@@ -42,6 +45,10 @@ extension Decibar {
             guard let kind = RenderOutput.kind(of: output) else {
                 throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
             }
+            if captionsTrack && !RenderOutput.holdsSubtitles.contains(kind) {
+                throw ValidationError("--captions-track needs a video that holds subtitles: .mp4, .mov or .webm")
+            }
+            if captionsTrack && captions == "none" { throw ValidationError("--captions-track with --captions none: there are no captions to mux") }
             try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             let size = try options.layer()[ConfigSchema.Display.size]
             if size.width % 2 != 0 || size.height % 2 != 0 { throw ValidationError("--size must be even in both directions for video") }
@@ -52,7 +59,8 @@ extension Decibar {
         func run() throws {
             let settings = try options.layer()
             try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
-                              scrubber: ScrubberSettings(configuration: settings), captions: captions).run()
+                              scrubber: ScrubberSettings(configuration: settings), captions: captions,
+                              captionsTrack: captionsTrack).run()
         }
     }
 }

@@ -78,6 +78,25 @@ import Testing
         #expect(lyrics.plainText == "First line here\nChorus\nThird\nChorus")
     }
 
+    @Test func subRipForTheSubtitleTrack() throws {
+        // LRC: an offset, a break (left out), a line of two words, and the last line's 8 s.
+        let lyrics = try track("[offset:+250]\n[00:01.50]First <00:02.00>line\n[00:03.00]\n[01:02.345]Last\n", .lyrics)
+        #expect(lyrics.subRipText == """
+            1
+            00:00:01,250 --> 00:00:02,750
+            First line
+
+            2
+            00:01:02,095 --> 00:01:10,095
+            Last
+
+
+            """)
+        // Two lines stay two lines; a blank line inside a caption is dropped; an hour is written as hours.
+        let cues = CaptionTrack(captions: [Caption(start: 3600.0004, end: 3601.9996, text: "one\n \ntwo")])
+        #expect(cues.subRipText == "1\n01:00:00,000 --> 01:00:02,000\none\ntwo\n\n")
+    }
+
     @Test func badFilesSayWhatIsWrongInOneLine() {
         #expect(failure("", .subRip) == "no captions in it")
         #expect(failure("\n\n  \n", .lyrics) == "no captions in it")

@@ -200,6 +200,60 @@ struct RenderCommandTests {
         for index in [30, 45, 59] { #expect(try white(index) > 100, "frame \(index) shows no words") }
     }
 
+    @Test("--captions talk.srt --captions-track on speech-like audio: OCR reads each cue from its first frame and not on the frame before; ffprobe lists a mov_text stream with the same cue times")
+    func captionsReadAndMuxed() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A voice: a gliding pitch with its second harmonic, in syllables of 0.2 s.
+        let input = folder + "/talk.wav"
+        let pitch = "(140+30*sin(2*PI*0.5*t))"
+        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.3*abs(sin(2*PI*2.5*t))*(sin(2*PI*\(pitch)*t)+0.5*sin(4*PI*\(pitch)*t)):s=48000:d=5",
+                    "-ac", "2", input])
+        let cues = [(start: 1.0, end: 2.5, text: "Hello there, listeners"), (start: 3.123, end: 4.6, text: "Second voice answers")]
+        let srt = cues.enumerated().map { index, cue in
+            "\(index + 1)\n00:00:0\(String(format: "%.3f", cue.start).replacingOccurrences(of: ".", with: ",")) --> "
+                + "00:00:0\(String(format: "%.3f", cue.end).replacingOccurrences(of: ".", with: ","))\n\(cue.text)\n"
+        }.joined(separator: "\n")
+        try srt.write(toFile: folder + "/talk.srt", atomically: true, encoding: .utf8)
+        let video = folder + "/talk.mp4"
+        let result = try render([input, "-o", video, "--size", "1280x720", "--captions", folder + "/talk.srt", "--captions-track"])
+        #expect(result.status == 0, "\(result.error)")
+
+        // Frame k shows time k/30: cue 1 from frame 30 to 74, cue 2 from frame 94 (3.133 s) to 137.
+        let checks: [(frame: Int, shows: String?)] = [(29, nil), (30, "listeners"), (74, "listeners"), (75, nil),
+                                                      (93, nil), (94, "answers"), (137, "answers"), (138, nil)]
+        let select = checks.map { "eq(n\\,\($0.frame))" }.joined(separator: "+")
+        try ffmpeg(["-i", video, "-vf", "select=\(select)", "-fps_mode", "passthrough", folder + "/shot-%02d.png"])
+        for (index, check) in checks.enumerated() {
+            let read = try TextReader.text(in: folder + String(format: "/shot-%02d.png", index + 1))
+            for word in ["listeners", "answers"] {
+                #expect(read.contains(word) == (check.shows == word), "frame \(check.frame): read \"\(read)\"")
+            }
+        }
+
+        // The soft track: a mov_text stream whose cues (empty samples between them left aside) start and end as in the file.
+        let streams = try TestRig.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", video])
+        #expect(String(decoding: streams.output, as: UTF8.self).split(separator: "\n") == ["h264", "aac", "mov_text"])
+        let packets = try TestRig.run("ffprobe", ["-v", "error", "-select_streams", "s:0", "-show_entries", "packet=pts_time,duration_time,size",
+                                                  "-of", "csv=p=0", video])
+        let muxed = String(decoding: packets.output, as: UTF8.self).split(separator: "\n").compactMap { line -> (Double, Double)? in
+            let fields = line.split(separator: ",").compactMap { Double($0) }
+            guard fields.count == 3, fields[2] > 2 else { return nil }
+            return (fields[0], fields[0] + fields[1])
+        }
+        #expect(muxed.count == cues.count, "\(muxed)")
+        for (cue, found) in zip(cues, muxed) {
+            #expect(abs(found.0 - cue.start) <= 0.001 && abs(found.1 - cue.end) <= 0.001, "\(cue) muxed as \(found)")
+        }
+        // Only video files hold a subtitle track; without captions there is nothing to mux.
+        let gif = try render([input, "-o", folder + "/talk.gif", "--captions", folder + "/talk.srt", "--captions-track"])
+        #expect(gif.status == 2 && gif.error.contains(".mp4, .mov or .webm"), "\(gif.error)")
+        try FileManager.default.removeItem(atPath: folder + "/talk.srt")
+        let none = try render([input, "-o", folder + "/none.mp4", "--captions-track"])
+        #expect(none.status == 1 && none.error.contains("no captions") && !FileManager.default.fileExists(atPath: folder + "/none.mp4"),
+                "\(none.error)")
+    }
+
     @Test("a .lrc beside the audio is found: its lines show in a 9:16 (1080x1920) video, the sung word highlighted on its time")
     func lyricsBesideTheSong() throws {
         let folder = try TestRig.temporaryDirectory()

@@ -56,4 +56,16 @@ enum CaptionFile {
             throw CommandFailure(message: "\(name): \(error.message)")
         }
     }
+
+    /// Writes `track` as SubRip to a new file in the temporary folder, for ffmpeg to mux; the
+    /// caller removes it.
+    static func temporarySubRip(_ track: CaptionTrack) throws(CommandFailure) -> String {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("decibar-captions-\(UUID().uuidString).srt")
+        do {
+            try Data(track.subRipText.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            throw CommandFailure(message: "cannot write the subtitle track to \(path): \(error.localizedDescription)")
+        }
+        return path
+    }
 }

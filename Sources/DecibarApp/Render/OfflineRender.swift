@@ -19,12 +19,15 @@ public struct OfflineRender {
     let scrubber: ScrubberSettings
     /// `--captions`: a caption file, `none`, or nil for one beside the audio (see `CaptionFile`).
     let captions: String?
+    /// `--captions-track`: the captions also muxed as a soft subtitle track.
+    let captionsTrack: Bool
     /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
     static let lookahead = 0.05
 
     public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings,
-                captions: String? = nil) {
+                captions: String? = nil, captionsTrack: Bool = false) {
         self.captions = captions
+        self.captionsTrack = captionsTrack
         self.file = file
         self.output = output
         self.fps = fps
@@ -48,6 +51,9 @@ public struct OfflineRender {
         let width = display.size.width, height = display.size.height
         // Before anything is decoded or written: a caption file named that cannot be read ends the render here.
         let captionTrack = try CaptionFile.captions(option: captions, audio: file)
+        if captionsTrack && captionTrack == nil {
+            throw CommandFailure(message: "--captions-track: no captions (give --captions FILE, or put a .lrc, .srt or .vtt of the audio's name beside it)")
+        }
         let decoder: AudioFileDecoder
         let download: StreamDownload?
         do {
@@ -115,8 +121,13 @@ public struct OfflineRender {
         // The audio of the frames, and more: a second, or 64 samples of a file of a few hertz, which
         // ffmpeg's resampler needs to make anything of its end.
         let audioSeconds = Double(frameCount) / Double(fps) + max(1, 64 / Double(sampleRate))
+        let subtitles = try captionsTrack ? captionTrack.map { track throws(CommandFailure) in
+            RenderOutput.Subtitles(path: try CaptionFile.temporarySubRip(track), videoSeconds: Double(frameCount) / Double(fps))
+        } : nil
+        defer { if let subtitles { try? FileManager.default.removeItem(atPath: subtitles.path) } }
         let out = try RenderOutput(path: output, audio: file, audioSeconds: audioSeconds, width: width, height: height, fps: fps,
-                                   transparent: display.background == .transparent, nv12: canvas.readsNV12, isInterrupted: isInterrupted)
+                                   transparent: display.background == .transparent, nv12: canvas.readsNV12, subtitles: subtitles,
+                                   isInterrupted: isInterrupted)
 
         let feed = AudioFeed(capacity: 4096)
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: sampleRate)

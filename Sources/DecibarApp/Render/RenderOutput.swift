@@ -35,8 +35,10 @@ public final class RenderOutput {
     }
 
     /// - Parameter audioSeconds: how much of `audio` to read: at least what the frames show (more is cut).
+    /// - Parameter subtitles: a SubRip file muxed as a soft subtitle track (`--captions-track`), and
+    ///   the video's length in seconds.
     init(path: String, audio: String, audioSeconds: Double, width: Int, height: Int, fps: Int, transparent: Bool,
-         nv12: Bool, isInterrupted: @escaping () -> Bool) throws(CommandFailure) {
+         nv12: Bool, subtitles: Subtitles? = nil, isInterrupted: @escaping () -> Bool) throws(CommandFailure) {
         guard let kind = Self.kind(of: path) else {
             throw CommandFailure(message: "-o \(path): unknown kind of output; use \(Self.supported)", status: 2)
         }
@@ -58,7 +60,8 @@ public final class RenderOutput {
         }
         ffmpeg = try ChildProcess("ffmpeg", arguments: Self.ffmpegArguments(kind: kind, audio: audio, audioSeconds: audioSeconds,
                                                                            width: width, height: height, fps: fps,
-                                                                           transparent: transparent, nv12: takesNV12, output: partial.path),
+                                                                           transparent: transparent, nv12: takesNV12, subtitles: subtitles,
+                                                                           output: partial.path),
                                   feedsInput: true, environment: Self.repeatableEncoding, isInterrupted: isInterrupted,
                                   missing: "render to \(kind.rawValue) needs the ffmpeg program (apt-get install ffmpeg)")
     }
@@ -75,14 +78,30 @@ public final class RenderOutput {
     /// The ffmpeg command line for each kind of output. Frames arrive bottom row first (OpenGL's
     /// order), hence the vertical flip. Paths go through ffmpeg's `file:` protocol, so a name is
     /// never read as another protocol (`concat:`, `http:`) or an option.
+    /// A soft subtitle track: a SubRip file, and how long the video is.
+    struct Subtitles {
+        var path: String
+        var videoSeconds: Double
+    }
+
+    /// The kinds whose containers hold a subtitle track (mov_text, or WebVTT in WebM).
+    public static let holdsSubtitles: Set<Kind> = [.mp4, .mov, .webm]
+
     static func ffmpegArguments(kind: Kind, audio: String, audioSeconds: Double, width: Int, height: Int, fps: Int,
-                                transparent: Bool, nv12: Bool = false, output: String) -> [String] {
+                                transparent: Bool, nv12: Bool = false, subtitles: Subtitles? = nil, output: String) -> [String] {
         var arguments = ["-v", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", nv12 ? "nv12" : "rgba", "-s", "\(width)x\(height)",
                          "-framerate", "\(fps)", "-i", "pipe:0"]
         // Only the audio the frames show is read: `-shortest` alone still has ffmpeg encode far
         // ahead of the frames (the whole of a 17-minute 1 Hz file, resampled for AAC: 47 s for a
         // second of video).
-        let audioInput = ["-t", String(format: "%.6f", audioSeconds), "-i", "file:" + audio, "-map", "0:v:0", "-map", "1:a:0?"]
+        var audioInput = ["-t", String(format: "%.6f", audioSeconds), "-i", "file:" + audio]
+        // Options before an -i are that input's: every input comes before the maps.
+        if let subtitles, holdsSubtitles.contains(kind) {
+            audioInput += ["-f", "srt", "-i", "file:" + subtitles.path, "-map", "0:v:0", "-map", "1:a:0?", "-map", "2:s:0",
+                           "-c:s", kind == .webm ? "webvtt" : "mov_text"]
+        } else {
+            audioInput += ["-map", "0:v:0", "-map", "1:a:0?"]
+        }
         switch kind {
         case .mp4:
             // veryfast at crf 20: flat colors and gradients keep their edges, and on two cores the
@@ -102,8 +121,13 @@ public final class RenderOutput {
         case .pngFolder:
             break
         }
-        // The audio track ends the video if it is a little longer than the frames.
-        if kind != .gif && kind != .pngFolder { arguments += ["-shortest"] }
+        // The audio track ends the video if it is a little longer than the frames. With subtitles
+        // the length is given instead: -shortest would end everything at the last cue.
+        if let subtitles, holdsSubtitles.contains(kind) {
+            arguments += ["-t", String(format: "%.6f", subtitles.videoSeconds)]
+        } else if kind != .gif && kind != .pngFolder {
+            arguments += ["-shortest"]
+        }
         return arguments + ["-f", muxer(for: kind), "file:" + output]
     }
 
