@@ -13,12 +13,14 @@ final class Font {
         "/usr/share/fonts/dejavu/DejaVuSans.ttf",
     ]
 
-    init(pixelSize: Int) throws(RenderError) {
+    /// - Parameter bold: DejaVu Sans Bold (titles), where it is installed; `$DECIBAR_FONT` still comes first.
+    init(pixelSize: Int, bold: Bool = false) throws(RenderError) {
         if let failure = ttfLibrary.failure { throw RenderError("cannot start the font renderer: \(failure)") }
         if ttfFunctions.TTF_WasInit!() == 0 && ttfFunctions.TTF_Init!() != 0 {
             throw RenderError("cannot start the font renderer: \(Window.lastError)")
         }
         var paths = Self.searchPaths
+        if bold { paths = paths.map { $0.replacing("DejaVuSans.ttf", with: "DejaVuSans-Bold.ttf") } + paths }
         if let custom = sdlFunctions.SDL_getenv!("DECIBAR_FONT") { paths.insert(String(cString: custom), at: 0) }
         guard let handle = paths.lazy.compactMap({ ttfFunctions.TTF_OpenFont!($0, Int32(pixelSize)) }).first else {
             throw RenderError("no font found (install fonts-dejavu-core or set DECIBAR_FONT)")

@@ -65,6 +65,16 @@ public final class PictureRenderer {
         draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
     }
 
+    /// Draws the last frame uploaded filling `rect`, cropped around its middle to the rectangle's
+    /// shape (a backdrop scaled to cover the frame).
+    public func drawFilling(_ rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
+        guard hasPicture, rect.width > 0, rect.height > 0 else { return }
+        let picture = Double(textureSize.width) / Double(textureSize.height)
+        let shape = Double(rect.width) / Double(rect.height)
+        let crop = picture > shape ? (Float(shape / picture), Float(1)) : (Float(1), Float(picture / shape))
+        draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight, crop: crop)
+    }
+
     /// Draws the last frame uploaded filling the circle inside the square `rect`: cropped to a
     /// square around its middle, edged softly (cover art in the middle of radial bars).
     public func drawRound(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {

@@ -23,9 +23,9 @@ public final class TextRenderer {
     /// Labels unused for this many frames are dropped, so changing text does not pile up textures.
     static let idleFramesBeforeEviction = 120
 
-    public init(shaders: ShaderLibrary, pixelSize: Int) throws(RenderError) {
+    public init(shaders: ShaderLibrary, pixelSize: Int, bold: Bool = false) throws(RenderError) {
         program = try ShaderProgram(library: shaders, vertex: "text.vert", fragment: "text.frag")
-        font = try Font(pixelSize: pixelSize)
+        font = try Font(pixelSize: pixelSize, bold: bold)
         labelRectLocation = program.uniformLocation("labelRect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
         textColorLocation = program.uniformLocation("textColor")

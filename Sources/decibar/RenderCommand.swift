@@ -27,6 +27,18 @@ extension Decibar {
         @Flag(name: .long, help: "Also put the captions in the video as a soft subtitle track (mov_text in .mp4 and .mov, WebVTT in .webm), for players to show or hide.")
         var captionsTrack = false
 
+        @Option(name: .long, help: ArgumentHelp("The cover drawn beside the bars (or in the ring of --layout radial): a picture, or none. Unset: a cover, folder, front or album picture beside the audio, else the art embedded in it.", valueName: "file"))
+        var cover: String?
+
+        @Option(name: .long, help: ArgumentHelp("The title drawn with the cover; \"\" for none. Unset: the file's title tag, else the lyrics' [ti:].", valueName: "text"))
+        var title: String?
+
+        @Option(name: .long, help: ArgumentHelp("The artist drawn under the title; \"\" for none. Unset: the file's artist tag, else the lyrics' [ar:].", valueName: "text"))
+        var artist: String?
+
+        @Option(name: .long, help: ArgumentHelp("Behind everything in a composed video: blur (the cover, blurred and dimmed), theme (the theme's background), a color #RRGGBB, or a picture (scaled to cover the frame, dimmed). Unset: blur when there is a cover.", valueName: "style"))
+        var backdrop: String?
+
         @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
         /// A window's options, known only to say what render has instead.
@@ -60,7 +72,8 @@ extension Decibar {
             let settings = try options.layer()
             try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
                               scrubber: ScrubberSettings(configuration: settings), captions: captions,
-                              captionsTrack: captionsTrack).run()
+                              captionsTrack: captionsTrack,
+                              composition: .init(cover: cover, title: title, artist: artist, backdrop: backdrop)).run()
         }
     }
 }

@@ -200,6 +200,87 @@ struct RenderCommandTests {
         for index in [30, 45, 59] { #expect(try white(index) > 100, "frame \(index) shows no words") }
     }
 
+    @Test("a tagged MP3 with its cover and a .lrc beside it, --size 9:16: 1080x1920, OCR reads the title and the artist and each lyric line from its first frame and not before, and the cover's colors are where the layout puts it")
+    func composedTallVideo() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A cover of four colored quarters, and 10 s of music with its tags and the cover embedded.
+        let cover = folder + "/art.png"
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=0xD02020:s=200x200,pad=400:400:0:0:0x20A040,drawbox=x=200:y=200:w=200:h=200:c=0x2050E0:t=fill,drawbox=x=200:y=0:w=200:h=200:c=0xE0C020:t=fill",
+                    "-frames:v", "1", cover])
+        let song = folder + "/harbor.mp3"
+        try ffmpeg(["-t", "10", "-i", try MusicLibrary.path(of: MusicLibrary.songs[1]), "-i", cover, "-map", "0:a", "-map", "1",
+                    "-c:a", "libmp3lame", "-b:a", "192k", "-c:v", "png", "-disposition:v", "attached_pic", "-id3v2_version", "3",
+                    "-metadata", "title=Harbor Lights", "-metadata", "artist=Quiet Engines", song])
+        let lines = [(start: 1.0, text: "Morning comes slowly"), (start: 4.5, text: "Every river finds the sea"), (start: 8.0, text: "Carry me home")]
+        try lines.map { String(format: "[00:%05.2f]%@", $0.start, $0.text) }.joined(separator: "\n")
+            .write(toFile: folder + "/harbor.lrc", atomically: true, encoding: .utf8)
+        let video = folder + "/tall.mp4"
+        let result = try render([song, "--size", "9:16", "-o", video])
+        #expect(result.status == 0, "\(result.error)")
+        let probe = try TestRig.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", video])
+        #expect(String(decoding: probe.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1080,1920")
+
+        // Frame k is time k/30: each line from its first frame; the frame before shows the line before it.
+        let checks: [(frame: Int, line: Int?)] = [(29, nil), (30, 0), (134, 0), (135, 1), (239, 1), (240, 2), (290, 2)]
+        let select = checks.map { "eq(n\\,\($0.frame))" }.joined(separator: "+")
+        try ffmpeg(["-i", video, "-vf", "select=\(select)", "-fps_mode", "passthrough", folder + "/shot-%02d.png"])
+        for (index, check) in checks.enumerated() {
+            let shot = folder + String(format: "/shot-%02d.png", index + 1)
+            let read = try TextReader.text(in: shot)
+            #expect(read.contains("harbor lights") && read.contains("quiet engines"), "frame \(check.frame): read \"\(read)\"")
+            for (number, line) in lines.enumerated() {
+                #expect(read.contains(line.text.lowercased()) == (number == check.line), "frame \(check.frame): read \"\(read)\"")
+            }
+        }
+        // The cover's four quarters, each near its color in the middle of its place (H.264 shifts colors a little).
+        let layout = ComposedLayout(width: 1080, height: 1920, hasCover: true, titleLines: 1, artistLines: 1, radial: false)
+        let place = try #require(layout.cover)
+        let pixels = try framePixels(folder + "/shot-01.png", width: 1080, height: 1920)
+        for (qx, qy, color) in [(0, 0, (0xD0, 0x20, 0x20)), (1, 0, (0xE0, 0xC0, 0x20)), (0, 1, (0x20, 0xA0, 0x40)), (1, 1, (0x20, 0x50, 0xE0))] {
+            let x = place.x + place.width * (1 + 2 * qx) / 4, y = place.y + place.height * (1 + 2 * qy) / 4
+            let offset = (y * 1080 + x) * 4
+            let found = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+            #expect(abs(found.0 - color.0) < 24 && abs(found.1 - color.1) < 24 && abs(found.2 - color.2) < 24, "quarter \(qx),\(qy): \(found)")
+        }
+    }
+
+    @Test("composed videos' bad input: a cover or backdrop that is not a picture, a bad color, each one line with nothing written; a 10,000-character title is cut and the render completes")
+    func composedBadInput() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        try "words".write(toFile: folder + "/notes.jpg", atomically: true, encoding: .utf8)
+        let cases: [([String], String, Int32)] = [
+            (["--cover", folder + "/notes.jpg"], "--cover", 1), (["--cover", folder + "/missing.png"], "--cover", 1),
+            (["--cover", folder], "is a folder", 1), (["--backdrop", input], "not a picture", 1),
+            (["--backdrop", "#12345"], "#RRGGBB", 2),
+        ]
+        for (arguments, reason, status) in cases {
+            let output = folder + "/out.mp4"
+            let result = try render([input, "-o", output, "--size", "320x180"] + arguments)
+            #expect(result.status == status && result.error.contains(reason) && result.error.split(separator: "\n").count == 1,
+                    "\(arguments): \(result.error)")
+            #expect(!FileManager.default.fileExists(atPath: output), "\(arguments) left a video")
+        }
+        let long = try render([input, "-o", folder + "/long/", "--size", "640x360", "--title", String(repeating: "Harbor ", count: 1430),
+                               "--artist", String(repeating: "x", count: 10_000)])
+        #expect(long.status == 0, "\(long.error)")
+        let pixels = try framePixels(folder + "/long/frame-000001.png", width: 640, height: 360)
+        // Cut within the safe area: the columns outside it stay the backdrop's.
+        let layout = ComposedLayout(width: 640, height: 360, hasCover: false, titleLines: 2, artistLines: 1, radial: false)
+        func isWhite(_ x: Int, _ y: Int) -> Bool {
+            let offset = (y * 640 + x) * 4
+            return pixels[offset] > 200 && pixels[offset + 1] > 200
+        }
+        let edges = [0, 1, 2, 637, 638, 639]
+        let white = (0 ..< layout.text.y + layout.text.height).contains { y in edges.contains { x in isWhite(x, y) } }
+        #expect(!white, "the title runs off the frame")
+        let text = try TextReader.text(in: folder + "/long/frame-000001.png")
+        #expect(text.contains("harbor"), "read \"\(text)\"")
+    }
+
     @Test("--captions talk.srt --captions-track on speech-like audio: OCR reads each cue from its first frame and not on the frame before; ffprobe lists a mov_text stream with the same cue times")
     func captionsReadAndMuxed() throws {
         let folder = try TestRig.temporaryDirectory()
@@ -262,7 +343,8 @@ struct RenderCommandTests {
         try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=220:sample_rate=48000:duration=2", "-ac", "2", input])
         try "[ti:Night Drive]\n[00:00.50]Lights <00:01.00>along <00:01.50>the highway\n".write(toFile: folder + "/song.lrc", atomically: true, encoding: .utf8)
         let frames = folder + "/frames/"
-        let result = try render([input, "-o", frames, "--size", "9:16", "--fps", "10"])
+        // No title: the player's view, whose bars' area the counts look in (the lyrics' [ti:] would compose the video).
+        let result = try render([input, "-o", frames, "--size", "9:16", "--fps", "10", "--title", ""])
         #expect(result.status == 0, "\(result.error)")
         let names = try FileManager.default.contentsOfDirectory(atPath: frames).sorted()
         #expect(names.count == 20)

@@ -9,16 +9,17 @@ extension PlaySession {
     /// A picture beside the file (cover, folder, front or album, .jpg or .png, in any case), else the
     /// one embedded in it, written once into the cache under a name made from its bytes. Nil for a
     /// track with neither (and for a streamed one without an embedded picture).
+    /// The path of a picture beside `path` that names its album's cover, if there is one.
+    static func coverBeside(_ path: String) -> String? {
+        guard case .file(let file) = MediaLocation(path) else { return nil }
+        let folder = (OutputPath.absolute(file) as NSString).deletingLastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        let byName = Dictionary(names.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        return coverNames.lazy.compactMap { byName[$0] }.first.map { folder + "/" + $0 }
+    }
+
     static func coverURL(for path: String, tags: TrackTags) -> String? {
-        if case .file(let file) = MediaLocation(path) {
-            let folder = (OutputPath.absolute(file) as NSString).deletingLastPathComponent
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-                let byName = Dictionary(names.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
-                if let found = coverNames.lazy.compactMap({ byName[$0] }).first {
-                    return MediaTrack.fileURL(folder + "/" + found)
-                }
-            }
-        }
+        if let beside = coverBeside(path) { return MediaTrack.fileURL(beside) }
         guard let cover = tags.cover, let cache = CacheFolder.path else { return nil }
         let directory = cache + "/covers"
         let location = directory + "/" + String(StableHash.fnv1a(cover.bytes), radix: 16) + "." + cover.fileExtension

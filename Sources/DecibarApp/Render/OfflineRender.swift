@@ -21,11 +21,34 @@ public struct OfflineRender {
     let captions: String?
     /// `--captions-track`: the captions also muxed as a soft subtitle track.
     let captionsTrack: Bool
+    let composition: Composition
+
+    /// A composed video's options; nil falls back to what the file says.
+    public struct Composition: Sendable {
+        /// `--cover`: a picture's path, `none`, or nil for the file's own (beside it, else embedded).
+        public var cover: String?
+        /// `--title` and `--artist`: nil for the tags' (then the lyrics'); empty for none.
+        public var title: String?
+        public var artist: String?
+        /// `--backdrop`: `blur`, `theme`, `#RRGGBB` or a picture's path; nil for blur behind a cover.
+        public var backdrop: String?
+
+        public init(cover: String? = nil, title: String? = nil, artist: String? = nil, backdrop: String? = nil) {
+            self.cover = cover
+            self.title = title
+            self.artist = artist
+            self.backdrop = backdrop
+        }
+
+        /// Whether any of them was given: the video is then composed even without a cover or tags.
+        var isGiven: Bool { (cover != nil && cover != "none") || title?.isEmpty == false || artist?.isEmpty == false || backdrop != nil }
+    }
     /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
     static let lookahead = 0.05
 
     public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings,
-                captions: String? = nil, captionsTrack: Bool = false) {
+                captions: String? = nil, captionsTrack: Bool = false, composition: Composition = Composition()) {
+        self.composition = composition
         self.captions = captions
         self.captionsTrack = captionsTrack
         self.file = file
@@ -54,6 +77,8 @@ public struct OfflineRender {
         if captionsTrack && captionTrack == nil {
             throw CommandFailure(message: "--captions-track: no captions (give --captions FILE, or put a .lrc, .srt or .vtt of the audio's name beside it)")
         }
+        let cover = try CoverArt.find(option: composition.cover, audio: file)
+        let backdrop = try ComposedView.backdrop(composition.backdrop, hasCover: cover != nil)
         let decoder: AudioFileDecoder
         let download: StreamDownload?
         do {
@@ -94,7 +119,14 @@ public struct OfflineRender {
         let view: ScrubberView
         let pictures: PictureRenderer
         let captionView: CaptionView?
+        var composed: ComposedView?
+        // The tags' title and artist (else the lyrics'), unless given; an empty one is left out.
+        let shownTitle = (composition.title ?? decoder.tags.title ?? captionTrack?.title).flatMap { $0.isEmpty ? nil : $0 }
+        let shownArtist = (composition.artist ?? decoder.tags.artist ?? captionTrack?.artist).flatMap { $0.isEmpty ? nil : $0 }
+        // A file's moving picture is drawn as the player draws it; a still one (its cover) is composed.
         var video = openVideo()
+        let isComposed = cover != nil || composition.isGiven || (video == nil && (shownTitle != nil || shownArtist != nil))
+        if isComposed { video = nil }
         do {
             canvas = try OffscreenCanvas(width: width, height: height)
             let shaders = try ShaderLibrary()
@@ -105,6 +137,10 @@ public struct OfflineRender {
                                 text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize), shaders: shaders)
             pictures = try PictureRenderer(shaders: shaders)
             captionView = captionTrack == nil ? nil : try CaptionView(shaders: shaders, width: width, height: height)
+            if isComposed {
+                composed = try ComposedView(shaders: shaders, width: width, height: height, cover: cover, title: shownTitle, artist: shownArtist,
+                                            radial: display.arrangement == .radial, backdrop: backdrop.style, backdropPicture: backdrop.picture)
+            }
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -170,12 +206,17 @@ public struct OfflineRender {
                     area = shown.area
                     if let picture = shown.fresh { pictures.upload(picture) }
                 }
-                frame.draw(layout: layout, area: area, scrubberState: ScrubberView.State(
-                    peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time, title: title,
-                    decibels: scrubber.decibels, spectrogram: spectrogram), now: time)
+                let state = ScrubberView.State(peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time,
+                                               title: composed == nil ? title : "", decibels: scrubber.decibels, spectrogram: spectrogram)
+                var captionsBottom = layout.barsHeight - layout.labelSize / 2
+                if let composed {
+                    frame.drawComposed(composed, scrubberState: state, now: time)
+                    captionsBottom = composed.layout.captionsBottom
+                } else {
+                    frame.draw(layout: layout, area: area, scrubberState: state, now: time)
+                }
                 if let captionTrack, let captionView {
-                    captionView.draw(captionTrack.showing(at: time), at: time, bottom: layout.barsHeight - layout.labelSize / 2,
-                                     canvasWidth: width, canvasHeight: height)
+                    captionView.draw(captionTrack.showing(at: time), at: time, bottom: captionsBottom, canvasWidth: width, canvasHeight: height)
                 }
                 if out.takesNV12 {
                     try canvas.readNV12 { bytes in try out.write(frame: bytes) }

@@ -21,4 +21,19 @@ struct PlayerFrame {
         visualizer.draw(width: layout.width, height: area.barsHeight, windowHeight: layout.height - area.barsTop, now: now)
         scrubber.draw(scrubberState, layout: layout)
     }
+
+    /// A composed video's frame (`render` with a cover or a title): the backdrop, cover and text,
+    /// the bars in their band (radial bars ringing the cover), and the slim scrubber.
+    func drawComposed(_ composed: ComposedView, scrubberState: ScrubberView.State, now: Double) {
+        let layout = composed.layout
+        let (width, height) = (layout.play.width, layout.play.height)
+        BarRenderer.clear(to: visualizer.clearColor)
+        composed.draw(canvasWidth: width, canvasHeight: height)
+        if var circle = visualizer.radialMiddle(width: width, height: layout.barsHeight) {
+            circle.y += layout.barsTop
+            composed.drawRound(in: circle, canvasWidth: width, canvasHeight: height)
+        }
+        visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height - layout.barsTop, now: now)
+        scrubber.draw(scrubberState, layout: layout.play)
+    }
 }

@@ -20,12 +20,13 @@ public struct PlayLayout: Sendable, Equatable {
 
     /// With `showsMinimap` (a zoomed scrubber) the minimap takes its room from the bars: the
     /// scrubber stays where it is.
-    public init(width: Int, height: Int, showsMinimap: Bool = false) {
+    /// `scrubberPercent` of the height goes to the scrubber (a composed video's is slimmer).
+    public init(width: Int, height: Int, showsMinimap: Bool = false, scrubberPercent: Int = 22) {
         self.width = width
         self.height = height
         labelSize = Swift.max(12, height / 40)
         let margin = Swift.max(8, width / 40)
-        let scrubber = Swift.max(24, height * 22 / 100)
+        let scrubber = Swift.max(24, height * scrubberPercent / 100)
         let barsBand = height - scrubber - labelSize * 2 - margin
         scrubberLeft = margin
         scrubberWidth = Swift.max(1, width - 2 * margin)
