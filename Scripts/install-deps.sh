@@ -40,6 +40,8 @@ packages=(
   liblo-tools chromium
   # test: tesseract reads the words drawn on a frame (titles, lyrics, captions)
   tesseract-ocr tesseract-ocr-eng
+  # test: strace counts how often a render opens its audio (several outputs decode it once)
+  strace
   # test: a network namespace of the test's own for WLED's multicast (unshare is util-linux's)
   iproute2 util-linux
 )

@@ -1,11 +1,15 @@
 import CEGL
 import CGL
 import DecibarCore
+import Synchronization
 
 /// An OpenGL 3.3 core context with no window and no display (EGL on Mesa's surfaceless platform),
 /// drawing into a framebuffer object of a fixed size. Frames are read back with `readPixels`.
-/// Create, use and destroy it on one thread.
+/// Create, use and destroy it on one thread. Several may live at once (a render's outputs): each
+/// has its own context, made current with `makeCurrent` before drawing into it.
 public final class OffscreenCanvas {
+    /// Canvases alive: EGL's display is one for all of them, terminated when the last one goes.
+    private static let alive = Mutex(0)
     public let width: Int
     public let height: Int
     private let display: EGLDisplay
@@ -58,6 +62,7 @@ public final class OffscreenCanvas {
         }
         self.display = display
         self.context = context
+        Self.alive.withLock { $0 += 1 }
 
         glFunctions.glGenFramebuffers!(1, &framebuffer)
         glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
@@ -72,11 +77,21 @@ public final class OffscreenCanvas {
     }
 
     deinit {
+        makeCurrent()
         glFunctions.glDeleteRenderbuffers!(1, &color)
         glFunctions.glDeleteFramebuffers!(1, &framebuffer)
         _ = eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), decibar_egl_no_context())
         _ = eglFunctions.eglDestroyContext!(display, context)
-        _ = eglFunctions.eglTerminate!(display)
+        let last = Self.alive.withLock { count in
+            count -= 1
+            return count == 0
+        }
+        if last { _ = eglFunctions.eglTerminate!(display) }
+    }
+
+    /// Makes this canvas's context the thread's, drawing into its framebuffer.
+    public func makeCurrent() {
+        _ = eglFunctions.eglMakeCurrent!(display, decibar_egl_no_surface(), decibar_egl_no_surface(), context)
     }
 
     private static var lastError: String { "0x" + String(eglFunctions.eglGetError!(), radix: 16) }

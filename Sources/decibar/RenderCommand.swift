@@ -12,8 +12,14 @@ extension Decibar {
         @Argument(help: ArgumentHelp("The audio file to render.", valueName: "file"))
         var file: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write: OUT.mp4, .mov, .webm, .gif or a folder/.", valueName: "out"))
-        var output: String
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write: OUT.mp4, .mov, .webm, .gif or a folder/. Give it again for more videos of the same render (the audio is decoded and analyzed once), with a size for each in --size.", valueName: "out"))
+        var output: [String]
+
+        @Option(name: .long, help: ArgumentHelp("The video's size in pixels, WxH, or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350); with several -o, one for each, comma-separated (16:9,9:16), or one for all. Default: 1280x720.", valueName: "size"))
+        var size: String?
+
+        /// `--size` is render's own: it takes a size for each output.
+        static var ownOptions: Set<String> { ["--size"] }
 
         @Option(name: .long, help: ArgumentHelp("Frames per second, 1 to 240.", valueName: "n"))
         var fps = 30
@@ -54,23 +60,49 @@ extension Decibar {
             if window.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
             if window.recordFps != nil { throw ValidationError("--record-fps does not apply to render; --fps is the video's") }
             if window.frameLog != nil { throw ValidationError("--frame-log does not apply to render (there is no window)") }
-            guard let kind = RenderOutput.kind(of: output) else {
-                throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
+            for (index, output) in output.enumerated() {
+                guard let kind = RenderOutput.kind(of: output) else {
+                    throw ValidationError("-o \(output.escapingControlCharacters): unknown kind of output; use \(RenderOutput.supported)")
+                }
+                if captionsTrack && !RenderOutput.holdsSubtitles.contains(kind) {
+                    throw ValidationError("--captions-track needs a video that holds subtitles: .mp4, .mov or .webm")
+                }
+                if self.output[..<index].contains(where: { OutputPath.absolute($0) == OutputPath.absolute(output) }) {
+                    throw ValidationError("-o \(output.escapingControlCharacters) is given twice")
+                }
+                try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             }
-            if captionsTrack && !RenderOutput.holdsSubtitles.contains(kind) {
-                throw ValidationError("--captions-track needs a video that holds subtitles: .mp4, .mov or .webm")
+            // libprojectM 3.1 keeps its worker's state in globals: two engines in one process hang on exit.
+            if output.count > 1, try options.layer()[ConfigSchema.Display.mode] == .milkdrop {
+                throw ValidationError("--mode milkdrop renders one output at a time (libprojectM runs one engine per process)")
             }
             if captionsTrack && captions == "none" { throw ValidationError("--captions-track with --captions none: there are no captions to mux") }
-            try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
-            let size = try options.layer()[ConfigSchema.Display.size]
-            if size.width % 2 != 0 || size.height % 2 != 0 { throw ValidationError("--size must be even in both directions for video") }
+            _ = try sizes()
+        }
+
+        /// The size of each output: `--size`'s, one for all or one for each.
+        func sizes() throws -> [PixelSize] {
+            guard let size else { return output.map { _ in ConfigSchema.Display.size.defaultValue } }
+            let sizes = try size.split(separator: ",", omittingEmptySubsequences: false).map { text in
+                guard let found = ConfigKey.size(String(text)) else {
+                    throw ValidationError("--size \(String(text).escapingControlCharacters): not a size; use WxH (16 to 16384 each way), 16:9, 9:16, 1:1 or 4:5")
+                }
+                guard found.width % 2 == 0, found.height % 2 == 0 else { throw ValidationError("--size must be even in both directions for video") }
+                return PixelSize(width: found.width, height: found.height)
+            }
+            if sizes.count == 1 { return output.map { _ in sizes[0] } }
+            guard sizes.count == output.count else {
+                throw ValidationError("--size gives \(sizes.count) sizes for \(output.count) outputs; give one, or one for each -o")
+            }
+            return sizes
         }
 
         /// The view drawn: the options given over the defaults (render reads no config file, so a
         /// render is the same on every machine).
         func run() throws {
             let settings = try options.layer()
-            try OfflineRender(file: file, output: output, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
+            let outputs = try zip(output, sizes()).map { OfflineRender.Output(path: $0, width: $1.width, height: $1.height) }
+            try OfflineRender(file: file, outputs: outputs, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
                               scrubber: ScrubberSettings(configuration: settings), captions: captions,
                               captionsTrack: captionsTrack,
                               composition: .init(cover: cover, title: title, artist: artist, backdrop: backdrop)).run()

@@ -245,6 +245,37 @@ struct RenderCommandTests {
         }
     }
 
+    @Test("two outputs in one run (-o -o --size 320x180,180x320): each frame identical to that size rendered alone, and the audio opened as often as for one output (strace)")
+    func twoOutputsDecodeOnce() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/music.wav"
+        try ffmpeg(["-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200+300*t)*t)*exp(-3*mod(t\\,0.5))|0.3*sin(2*PI*880*t):s=44100:d=2", input])
+        /// Renders under strace, with a cache of its own (a cached overview saves a reading); gives
+        /// how many times the audio file was opened.
+        func traced(_ arguments: [String], log: String) throws -> Int {
+            let result = try TestRig.run("strace", ["-f", "-qq", "-e", "trace=open,openat", "-o", log, TestRig.decibar, "render", input] + arguments,
+                                         environment: headless.merging(["XDG_CACHE_HOME": log + ".cache"]) { $1 })
+            #expect(result.status == 0, "\(result.error)")
+            let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            return lines.filter { $0.contains("\"\(input)\"") && !$0.contains("= -1") }.count
+        }
+        let both = try traced(["-o", folder + "/wide/", "-o", folder + "/tall/", "--size", "320x180,180x320", "--mode", "spectrum"],
+                              log: folder + "/both.log")
+        let alone = try traced(["-o", folder + "/wide-alone/", "--size", "320x180", "--mode", "spectrum"], log: folder + "/alone.log")
+        #expect(both == alone && alone > 0, "opened \(both) times for two outputs, \(alone) for one")
+        let tall = try render([input, "-o", folder + "/tall-alone/", "--size", "180x320", "--mode", "spectrum"])
+        #expect(tall.status == 0, "\(tall.error)")
+        #expect(try frameHashes(folder + "/wide/") == frameHashes(folder + "/wide-alone/"))
+        #expect(try frameHashes(folder + "/tall/") == frameHashes(folder + "/tall-alone/"))
+        #expect(try frameHashes(folder + "/wide/").count == 60)
+        // Sizes that do not match the outputs, and Milkdrop (one engine per process), are refused in one line.
+        let mismatched = try render([input, "-o", folder + "/a/", "-o", folder + "/b/", "-o", folder + "/c/", "--size", "16:9,9:16"])
+        #expect(mismatched.status == 2 && mismatched.error.contains("2 sizes for 3 outputs"), "\(mismatched.error)")
+        let milkdrop = try render([input, "-o", folder + "/a/", "-o", folder + "/b/", "--mode", "milkdrop"])
+        #expect(milkdrop.status == 2 && milkdrop.error.contains("one output at a time"), "\(milkdrop.error)")
+    }
+
     @Test("composed videos' bad input: a cover or backdrop that is not a picture, a bad color, each one line with nothing written; a 10,000-character title is cut and the render completes")
     func composedBadInput() throws {
         let folder = try TestRig.temporaryDirectory()

@@ -88,7 +88,7 @@ public enum OutputPath {
     }
 
     /// `path` made absolute against the working folder and lexically normalized.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         var file = FilePath(path)
         if !file.isAbsolute {
             let working = FileManager.default.currentDirectoryPath

@@ -11,8 +11,22 @@ private let renderInterrupted = Atomic<Bool>(false)
 /// at k/fps: the file's samples up to that moment, through the same feed, visualizer, smoother
 /// and scrubber as `play`, drawn offscreen and handed to the output.
 public struct OfflineRender {
+    /// One video the render writes: where, and its size.
+    public struct Output: Sendable {
+        public var path: String
+        public var width: Int
+        public var height: Int
+
+        public init(path: String, width: Int, height: Int) {
+            self.path = path
+            self.width = width
+            self.height = height
+        }
+    }
+
     let file: String
-    let output: String
+    /// Every output, drawn from one decoding and analysis of the audio.
+    let outputs: [Output]
     let fps: Int
     let duration: Double?
     let display: DisplaySettings
@@ -46,13 +60,13 @@ public struct OfflineRender {
     /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
     static let lookahead = 0.05
 
-    public init(file: String, output: String, fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings,
+    public init(file: String, outputs: [Output], fps: Int, duration: Double?, display: DisplaySettings, scrubber: ScrubberSettings,
                 captions: String? = nil, captionsTrack: Bool = false, composition: Composition = Composition()) {
         self.composition = composition
         self.captions = captions
         self.captionsTrack = captionsTrack
         self.file = file
-        self.output = output
+        self.outputs = outputs
         self.fps = fps
         self.duration = duration
         self.display = display
@@ -69,10 +83,11 @@ public struct OfflineRender {
             signal(SIGTERM, previous.1)
         }
         let isInterrupted = { renderInterrupted.load(ordering: .relaxed) }
-        let interruption = CommandFailure(message: "interrupted; nothing was written to \(output.escapingControlCharacters)", status: 130)
+        let names = outputs.map { $0.path.escapingControlCharacters }.joined(separator: ", ")
+        let interruption = CommandFailure(message: "interrupted; nothing was written to \(names)", status: 130)
 
-        let width = display.size.width, height = display.size.height
-        // Before anything is decoded or written: a caption file named that cannot be read ends the render here.
+        // Before anything is decoded or written: a caption file, cover or backdrop named that
+        // cannot be read ends the render here.
         let captionTrack = try CaptionFile.captions(option: captions, audio: file)
         if captionsTrack && captionTrack == nil {
             throw CommandFailure(message: "--captions-track: no captions (give --captions FILE, or put a .lrc, .srt or .vtt of the audio's name beside it)")
@@ -114,56 +129,56 @@ public struct OfflineRender {
         let seconds = Double(frames) / Double(sampleRate)
         let frameCount = max(1, Int(saturating: (seconds * Double(fps)).rounded(.up)))
 
-        let canvas: OffscreenCanvas
-        let visualizer: Visualizer
-        let view: ScrubberView
-        let pictures: PictureRenderer
-        let captionView: CaptionView?
-        var composed: ComposedView?
         // The tags' title and artist (else the lyrics'), unless given; an empty one is left out.
         let shownTitle = (composition.title ?? decoder.tags.title ?? captionTrack?.title).flatMap { $0.isEmpty ? nil : $0 }
         let shownArtist = (composition.artist ?? decoder.tags.artist ?? captionTrack?.artist).flatMap { $0.isEmpty ? nil : $0 }
         // A file's moving picture is drawn as the player draws it; a still one (its cover) is composed.
-        var video = openVideo()
-        let isComposed = cover != nil || composition.isGiven || (video == nil && (shownTitle != nil || shownArtist != nil))
-        if isComposed { video = nil }
+        var firstVideo = openVideo(sayingProblems: true)
+        let hasVideo = firstVideo != nil
+        let content = RenderTarget.Content(
+            captions: captionTrack, cover: cover, title: shownTitle, artist: shownArtist, backdrop: backdrop,
+            isComposed: cover != nil || composition.isGiven || (!hasVideo && (shownTitle != nil || shownArtist != nil)))
+        var targets: [RenderTarget] = []
         do {
-            canvas = try OffscreenCanvas(width: width, height: height)
-            let shaders = try ShaderLibrary()
-            let layout = PlayLayout(width: width, height: height)
-            visualizer = try Visualizer(options: display, shaders: shaders, labelSize: max(11, layout.labelSize * 4 / 5),
-                                        now: 0, deterministic: true)
-            view = ScrubberView(options: scrubber, rects: try RectRenderer(shaders: shaders),
-                                text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize), shaders: shaders)
-            pictures = try PictureRenderer(shaders: shaders)
-            captionView = captionTrack == nil ? nil : try CaptionView(shaders: shaders, width: width, height: height)
-            if isComposed {
-                composed = try ComposedView(shaders: shaders, width: width, height: height, cover: cover, title: shownTitle, artist: shownArtist,
-                                            radial: display.arrangement == .radial, backdrop: backdrop.style, backdropPicture: backdrop.picture)
+            for output in outputs {
+                let target = try RenderTarget(width: output.width, height: output.height, display: display, scrubber: scrubber,
+                                              content: content,
+                                              video: content.isComposed || !hasVideo ? nil : firstVideo ?? openVideo(sayingProblems: false))
+                firstVideo = nil
+                if let problem = target.visualizer.loadShader() { throw CommandFailure(message: problem) }
+                targets.append(target)
             }
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
-            throw CommandFailure(message: error.description)
+            throw CommandFailure(message: "\(error)")
         }
-        if let problem = visualizer.loadShader() { throw CommandFailure(message: problem) }
 
         if isInterrupted() { throw interruption }
-        // `--scrubber spectrogram`: the same stretch's spectrogram, before the first frame.
-        var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
-        if view.showsSpectrogram {
+        // `--scrubber spectrogram`: the same stretch's spectrogram, before the first frame (one for each width).
+        for target in targets where target.showsSpectrogram {
             let limit = duration.map { Int(($0 * Double(sampleRate)).rounded(.up)) } ?? .max
-            spectrogram = (try SpectrogramOverview.analyze(path: file, columns: width, maximumFrames: limit) { _ in !isInterrupted() }, 1)
+            target.setSpectrogram(try SpectrogramOverview.analyze(path: file, columns: target.width, maximumFrames: limit) { _ in !isInterrupted() })
             if isInterrupted() { throw interruption }
         }
         // The audio of the frames, and more: a second, or 64 samples of a file of a few hertz, which
         // ffmpeg's resampler needs to make anything of its end.
         let audioSeconds = Double(frameCount) / Double(fps) + max(1, 64 / Double(sampleRate))
-        let subtitles = try captionsTrack ? captionTrack.map { track throws(CommandFailure) in
-            RenderOutput.Subtitles(path: try CaptionFile.temporarySubRip(track), videoSeconds: Double(frameCount) / Double(fps))
-        } : nil
+        var subtitles: RenderOutput.Subtitles?
         defer { if let subtitles { try? FileManager.default.removeItem(atPath: subtitles.path) } }
-        let out = try RenderOutput(path: output, audio: file, audioSeconds: audioSeconds, width: width, height: height, fps: fps,
-                                   transparent: display.background == .transparent, nv12: canvas.readsNV12, subtitles: subtitles,
-                                   isInterrupted: isInterrupted)
+        if captionsTrack, let captionTrack {
+            subtitles = RenderOutput.Subtitles(path: try CaptionFile.temporarySubRip(captionTrack), videoSeconds: Double(frameCount) / Double(fps))
+        }
+        do {
+            for (target, output) in zip(targets, outputs) {
+                target.output = try RenderOutput(path: output.path, audio: file, audioSeconds: audioSeconds, width: target.width,
+                                                 height: target.height, fps: fps, transparent: display.background == .transparent,
+                                                 nv12: target.canvas.readsNV12, subtitles: subtitles, isInterrupted: isInterrupted)
+            }
+        } catch {
+            for target in targets { target.output?.abandon() }
+            throw error
+        }
 
         let feed = AudioFeed(capacity: 4096)
         var rechunker = Rechunker(channelCount: decoder.channelCount, sampleRate: sampleRate)
@@ -183,8 +198,11 @@ public struct OfflineRender {
         }
         let title = OutputPath.name(of: file)
         var progress = ProgressBar(total: frameCount)
-        let layout = PlayLayout(width: width, height: height)
-        let frame = PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: view)
+        // Every output's picture sees every buffer released (a Milkdrop preset takes them all).
+        let others = Array(targets.dropFirst())
+        let forward: ((AudioBuffer, Double) -> Void)? = others.isEmpty ? nil : { buffer, _ in
+            for target in others { target.visualizer.receive(buffer) }
+        }
 
         do {
             for index in 0 ..< frameCount {
@@ -199,60 +217,42 @@ public struct OfflineRender {
                         decoderDone = true
                     }
                 }
-                let reading = visualizer.release(feed, heardBy: time)
-                visualizer.update(reading: reading, feed: feed, dt: index == 0 ? 0 : 1 / Double(fps), now: time, canvasWidth: width)
-                var area = PictureLayout(.off, aspectRatio: nil, width: width, areaHeight: layout.barsHeight)
-                if video != nil, let shown = try video?.advance(to: time, layout: layout, videoLayout: scrubber.videoLayout) {
-                    area = shown.area
-                    if let picture = shown.fresh { pictures.upload(picture) }
-                }
-                let state = ScrubberView.State(peaks: peaks, peaksKey: .init(track: 0, version: 0), duration: seconds, playhead: time,
-                                               title: composed == nil ? title : "", decibels: scrubber.decibels, spectrogram: spectrogram)
-                var captionsBottom = layout.barsHeight - layout.labelSize / 2
-                if let composed {
-                    frame.drawComposed(composed, scrubberState: state, now: time)
-                    captionsBottom = composed.layout.captionsBottom
-                } else {
-                    frame.draw(layout: layout, area: area, scrubberState: state, now: time)
-                }
-                if let captionTrack, let captionView {
-                    captionView.draw(captionTrack.showing(at: time), at: time, bottom: captionsBottom, canvasWidth: width, canvasHeight: height)
-                }
-                if out.takesNV12 {
-                    try canvas.readNV12 { bytes in try out.write(frame: bytes) }
-                } else {
-                    try canvas.readPixels().withUnsafeBytes { bytes in try out.write(frame: bytes) }
+                let reading = targets[0].visualizer.release(feed, heardBy: time, observe: forward)
+                for target in targets {
+                    try target.drawFrame(index: index, time: time, fps: fps, reading: reading, feed: feed, peaks: peaks, duration: seconds,
+                                         title: title, captions: captionTrack)
                 }
                 progress.update(done: index + 1)
             }
             progress.finish()
-            try out.finish()
+            for target in targets { try target.output?.finish() }
         } catch let failure as CommandFailure {
             progress.finish()
-            out.abandon()
+            for target in targets { target.output?.abandon() }
             throw failure
         } catch let error as AudioFileError {
             progress.finish()
-            out.abandon()
+            for target in targets { target.output?.abandon() }
             throw CommandFailure(message: error.description)
         } catch {
             progress.finish()
-            out.abandon()
+            for target in targets { target.output?.abandon() }
             throw CommandFailure(message: "cannot render: \(error)")
         }
-        if let problem = video?.problem { writeError(problem) }
+        for target in targets { if let problem = target.videoProblem { writeError(problem) } }
         let elapsed = MonotonicClock.now() - progress.start
+        let written = targets.compactMap { $0.output?.path }.joined(separator: " and ")
         writeError(String(format: "rendered %d frames (%@ at %d fps) to %@ in %.1f s (%.1f frames/s)", frameCount,
-                          TimeLabel.text(seconds: seconds), fps, out.path, elapsed, Double(frameCount) / max(elapsed, 1e-6)))
+                          TimeLabel.text(seconds: seconds), fps, written, elapsed, Double(frameCount) / max(elapsed, 1e-6)))
     }
 
     /// The file's picture, unless pictures are off or it has none (then the render is as for audio).
-    private func openVideo() -> RenderedVideo? {
+    private func openVideo(sayingProblems: Bool) -> RenderedVideo? {
         guard scrubber.videoLayout != .off, !MediaLocation.isRemote(file) else { return nil }
         do {
             return RenderedVideo(decoder: try VideoFileDecoder(path: file))
         } catch where error.reason != VideoFileDecoder.noPicture {
-            writeError("\(error.description); the picture is not rendered")
+            if sayingProblems { writeError("\(error.description); the picture is not rendered") }
         } catch {}
         return nil
     }

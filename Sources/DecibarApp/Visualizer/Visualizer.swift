@@ -139,6 +139,12 @@ public final class Visualizer {
         }
     }
 
+    /// A buffer another visualizer released from the same feed (render's other outputs): the
+    /// picture sees it as if released here.
+    func receive(_ buffer: AudioBuffer) {
+        if visual.wantsReleases { visual.released(buffer) }
+    }
+
     /// Made once, so a frame that hands buffers to the picture allocates nothing.
     private lazy var forward: (AudioBuffer, Double) -> Void = { [unowned self] buffer, _ in self.visual.released(buffer) }
 
