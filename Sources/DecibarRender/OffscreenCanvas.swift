@@ -108,16 +108,19 @@ public final class OffscreenCanvas {
     /// The frame just drawn as NV12 (see `NV12Frame`), top row first: what the H.264 encoder takes,
     /// in 1.5 bytes a pixel rather than RGBA's 4. `body` sees the bytes until the next call.
     public func readNV12(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        if nv12.isEmpty { nv12 = [UInt8](repeating: 0, count: NV12Frame.byteCount(width: width, height: height)) }
+        nv12.withUnsafeMutableBytes { out in readNV12(into: out) }
+        try nv12.withUnsafeBytes(body)
+    }
+
+    /// The frame just drawn as NV12 into `out` (at least `NV12Frame.byteCount` bytes), top row first.
+    public func readNV12(into out: UnsafeMutableRawBufferPointer) {
         glFunctions.glFinish!()
         glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
         pixels.withUnsafeMutableBytes { bytes in
             glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
-        if nv12.isEmpty { nv12 = [UInt8](repeating: 0, count: NV12Frame.byteCount(width: width, height: height)) }
-        pixels.withUnsafeBytes { rgba in
-            nv12.withUnsafeMutableBytes { out in NV12Frame.convert(rgba: rgba, width: width, height: height, into: out) }
-        }
-        try nv12.withUnsafeBytes(body)
+        pixels.withUnsafeBytes { rgba in NV12Frame.convert(rgba: rgba, width: width, height: height, into: out) }
     }
 
     public func readPixels() -> [UInt8] {

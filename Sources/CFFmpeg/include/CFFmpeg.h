@@ -1,4 +1,4 @@
-// FFmpeg for the decoder adapter, loaded on first use rather than at process start.
+// FFmpeg for the decoder and encoder adapters, loaded on first use rather than at process start.
 //
 // Debian's FFmpeg pulls in about 130 shared libraries; linking it directly made every start of
 // decibar (even `live`, which never decodes a file) pay ~45 ms in the dynamic loader. Instead the
@@ -28,6 +28,12 @@ static inline int decibar_averror_exit(void) { return AVERROR_EXIT; }
     X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_unref) \
     X(avutil, av_log_set_level) X(avutil, av_rescale_q) X(avutil, av_strerror) \
     X(avutil, av_malloc) X(avutil, av_free) X(avutil, av_max_alloc) X(avutil, av_dict_get) \
+    X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_dict_set) X(avutil, av_dict_free) \
+    X(avcodec, avcodec_find_encoder_by_name) X(avcodec, avcodec_send_frame) X(avcodec, avcodec_receive_packet) \
+    X(avcodec, avcodec_parameters_from_context) X(avcodec, av_packet_rescale_ts) \
+    X(avformat, avformat_alloc_output_context2) X(avformat, avformat_new_stream) X(avformat, avformat_write_header) \
+    X(avformat, av_interleaved_write_frame) X(avformat, av_write_trailer) X(avformat, avformat_free_context) \
+    X(avformat, avio_open) X(avformat, avio_closep) \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_flush_buffers) \
     X(avcodec, avcodec_free_context) X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2) \

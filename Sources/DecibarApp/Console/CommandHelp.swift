@@ -123,7 +123,8 @@ public enum CommandHelp {
         original audio is muxed in. The kind of output follows OUT's extension: .mp4 \
         (H.264 + AAC), .mov (ProRes 4444, with alpha when --background transparent), .webm \
         (VP9 + Opus, alpha allowed), .gif, or a folder (a path ending in /) of PNG frames.
-        Videos need the ffmpeg program. OUT appears only when the render is complete; an \
+        decibar encodes an .mp4 itself; .mov, .webm, .gif and --captions-track need the \
+        ffmpeg program. OUT appears only when the render is complete; an \
         existing file at OUT is replaced then, but never the input, and a folder must be \
         new or empty (nothing in an existing folder is replaced).
         A file with a cover (a cover or folder picture beside it, or art embedded in it) or \

@@ -169,11 +169,15 @@ public struct OfflineRender {
         if captionsTrack, let captionTrack {
             subtitles = RenderOutput.Subtitles(path: try CaptionFile.temporarySubRip(captionTrack), videoSeconds: Double(frameCount) / Double(fps))
         }
+        // An MP4 encodes the samples decoded here, up to the video's end.
+        let decoded = RenderOutput.DecodedAudio(sampleRate: sampleRate, channelCount: decoder.channelCount,
+                                                frameLimit: Int64((Double(frameCount) / Double(fps) * Double(sampleRate)).rounded()))
         do {
             for (target, output) in zip(targets, outputs) {
                 target.output = try RenderOutput(path: output.path, audio: file, audioSeconds: audioSeconds, width: target.width,
                                                  height: target.height, fps: fps, transparent: display.background == .transparent,
-                                                 nv12: target.canvas.readsNV12, subtitles: subtitles, isInterrupted: isInterrupted)
+                                                 nv12: target.canvas.readsNV12, subtitles: subtitles, decoded: decoded,
+                                                 isInterrupted: isInterrupted)
             }
         } catch {
             for target in targets { target.output?.abandon() }
@@ -211,7 +215,10 @@ public struct OfflineRender {
                 // Decode until every sample heard by `time` is in the feed, and far enough past it
                 // that a beat heard by then has been found: beats land on their frame.
                 while !decoderDone && Double(decodedFrames) / Double(sampleRate) < time + Self.lookahead {
-                    let more = try decoder.read { samples in rechunker.append(samples, emit: add) }
+                    let more = try decoder.read { samples in
+                        rechunker.append(samples, emit: add)
+                        for target in targets { target.output?.write(audio: samples) }
+                    }
                     if !more {
                         rechunker.flush(emit: add)
                         decoderDone = true

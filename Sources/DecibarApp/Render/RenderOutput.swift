@@ -1,10 +1,13 @@
+import DecibarAudio
 import DecibarCore
 import DecibarRender
 import Foundation
 
-/// Where `decibar render` writes, chosen by the output's extension: a video through the ffmpeg
-/// program (frames on its standard input, the original audio muxed in), or a folder of PNGs.
-/// Everything goes to a partial next to OUT (see `PartialOutput`), renamed only once complete.
+/// Where `decibar render` writes, chosen by the output's extension. An MP4 is encoded in this
+/// process (`EncodingThread`: H.264 from the NV12 frames, AAC from the samples already decoded);
+/// the other kinds, and an MP4 with a subtitle track, go through the ffmpeg program (frames on
+/// its standard input, the original audio muxed in); a folder gets PNGs. Everything goes to a
+/// partial next to OUT (see `PartialOutput`), renamed only once complete.
 public final class RenderOutput {
     public enum Kind: String, CaseIterable, Sendable {
         case mp4, mov, webm, gif, pngFolder = "folder"
@@ -15,6 +18,9 @@ public final class RenderOutput {
     let kind: Kind
     private let partial: PartialOutput
     private let ffmpeg: ChildProcess?
+    private let encoder: EncodingThread?
+    /// NV12 frames on their way to the ffmpeg program.
+    private var scratch: [UInt8] = []
     private var frameNumber = 0
     private let width: Int
     private let height: Int
@@ -37,12 +43,16 @@ public final class RenderOutput {
     /// - Parameter audioSeconds: how much of `audio` to read: at least what the frames show (more is cut).
     /// - Parameter subtitles: a SubRip file muxed as a soft subtitle track (`--captions-track`), and
     ///   the video's length in seconds.
+    /// - Parameter decoded: the rate and channel count of the samples `write(audio:)` will be given,
+    ///   and how many frames of them the video lasts; an MP4 is then encoded in this process.
     init(path: String, audio: String, audioSeconds: Double, width: Int, height: Int, fps: Int, transparent: Bool,
-         nv12: Bool, subtitles: Subtitles? = nil, isInterrupted: @escaping () -> Bool) throws(CommandFailure) {
+         nv12: Bool, subtitles: Subtitles? = nil, decoded: DecodedAudio? = nil,
+         isInterrupted: @escaping () -> Bool) throws(CommandFailure) {
         guard let kind = Self.kind(of: path) else {
             throw CommandFailure(message: "-o \(path): unknown kind of output; use \(Self.supported)", status: 2)
         }
-        if kind != .pngFolder, ChildProcess.findProgram("ffmpeg") == nil {
+        let inProcess = kind == .mp4 && nv12 && subtitles == nil && decoded != nil
+        if kind != .pngFolder, !inProcess, ChildProcess.findProgram("ffmpeg") == nil {
             throw CommandFailure(message: "render to \(kind.rawValue) needs the ffmpeg program (apt-get install ffmpeg)")
         }
         PartialOutput.removeStale(for: path)
@@ -56,8 +66,23 @@ public final class RenderOutput {
         self.path = partial.destination
         if kind == .pngFolder {
             ffmpeg = nil
+            encoder = nil
             return
         }
+        if inProcess, let decoded {
+            var settings = VideoFileEncoder.Settings(width: width, height: height, fps: fps, audioSampleRate: decoded.sampleRate,
+                                                     audioChannelCount: decoded.channelCount, audioFrameLimit: decoded.frameLimit)
+            do throws(VideoEncoderError) {
+                encoder = EncodingThread(encoder: try VideoFileEncoder(path: partial.path, settings: settings),
+                                         frameBytes: NV12Frame.byteCount(width: width, height: height))
+            } catch {
+                partial.discard()
+                throw CommandFailure(message: "cannot write \(partial.destination.escapingControlCharacters): \(error.reason)")
+            }
+            ffmpeg = nil
+            return
+        }
+        encoder = nil
         ffmpeg = try ChildProcess("ffmpeg", arguments: Self.ffmpegArguments(kind: kind, audio: audio, audioSeconds: audioSeconds,
                                                                            width: width, height: height, fps: fps,
                                                                            transparent: transparent, nv12: takesNV12, subtitles: subtitles,
@@ -82,6 +107,13 @@ public final class RenderOutput {
     struct Subtitles {
         var path: String
         var videoSeconds: Double
+    }
+
+    /// The decoded audio an in-process encoder takes: its format, and the frames the video lasts.
+    struct DecodedAudio {
+        var sampleRate: Int
+        var channelCount: Int
+        var frameLimit: Int64
     }
 
     /// The kinds whose containers hold a subtitle track (mov_text, or WebVTT in WebM).
@@ -141,6 +173,28 @@ public final class RenderOutput {
         }
     }
 
+    /// Writes one NV12 frame (top row first), which `fill` puts into the buffer it is given.
+    func writeNV12(_ fill: (UnsafeMutableRawBufferPointer) -> Void) throws(CommandFailure) {
+        guard let encoder else {
+            if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: NV12Frame.byteCount(width: width, height: height)) }
+            scratch.withUnsafeMutableBytes(fill)
+            var failure: CommandFailure?
+            scratch.withUnsafeBytes { bytes in
+                do throws(CommandFailure) { try write(frame: bytes) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            return
+        }
+        frameNumber += 1
+        encoder.writeFrame(fill)
+        if let failure = encoder.failure { throw CommandFailure(message: "cannot write \(path.escapingControlCharacters): \(failure)") }
+    }
+
+    /// Hands decoded audio to an in-process encoder (the ffmpeg program reads the file itself).
+    func write(audio samples: UnsafeBufferPointer<Float>) {
+        encoder?.writeAudio(samples)
+    }
+
     /// Writes one frame: NV12 top row first when `takesNV12`, else RGBA bottom row first.
     func write(frame pixels: UnsafeRawBufferPointer) throws(CommandFailure) {
         frameNumber += 1
@@ -175,6 +229,17 @@ public final class RenderOutput {
 
     /// Ends the stream, waits for ffmpeg, and moves the result to its name.
     func finish() throws(CommandFailure) {
+        if let encoder {
+            let failure = encoder.finish()
+            if isInterrupted() {
+                abandon()
+                throw interrupted
+            }
+            if let failure {
+                abandon()
+                throw CommandFailure(message: "cannot write \(path.escapingControlCharacters): \(failure)")
+            }
+        }
         if let ffmpeg {
             let status = ffmpeg.finish()
             if isInterrupted() {
@@ -192,6 +257,7 @@ public final class RenderOutput {
 
     /// Stops ffmpeg and removes the partial output: nothing half-written is left.
     func abandon() {
+        encoder?.abandon()
         ffmpeg?.stop()
         partial.discard()
     }

@@ -86,7 +86,7 @@ final class RenderTarget {
         }
         guard let output else { return }
         if output.takesNV12 {
-            try canvas.readNV12 { bytes in try output.write(frame: bytes) }
+            try output.writeNV12 { buffer in canvas.readNV12(into: buffer) }
         } else {
             try canvas.readPixels().withUnsafeBytes { bytes in try output.write(frame: bytes) }
         }
