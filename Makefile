@@ -1,7 +1,7 @@
 # Decibar: one command to run it, one to test it, on a fresh Debian 12 machine.
 SHELL := /bin/bash
 
-.PHONY: all deps build release run test asan tsan fuzz bench soak clean install install-files uninstall docs test-app deb
+.PHONY: all deps build release run test asan tsan fuzz bench soak soak-render clean install install-files uninstall docs test-app deb
 
 # Where `make install` puts Decibar; DESTDIR is put before every path (to assemble a package).
 PREFIX ?= /usr/local
@@ -128,6 +128,11 @@ bench:
 # `make soak SOAK_MINUTES=2` is the short variant (Scripts/soak.sh lists every setting).
 soak: release
 	Scripts/soak.sh .build/release/decibar
+
+# A two-hour render at 854x480: memory and frame rate flat, the length exact, a click on its frame
+# (Scripts/soak-render.py; about 25 minutes on two cores, the files in out/soak-render).
+soak-render: release
+	python3 Scripts/soak-render.py .build/release/decibar out/soak-render
 
 clean:
 	rm -rf .build .build-release .build-address .build-thread .build-fuzz .build-tools Benchmarks/.build out

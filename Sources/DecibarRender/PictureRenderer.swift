@@ -14,6 +14,7 @@ public final class PictureRenderer {
     private let cropLocation: GLint
     private let roundLocation: GLint
     private let edgeLocation: GLint
+    private let keepsAlphaLocation: GLint
 
     /// A frame has been uploaded since the last `forget`.
     public var hasPicture: Bool { textureSize.width > 0 }
@@ -26,6 +27,7 @@ public final class PictureRenderer {
         cropLocation = program.uniformLocation("cropScale")
         roundLocation = program.uniformLocation("round")
         edgeLocation = program.uniformLocation("edge")
+        keepsAlphaLocation = program.uniformLocation("keepsAlpha")
         glFunctions.glGenVertexArrays!(1, &vertexArray)
         glFunctions.glGenTextures!(1, &texture)
         glFunctions.glBindTexture!(GLenum(GL_TEXTURE_2D), texture)
@@ -75,6 +77,16 @@ public final class PictureRenderer {
         draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight, crop: crop)
     }
 
+    /// Draws the last frame uploaded into `rect` over what is there, through its own transparency
+    /// (a watermark's logo).
+    public func drawBlended(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
+        guard hasPicture else { return }
+        glFunctions.glEnable!(GLenum(GL_BLEND))
+        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        draw(texture: texture, bottomRowFirst: false, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight, keepsAlpha: true)
+        glFunctions.glDisable!(GLenum(GL_BLEND))
+    }
+
     /// Draws the last frame uploaded filling the circle inside the square `rect`: cropped to a
     /// square around its middle, edged softly (cover art in the middle of radial bars).
     public func drawRound(in rect: PixelRect, canvasWidth: Int, canvasHeight: Int) {
@@ -91,12 +103,13 @@ public final class PictureRenderer {
     /// Draws another texture the same way; `bottomRowFirst` for one OpenGL drew into (its first
     /// row is the bottom).
     func draw(texture: GLuint, bottomRowFirst: Bool, in rect: PixelRect, canvasWidth: Int, canvasHeight: Int,
-              crop: (Float, Float) = (1, 1), round: Bool = false, edge: Float = 0) {
+              crop: (Float, Float) = (1, 1), round: Bool = false, edge: Float = 0, keepsAlpha: Bool = false) {
         glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
         glFunctions.glUseProgram!(program.handle)
         glFunctions.glUniform2f!(cropLocation, crop.0, crop.1)
         glFunctions.glUniform1i!(roundLocation, round ? 1 : 0)
         glFunctions.glUniform1f!(edgeLocation, edge)
+        glFunctions.glUniform1i!(keepsAlphaLocation, keepsAlpha ? 1 : 0)
         glFunctions.glUniform4f!(rectLocation, Float(rect.x), Float(rect.y), Float(rect.width), Float(rect.height))
         glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
         glFunctions.glUniform1i!(flipLocation, bottomRowFirst ? 1 : 0)

@@ -45,6 +45,12 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("Behind everything in a composed video: blur (the cover, blurred and dimmed), theme (the theme's background), a color #RRGGBB, or a picture (scaled to cover the frame, dimmed). Unset: blur when there is a cover.", valueName: "style"))
         var backdrop: String?
 
+        @Option(name: .long, help: ArgumentHelp("A picture drawn over every frame, its transparency kept (a logo), an eighth of the frame's shorter side across, in a corner of the safe area.", valueName: "file"))
+        var watermark: String?
+
+        @Option(name: .long, help: ArgumentHelp("The watermark's corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))
+        var watermarkCorner = "top-right"
+
         @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
         /// A window's options, known only to say what render has instead.
@@ -54,6 +60,9 @@ extension Decibar {
             guard (1...240).contains(fps) else { throw ValidationError("--fps must be between 1 and 240") }
             if let duration, !(duration.isFinite && duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds")
+            }
+            guard WatermarkLayout.Corner(rawValue: watermarkCorner) != nil else {
+                throw ValidationError("--watermark-corner must be one of " + WatermarkLayout.Corner.allCases.map(\.rawValue).joined(separator: ", "))
             }
             if window.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
             if window.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
@@ -105,7 +114,8 @@ extension Decibar {
             try OfflineRender(file: file, outputs: outputs, fps: fps, duration: duration, display: DisplaySettings(configuration: settings),
                               scrubber: ScrubberSettings(configuration: settings), captions: captions,
                               captionsTrack: captionsTrack,
-                              composition: .init(cover: cover, title: title, artist: artist, backdrop: backdrop)).run()
+                              composition: .init(cover: cover, title: title, artist: artist, backdrop: backdrop, watermark: watermark,
+                                                 watermarkCorner: WatermarkLayout.Corner(rawValue: watermarkCorner) ?? .topRight)).run()
         }
     }
 }

@@ -331,6 +331,41 @@ struct RenderCommandTests {
         #expect(text.contains("harbor"), "read \"\(text)\"")
     }
 
+    @Test("--watermark: a logo's opaque half shows in the chosen corner of every frame, its transparent half lets the frame through; a file that is not a picture or a bad corner is one line")
+    func watermark() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        // 64x64: the left half opaque red, the right half transparent.
+        let logo = folder + "/logo.png"
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=red@1.0:s=32x64,format=rgba", "-f", "lavfi", "-i", "color=c=red@0.0:s=32x64,format=rgba",
+                    "-filter_complex", "[0][1]hstack,format=rgba", "-frames:v", "1", logo])
+        func isRed(_ pixels: [UInt8], _ x: Int, _ y: Int) -> Bool {
+            let offset = (y * 640 + x) * 4
+            return pixels[offset] > 200 && pixels[offset + 1] < 60 && pixels[offset + 2] < 60
+        }
+        for corner in [WatermarkLayout.Corner.topRight, .bottomLeft] {
+            let frames = folder + "/\(corner.rawValue)/"
+            let result = try render([input, "-o", frames, "--size", "640x360", "--duration", "0.2", "--watermark", logo,
+                                     "--watermark-corner", corner.rawValue])
+            #expect(result.status == 0, "\(result.error)")
+            let rect = WatermarkLayout(pictureWidth: 64, pictureHeight: 64, canvasWidth: 640, canvasHeight: 360, corner: corner).rect
+            for name in ["frame-000001.png", "frame-000006.png"] {
+                let pixels = try framePixels(frames + name, width: 640, height: 360)
+                let opaque = (rect.x + 2 ..< rect.x + rect.width / 2 - 2).allSatisfy { isRed(pixels, $0, rect.y + rect.height / 2) }
+                let clear = (rect.x + rect.width / 2 + 2 ..< rect.x + rect.width - 2).allSatisfy { !isRed(pixels, $0, rect.y + rect.height / 2) }
+                #expect(opaque && clear, "\(corner) \(name): the logo's halves at \(rect)")
+            }
+        }
+        try "words".write(toFile: folder + "/notes.png", atomically: true, encoding: .utf8)
+        for (arguments, reason) in [(["--watermark", folder + "/notes.png"], "--watermark"), (["--watermark", logo, "--watermark-corner", "middle"], "--watermark-corner")] {
+            let result = try render([input, "-o", folder + "/bad.mp4", "--size", "320x180"] + arguments)
+            #expect(result.status != 0 && result.error.contains(reason) && result.error.split(separator: "\n").count == 1, "\(arguments): \(result.error)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/bad.mp4"))
+        }
+    }
+
     @Test("--captions talk.srt --captions-track on speech-like audio: OCR reads each cue from its first frame and not on the frame before; ffprobe lists a mov_text stream with the same cue times")
     func captionsReadAndMuxed() throws {
         let folder = try TestRig.temporaryDirectory()

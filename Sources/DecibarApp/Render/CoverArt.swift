@@ -41,15 +41,28 @@ struct CoverArt {
     }
 
     static func load(_ path: String) throws(AudioFileError) -> CoverArt {
+        try read(try openPicture(path))
+    }
+
+    /// A decoder for the picture at `path`; a folder is refused before FFmpeg sees it.
+    static func openPicture(_ path: String) throws(AudioFileError) -> VideoFileDecoder {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw AudioFileError(path: path, reason: "is a folder, not a picture")
         }
-        return try read(try VideoFileDecoder(path: path))
+        return try VideoFileDecoder(path: path)
     }
 
     /// The first picture `decoder` gives, at most `largestSide` across, and its blurred copy.
     private static func read(_ decoder: VideoFileDecoder) throws(AudioFileError) -> CoverArt {
+        let picture = try firstPicture(decoder, largestSide: largestSide)
+        // The backdrop from the decoded cover, scaled down by averaging, then blurred.
+        let small = picture.shrunk(toLongerSide: backdropSide)
+        return CoverArt(picture: picture, backdrop: small.blurred(radius: 3))
+    }
+
+    /// The first picture `decoder` gives, at most `largestSide` across (a cover, a watermark).
+    static func firstPicture(_ decoder: VideoFileDecoder, largestSide: Int) throws(AudioFileError) -> Picture {
         let scale = min(1, Double(largestSide) / Double(max(decoder.width, decoder.height)))
         func size(_ scale: Double) -> (Int, Int) {
             (max(1, Int((Double(decoder.width) * scale).rounded())), max(1, Int((Double(decoder.width) / decoder.aspectRatio * scale).rounded())))
@@ -59,8 +72,6 @@ struct CoverArt {
         guard try decoder.read(into: &picture, width: width, height: height) else {
             throw AudioFileError(path: decoder.path, reason: "not a picture")
         }
-        // The backdrop from the decoded cover, scaled down by averaging, then blurred.
-        let small = picture.shrunk(toLongerSide: backdropSide)
-        return CoverArt(picture: picture, backdrop: small.blurred(radius: 3))
+        return picture
     }
 }

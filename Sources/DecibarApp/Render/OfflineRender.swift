@@ -46,8 +46,14 @@ public struct OfflineRender {
         public var artist: String?
         /// `--backdrop`: `blur`, `theme`, `#RRGGBB` or a picture's path; nil for blur behind a cover.
         public var backdrop: String?
+        /// `--watermark` and `--watermark-corner`: a picture over every frame (composed or not).
+        public var watermark: String?
+        public var watermarkCorner: WatermarkLayout.Corner
 
-        public init(cover: String? = nil, title: String? = nil, artist: String? = nil, backdrop: String? = nil) {
+        public init(cover: String? = nil, title: String? = nil, artist: String? = nil, backdrop: String? = nil,
+                    watermark: String? = nil, watermarkCorner: WatermarkLayout.Corner = .topRight) {
+            self.watermark = watermark
+            self.watermarkCorner = watermarkCorner
             self.cover = cover
             self.title = title
             self.artist = artist
@@ -94,6 +100,7 @@ public struct OfflineRender {
         }
         let cover = try CoverArt.find(option: composition.cover, audio: file)
         let backdrop = try ComposedView.backdrop(composition.backdrop, hasCover: cover != nil)
+        let watermark = try Watermark.load(composition.watermark, corner: composition.watermarkCorner)
         let decoder: AudioFileDecoder
         let download: StreamDownload?
         do {
@@ -137,7 +144,8 @@ public struct OfflineRender {
         let hasVideo = firstVideo != nil
         let content = RenderTarget.Content(
             captions: captionTrack, cover: cover, title: shownTitle, artist: shownArtist, backdrop: backdrop,
-            isComposed: cover != nil || composition.isGiven || (!hasVideo && (shownTitle != nil || shownArtist != nil)))
+            isComposed: cover != nil || composition.isGiven || (!hasVideo && (shownTitle != nil || shownArtist != nil)),
+            watermark: watermark)
         var targets: [RenderTarget] = []
         do {
             for output in outputs {

@@ -14,6 +14,7 @@ final class RenderTarget {
     private let pictures: PictureRenderer
     private let captionView: CaptionView?
     private let composed: ComposedView?
+    private let watermark: (renderer: PictureRenderer, rect: PixelRect)?
     private var video: RenderedVideo?
     private var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
     private let layout: PlayLayout
@@ -30,6 +31,7 @@ final class RenderTarget {
         var artist: String?
         var backdrop: (style: ComposedView.Backdrop, picture: Picture?)
         var isComposed: Bool
+        var watermark: Watermark?
     }
 
     /// Makes the canvas (its context current from then on) and the renderers. `video` is the
@@ -55,6 +57,14 @@ final class RenderTarget {
                                backdropPicture: content.backdrop.picture)
             : nil
         self.video = content.isComposed ? nil : video
+        if let mark = content.watermark {
+            let renderer = try PictureRenderer(shaders: shaders)
+            renderer.upload(mark.picture)
+            watermark = (renderer, WatermarkLayout(pictureWidth: mark.picture.width, pictureHeight: mark.picture.height,
+                                                   canvasWidth: width, canvasHeight: height, corner: mark.corner).rect)
+        } else {
+            watermark = nil
+        }
     }
 
     var showsSpectrogram: Bool { scrubber.showsSpectrogram }
@@ -84,6 +94,7 @@ final class RenderTarget {
         if let captions, let captionView {
             captionView.draw(captions.showing(at: time), at: time, bottom: captionsBottom, canvasWidth: width, canvasHeight: height)
         }
+        if let watermark { watermark.renderer.drawBlended(in: watermark.rect, canvasWidth: width, canvasHeight: height) }
         guard let output else { return }
         if output.takesNV12 {
             try output.writeNV12 { buffer in canvas.readNV12(into: buffer) }

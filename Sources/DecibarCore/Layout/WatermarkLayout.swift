@@ -1,0 +1,23 @@
+/// Where `render --watermark` puts its picture: in a corner of the frame's safe area (a twentieth
+/// of the shorter side in from each edge, as a composed frame's), its longer side an eighth of the
+/// frame's shorter side, its shape kept.
+public struct WatermarkLayout: Sendable, Equatable {
+    public enum Corner: String, CaseIterable, Sendable {
+        case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
+    }
+
+    /// The picture's place, y from the top.
+    public let rect: PixelRect
+
+    public init(pictureWidth: Int, pictureHeight: Int, canvasWidth: Int, canvasHeight: Int, corner: Corner) {
+        let short = min(canvasWidth, canvasHeight)
+        let margin = max(4, short / 20)
+        let longest = max(1, short / 8)
+        let scale = Double(longest) / Double(max(1, pictureWidth, pictureHeight))
+        let width = max(1, Int((Double(pictureWidth) * scale).rounded()))
+        let height = max(1, Int((Double(pictureHeight) * scale).rounded()))
+        let x = corner == .topLeft || corner == .bottomLeft ? margin : canvasWidth - margin - width
+        let y = corner == .topLeft || corner == .topRight ? margin : canvasHeight - margin - height
+        rect = PixelRect(x: x, y: y, width: width, height: height)
+    }
+}
