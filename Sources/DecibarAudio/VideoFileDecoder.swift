@@ -205,6 +205,9 @@ public final class VideoFileDecoder {
         return AudioFileError(path: path, reason: reason)
     }
 
+    /// Bytes past a picture's last row that swscale may write.
+    static let scalerSlack = 1024
+
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>, into picture: inout Picture, width: Int, height: Int,
                          time: Double, duration: Double) {
         let s = state
@@ -212,6 +215,10 @@ public final class VideoFileDecoder {
         s.scaler = ff.sws_getCachedContext!(s.scaler, frame.pointee.width, frame.pointee.height, AVPixelFormat(frame.pointee.format),
                                              Int32(outWidth), Int32(outHeight), AV_PIX_FMT_RGBA, SWS_BILINEAR, nil, nil, nil)
         picture.resize(width: outWidth, height: outHeight)
+        // swscale's vector code writes whole blocks of pixels: at a width that is not a multiple of
+        // 16 (200) it wrote past the last row, into the heap. The slack takes those bytes.
+        let needed = outWidth * outHeight * 4 + Self.scalerSlack
+        if picture.pixels.count < needed { picture.pixels.append(contentsOf: repeatElement(0, count: needed - picture.pixels.count)) }
         picture.time = time
         picture.duration = duration
         guard let scaler = s.scaler else { return }

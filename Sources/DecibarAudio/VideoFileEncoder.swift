@@ -41,10 +41,6 @@ public final class VideoFileEncoder {
         /// Source frames of audio kept at most: the video's length; later samples are dropped.
         public var audioFrameLimit: Int64
         public var audioBitRate = 192_000
-        /// A fragmented MP4: the muxer keeps no index of the whole file (48 bytes a packet: 27 MB
-        /// for two hours, memory that would grow with the length), at the price of a layout some
-        /// older editors take less well.
-        public var fragmented = false
 
         public init(width: Int, height: Int, fps: Int, audioSampleRate: Int, audioChannelCount: Int, audioFrameLimit: Int64) {
             self.width = width
@@ -95,11 +91,13 @@ public final class VideoFileEncoder {
         if settings.audioChannelCount > 0 && settings.audioSampleRate > 0 { try openAudio(format) }
         let opened = ff.avio_open!(&format.pointee.pb, url, AVIO_FLAG_WRITE)
         guard opened >= 0 else { throw VideoEncoderError(Self.text(opened)) }
-        // The index first, so the video plays while it downloads (kept until the end, then moved);
-        // or, fragmented, an index with each few seconds (see `Settings.fragmented`).
+        // The index first, so the video plays while it downloads. The muxer keeps it in memory until
+        // the end: 48 bytes a packet, 27 MB for two hours at 30 fps. A fragmented MP4 would not,
+        // but FFmpeg 5.1 writes it without edit lists: the picture then starts two frames late (x264's
+        // B-frame delay) and the sound 1024 samples late (AAC's priming).
         var options: OpaquePointer?
         defer { ff.av_dict_free!(&options) }
-        _ = ff.av_dict_set!(&options, "movflags", settings.fragmented ? "+frag_keyframe+empty_moov+default_base_moof" : "+faststart", 0)
+        _ = ff.av_dict_set!(&options, "movflags", "+faststart", 0)
         let header = ff.avformat_write_header!(format, &options)
         guard header >= 0 else { throw VideoEncoderError(Self.text(header)) }
         headerWritten = true

@@ -70,11 +70,8 @@ public final class RenderOutput {
             return
         }
         if inProcess, let decoded {
-            var settings = VideoFileEncoder.Settings(width: width, height: height, fps: fps, audioSampleRate: decoded.sampleRate,
+            let settings = VideoFileEncoder.Settings(width: width, height: height, fps: fps, audioSampleRate: decoded.sampleRate,
                                                      audioChannelCount: decoded.channelCount, audioFrameLimit: decoded.frameLimit)
-            // Up to half an hour (an index of 7 MB at most) the usual layout, index first, which
-            // every editor and site takes; longer, fragmented, so memory stays flat.
-            settings.fragmented = Double(decoded.frameLimit) > Self.longestUnfragmented * Double(max(1, decoded.sampleRate))
             do throws(VideoEncoderError) {
                 encoder = EncodingThread(encoder: try VideoFileEncoder(path: partial.path, settings: settings),
                                          frameBytes: NV12Frame.byteCount(width: width, height: height))
@@ -118,9 +115,6 @@ public final class RenderOutput {
         var channelCount: Int
         var frameLimit: Int64
     }
-
-    /// Seconds of video written as one MP4 with its index first; longer ones are fragmented.
-    static let longestUnfragmented = 1800.0
 
     /// The kinds whose containers hold a subtitle track (mov_text, or WebVTT in WebM).
     public static let holdsSubtitles: Set<Kind> = [.mp4, .mov, .webm]
