@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "CSystemd", dependencies: ["CLoader"], path: "Sources/CSystemd"),
         .target(name: "CSDL2", dependencies: ["CLoader"], path: "Sources/CSDL2"),
         .target(name: "CSDL2TTF", dependencies: ["CLoader"], path: "Sources/CSDL2TTF"),
+        .target(name: "CFontconfig", dependencies: ["CLoader"], path: "Sources/CFontconfig"),
         .target(name: "CEGL", dependencies: ["CLoader"], path: "Sources/CEGL"),
         .target(name: "CGL", dependencies: ["CLoader"], path: "Sources/CGL"),
         // libwayland-client and the wlr-layer-shell protocol (its scanner output is included by wayland.c).
@@ -54,7 +55,7 @@ let package = Package(
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CGL", "CEGL", "CPNG", "CWayland", "CMilkdrop"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CGL", "CEGL", "CPNG", "CWayland", "CMilkdrop"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl", "CLiblo"]),
 

@@ -8,13 +8,14 @@ packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
   libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libebur128-dev libsystemd-dev
-  libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev
+  libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev libfontconfig-dev
   # build: libprojectM 3.1 and a C++ compiler for the Milkdrop plug-in; run: projectM's presets
   libprojectm-dev g++ projectm-data
   # test: patchelf, to make a Milkdrop plug-in whose libprojectM is missing
   patchelf
-  # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font
-  libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core
+  # run: Mesa's OpenGL, a PulseAudio server and its tools (private server, demo playback), a font,
+  # and fontconfig, which finds fonts for the letters it lacks
+  libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core libfontconfig1
   # test: a real X server and real input events, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox xdotool socat systemd python3
   # test: a real window manager for desktop layers, and xprop, xwininfo and xev to look at them
@@ -40,6 +41,8 @@ packages=(
   liblo-tools chromium
   # test: tesseract reads the words drawn on a frame (titles, lyrics, captions)
   tesseract-ocr tesseract-ocr-eng
+  # test: Chinese and Arabic text drawn and read back: a CJK font (Droid Sans Fallback), tesseract's models
+  fonts-droid-fallback tesseract-ocr-chi-sim tesseract-ocr-ara
   # test: strace counts how often a render opens its audio (several outputs decode it once)
   strace
   # test: a network namespace of the test's own for WLED's multicast (unshare is util-linux's)

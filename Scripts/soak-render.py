@@ -99,8 +99,11 @@ def render(decibar, audio, output):
 def first_lit_frame(output):
     """The frame number of the first frame from 1:58:59 whose bars are brighter than the silence's."""
     start = CLICK - 1
+    # Frames as decoded, counted from the one at 1:58:59, not placed by time: a long render's MP4 is
+    # fragmented, its sound starts with the AAC priming before zero, and ffmpeg moves every timestamp
+    # by that much (a frame duplicated at the start of a constant-rate output).
     raw = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-ss", str(start), "-i", output, "-frames:v", str(2 * FPS),
-                          "-f", "rawvideo", "-pix_fmt", "gray", "-"], check=True, capture_output=True).stdout
+                          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"], check=True, capture_output=True).stdout
     size = WIDTH * HEIGHT
     bars = int(HEIGHT * 0.6) * WIDTH  # the upper part: bars, not the scrubber
     means = [sum(raw[k * size: k * size + bars]) / bars for k in range(len(raw) // size)]
@@ -141,8 +144,10 @@ def main():
     if not gaps or max(gaps) > 0.5:
         failures.append(f"the progress line went {max(gaps, default=0):.2f} s without a redraw")
 
+    # The picture's own length: the file's (format=duration) also counts the AAC priming before zero
+    # that a fragmented MP4's edit list cuts.
     probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-count_packets", "-show_entries",
-                            "stream=nb_read_packets:format=duration", "-of", "default=nw=1", output],
+                            "stream=nb_read_packets,duration", "-of", "default=nw=1", output],
                            check=True, capture_output=True, text=True).stdout
     packets = int(re.search(r"nb_read_packets=(\d+)", probe).group(1))
     duration = float(re.search(r"duration=([\d.]+)", probe).group(1))

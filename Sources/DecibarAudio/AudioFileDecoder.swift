@@ -158,6 +158,12 @@ public final class AudioFileDecoder {
             state.endTimestamp = start + stream.pointee.duration
         }
         state.timeBase = timeBase
+        // A fragmented MP4 starts its audio before zero (the AAC priming) and FFmpeg 5.1 does not
+        // drop it there as it does for an MP4 with one index: drop what lies before zero here.
+        if Self.origin(of: stream, format: format) > (stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time) {
+            state.startTimestamp = 0
+            state.discardBefore = 0
+        }
 
         self.sampleRate = rate
         self.channelCount = Int(state.outputLayout.nb_channels)
@@ -273,7 +279,7 @@ public final class AudioFileDecoder {
         let runUp = Int64(sampleRate / 2)
         let perSample = AVRational(num: 1, den: Int32(sampleRate))
         let stream = format.pointee.streams[Int(s.streamIndex)]!
-        let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
+        let start = Self.origin(of: stream, format: format)
         let timestamp = start + ff.av_rescale_q!(max(0, goal - runUp), perSample, s.timeBase)
         let result = ff.av_seek_frame!(format, s.streamIndex, timestamp, AVSEEK_FLAG_BACKWARD)
         if result < 0 {
@@ -291,6 +297,14 @@ public final class AudioFileDecoder {
     }
 
     // MARK: - Private
+
+    /// The timestamp of the file's first frame heard: the stream's start, except that an MP4's
+    /// samples before zero are the encoder's priming, which its edit list cuts.
+    static func origin(of stream: UnsafeMutablePointer<AVStream>, format: UnsafeMutablePointer<AVFormatContext>) -> Int64 {
+        let start = stream.pointee.start_time == noTimestamp ? 0 : stream.pointee.start_time
+        guard start < 0, let name = format.pointee.iformat?.pointee.name, String(cString: name).hasPrefix("mov,") else { return start }
+        return 0
+    }
 
     private func deliver(_ frames: Int, _ body: (UnsafeBufferPointer<Float>) -> Void) -> Bool {
         framePosition += Int64(frames)

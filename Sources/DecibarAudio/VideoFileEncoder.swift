@@ -41,6 +41,10 @@ public final class VideoFileEncoder {
         /// Source frames of audio kept at most: the video's length; later samples are dropped.
         public var audioFrameLimit: Int64
         public var audioBitRate = 192_000
+        /// Written in fragments (an index every few seconds) rather than with one index first.
+        /// One index first plays everywhere and while it downloads, but the muxer holds it until the end,
+        /// 48 bytes a packet: 27 MB over two hours at 30 fps. Fragments keep memory flat.
+        public var fragmented = false
 
         public init(width: Int, height: Int, fps: Int, audioSampleRate: Int, audioChannelCount: Int, audioFrameLimit: Int64) {
             self.width = width
@@ -91,13 +95,11 @@ public final class VideoFileEncoder {
         if settings.audioChannelCount > 0 && settings.audioSampleRate > 0 { try openAudio(format) }
         let opened = ff.avio_open!(&format.pointee.pb, url, AVIO_FLAG_WRITE)
         guard opened >= 0 else { throw VideoEncoderError(Self.text(opened)) }
-        // The index first, so the video plays while it downloads. The muxer keeps it in memory until
-        // the end: 48 bytes a packet, 27 MB for two hours at 30 fps. A fragmented MP4 would not,
-        // but FFmpeg 5.1 writes it without edit lists: the picture then starts two frames late (x264's
-        // B-frame delay) and the sound 1024 samples late (AAC's priming).
+        // Fragments need `delay_moov`: without it FFmpeg 5.1 writes no edit lists, and the picture
+        // starts two frames late (x264's B-frame delay) and the sound 1024 samples late (AAC's priming).
         var options: OpaquePointer?
         defer { ff.av_dict_free!(&options) }
-        _ = ff.av_dict_set!(&options, "movflags", "+faststart", 0)
+        _ = ff.av_dict_set!(&options, "movflags", settings.fragmented ? "+frag_keyframe+empty_moov+delay_moov" : "+faststart", 0)
         let header = ff.avformat_write_header!(format, &options)
         guard header >= 0 else { throw VideoEncoderError(Self.text(header)) }
         headerWritten = true

@@ -16,14 +16,17 @@ public final class OffscreenCanvas {
     private let context: EGLContext
     private var framebuffer: GLuint = 0
     private var color: GLuint = 0
-    private var pixels: [UInt8]
+    /// The last frame read back whole (`readPixels`), and a band of it (`readNV12`): made on first use.
+    private var pixels: [UInt8] = []
+    private var band: [UInt8] = []
     private var nv12: [UInt8] = []
+    /// Rows read back and converted at a time: 32 rows of 1920 pixels stay in the cache (240 KB).
+    private static let bandRows = 32
 
     public init(width: Int, height: Int) throws(RenderError) {
         if let failure = eglLibrary.failure ?? glLibrary.failure { throw RenderError("cannot draw: \(failure)") }
         self.width = width
         self.height = height
-        pixels = Array(repeating: 0, count: width * height * 4)
         // Surfaceless needs no X server or GPU device; the default display is the fallback.
         var found = eglFunctions.eglGetPlatformDisplay!(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), decibar_egl_default_display(), nil)
         if found == decibar_egl_no_display() { found = eglFunctions.eglGetDisplay!(decibar_egl_default_display()) }
@@ -117,14 +120,24 @@ public final class OffscreenCanvas {
     public func readNV12(into out: UnsafeMutableRawBufferPointer) {
         glFunctions.glFinish!()
         glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
-        pixels.withUnsafeMutableBytes { bytes in
-            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        if band.isEmpty { band = [UInt8](repeating: 0, count: width * Self.bandRows * 4) }
+        // OpenGL's rows count from the bottom: the band from row `bottom` up is the frame's rows
+        // from `height - bottom - rows` down.
+        var bottom = 0
+        while bottom < height {
+            let rows = min(Self.bandRows, height - bottom)
+            band.withUnsafeMutableBytes { bytes in
+                glFunctions.glReadPixels!(0, GLint(bottom), GLsizei(width), GLsizei(rows), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+                NV12Frame.convert(band: UnsafeRawBufferPointer(bytes), width: width, rows: rows, topRow: height - bottom - rows,
+                                  frameHeight: height, into: out)
+            }
+            bottom += rows
         }
-        pixels.withUnsafeBytes { rgba in NV12Frame.convert(rgba: rgba, width: width, height: height, into: out) }
     }
 
     public func readPixels() -> [UInt8] {
         glFunctions.glFinish!()
+        if pixels.isEmpty { pixels = [UInt8](repeating: 0, count: width * height * 4) }
         glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
         pixels.withUnsafeMutableBytes { bytes in
             glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)

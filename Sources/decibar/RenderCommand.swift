@@ -42,10 +42,10 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("The artist drawn under the title; \"\" for none. Unset: the file's artist tag, else the lyrics' [ar:].", valueName: "text"))
         var artist: String?
 
-        @Option(name: .long, help: ArgumentHelp("Behind everything in a composed video: blur (the cover, blurred and dimmed), theme (the theme's background), a color #RRGGBB, or a picture (scaled to cover the frame, dimmed). Unset: blur when there is a cover.", valueName: "style"))
+        @Option(name: .long, help: ArgumentHelp("Behind everything in a composed video: blur (the cover, blurred and dimmed), theme (the theme's background), a color #RRGGBB, a picture, or a video, looped (scaled to cover the frame, dimmed). Unset: blur when there is a cover.", valueName: "style"))
         var backdrop: String?
 
-        @Option(name: .long, help: ArgumentHelp("A picture drawn over every frame, its transparency kept (a logo), an eighth of the frame's shorter side across, in a corner of the safe area.", valueName: "file"))
+        @Option(name: .long, help: ArgumentHelp("A picture drawn over every frame, its transparency kept (a logo), an eighth of the frame's shorter side across, in a corner of the safe area (the bottom ones above the scrubber).", valueName: "file"))
         var watermark: String?
 
         @Option(name: .long, help: ArgumentHelp("The watermark's corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))

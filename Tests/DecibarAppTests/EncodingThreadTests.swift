@@ -21,11 +21,14 @@ import Testing
         (buffer.baseAddress! + pixels).initializeMemory(as: UInt8.self, repeating: 128, count: pixels / 2)
     }
 
-    @Test("30 frames at 10 fps and 4 s of 44.1 kHz stereo: a 200x120 video (coded 256 wide, cropped) of 30 frames getting brighter, and exactly 3 s of audio, the fourth second cut")
-    func writesAndReadsBack() throws {
+    @Test("30 frames at 10 fps and 4 s of 44.1 kHz stereo: a 200x120 video (coded 256 wide, cropped) of 30 frames getting brighter, and exactly 3 s of audio from its first sample, the fourth second cut; with one index first or in fragments",
+          arguments: [false, true])
+    func writesAndReadsBack(fragmented: Bool) throws {
         let folder = try TemporaryFolder()
         let path = folder.path + "/out.mp4"
-        let thread = EncodingThread(encoder: try VideoFileEncoder(path: path, settings: Self.settings(seconds: 3)),
+        var settings = Self.settings(seconds: 3)
+        settings.fragmented = fragmented
+        let thread = EncodingThread(encoder: try VideoFileEncoder(path: path, settings: settings),
                                     frameBytes: NV12Frame.byteCount(width: Self.width, height: Self.height))
         // Audio ahead of the frames, as the render decodes it: a 440 Hz tone in blocks of 1000 frames.
         var block = [Float](repeating: 0, count: 2000)
@@ -40,16 +43,27 @@ import Testing
         for index in 0 ..< 30 { thread.writeFrame { Self.fill($0, luma: UInt8(20 + index * 7)) } }
         #expect(thread.finish() == nil)
 
+        // Fragments (moof boxes) or one index (moov) before the samples (mdat).
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let moov = bytes.range(of: Data("moov".utf8))!.lowerBound, mdat = bytes.range(of: Data("mdat".utf8))!.lowerBound
+        #expect(moov < mdat)
+        #expect((bytes.range(of: Data("moof".utf8)) != nil) == fragmented)
+
         let audio = try AudioFileDecoder(path: path)
         var frames = 0
         var peak: Float = 0
+        var opening: [Float] = []
         while try audio.read({ samples in
             frames += samples.count / 2
             peak = max(peak, samples.max() ?? 0)
+            opening += samples.prefix(max(0, 1024 - opening.count))
         }) {}
         #expect(audio.sampleRate == Self.rate && audio.channelCount == 2 && audio.codecName == "aac")
         #expect(frames == 3 * Self.rate, "\(frames) frames of audio")
         #expect(abs(peak - 0.5) < 0.05, "peak \(peak)")
+        // The tone from the first sample, not 1024 samples of the encoder's priming (near silence).
+        let openingRMS = (opening.map { $0 * $0 }.reduce(0, +) / Float(opening.count)).squareRoot()
+        #expect(openingRMS > 0.3, "RMS \(openingRMS) over the first 512 frames")
 
         let video = try VideoFileDecoder(path: path)
         #expect(video.width == Self.width && video.height == Self.height && video.codecName == "h264")

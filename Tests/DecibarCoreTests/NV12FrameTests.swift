@@ -25,14 +25,14 @@ import Testing
         #expect(convert(rgba, width: 2, height: 2) == [235, 235, 16, 16, 128, 128])
         // Blue on the left column, red on the right: U from the blue, V from the red, averaged.
         let halves: [UInt8] = [0, 0, 255, 255, 255, 0, 0, 255, 0, 0, 255, 255, 255, 0, 0, 255]
-        // Sums: red 510, green 0, blue 510. U = (-38*510 + 112*510 + 512) >> 10 = 37, + 128;
-        // V = (112*510 - 18*510 + 512) >> 10 = 47, + 128. Blue's luma 41, red's 82.
+        // Averages: red 128, green 0, blue 128. U = (-38*128 + 112*128 + 128) >> 8 = 37, + 128;
+        // V = (112*128 - 18*128 + 128) >> 8 = 47, + 128. Blue's luma 41, red's 82.
         #expect(convert(halves, width: 2, height: 2) == [41, 82, 41, 82, 165, 175])
     }
 
     @Test func vectorAndTailColumnsAgreeWithTheFormula() {
-        // 18 columns: two eight-pixel steps and a tail of one block, over four rows.
-        let width = 18, height = 4
+        // 34 columns: two sixteen-pixel steps and a tail of one block, over four rows.
+        let width = 34, height = 4
         var rgba = [UInt8](repeating: 255, count: width * height * 4)
         for index in 0 ..< width * height {
             rgba[index * 4] = UInt8((index * 37) % 256)
@@ -57,8 +57,9 @@ import Testing
                     let (r, g, b) = pixel(pair * 2 + dx, blockRow * 2 + dy)
                     sums = (sums.0 + r, sums.1 + g, sums.2 + b)
                 }
-                let u = ((-38 * sums.0 - 74 * sums.1 + 112 * sums.2 + 512) >> 10) + 128
-                let v = ((112 * sums.0 - 94 * sums.1 - 18 * sums.2 + 512) >> 10) + 128
+                let (r, g, b) = ((sums.0 + 2) >> 2, (sums.1 + 2) >> 2, (sums.2 + 2) >> 2)
+                let u = ((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128
+                let v = ((112 * r - 94 * g - 18 * b + 128) >> 8) + 128
                 let base = width * height + blockRow * width + pair * 2
                 #expect(Int(out[base]) == u && Int(out[base + 1]) == v, "chroma of block \(pair), \(blockRow)")
             }

@@ -20,4 +20,17 @@ import Testing
         #expect(WatermarkLayout(pictureWidth: 64, pictureHeight: 64, canvasWidth: 8, canvasHeight: 8, corner: .topLeft).rect
             == PixelRect(x: 4, y: 4, width: 1, height: 1))
     }
+
+    @Test("above a scrubber whose top is row 900: the bottom corners end half a margin (27) over it; the top ones do not move")
+    func aboveTheScrubber() {
+        func rect(_ corner: WatermarkLayout.Corner, above: Int) -> PixelRect {
+            WatermarkLayout(pictureWidth: 200, pictureHeight: 100, canvasWidth: 1920, canvasHeight: 1080, corner: corner, above: above).rect
+        }
+        #expect(rect(.bottomLeft, above: 900) == PixelRect(x: 54, y: 900 - 27 - 68, width: 135, height: 68))
+        #expect(rect(.bottomRight, above: 900) == PixelRect(x: 1731, y: 805, width: 135, height: 68))
+        #expect(rect(.topRight, above: 900) == PixelRect(x: 1731, y: 54, width: 135, height: 68))
+        // A scrubber lower than the safe area's edge changes nothing; one near the top leaves the picture at the margin.
+        #expect(rect(.bottomLeft, above: 1070) == PixelRect(x: 54, y: 958, width: 135, height: 68))
+        #expect(rect(.bottomLeft, above: 60) == PixelRect(x: 54, y: 54, width: 135, height: 68))
+    }
 }

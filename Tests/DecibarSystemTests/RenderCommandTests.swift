@@ -304,7 +304,7 @@ struct RenderCommandTests {
         try "words".write(toFile: folder + "/notes.jpg", atomically: true, encoding: .utf8)
         let cases: [([String], String, Int32)] = [
             (["--cover", folder + "/notes.jpg"], "--cover", 1), (["--cover", folder + "/missing.png"], "--cover", 1),
-            (["--cover", folder], "is a folder", 1), (["--backdrop", input], "not a picture", 1),
+            (["--cover", folder], "is a folder", 1), (["--backdrop", input], "no picture or video in it", 1),
             (["--backdrop", "#12345"], "#RRGGBB", 2),
         ]
         for (arguments, reason, status) in cases {
@@ -331,6 +331,50 @@ struct RenderCommandTests {
         #expect(text.contains("harbor"), "read \"\(text)\"")
     }
 
+    @Test("a Chinese title and an Arabic artist: the title drawn with the CJK face fontconfig finds, the Arabic joined and right to left, each read back by tesseract")
+    func otherScripts() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 1)
+        let result = try render([input, "-o", folder + "/frames/", "--size", "1280x720", "--duration", "0.1", "--backdrop", "#203040",
+                                 "--title", "海港灯光", "--artist", "مرحبا بالعالم"])
+        #expect(result.status == 0, "\(result.error)")
+        let frame = folder + "/frames/frame-000001.png"
+        let chinese = try TextReader.text(in: frame, language: "chi_sim").replacingOccurrences(of: " ", with: "")
+        #expect(chinese.contains("海港灯光"), "read \"\(chinese)\"")
+        // Read in its own order: drawn left to right, or with its letters unjoined, tesseract reads other words.
+        let arabic = try TextReader.text(in: frame, language: "ara")
+        #expect(arabic.contains("مرحبا") && arabic.contains("بالعالم"), "read \"\(arabic)\"")
+    }
+
+    @Test("--backdrop VIDEO: a one-second video, red then blue, loops behind a composed frame, each color on its frames, the loop starting again on frame 11 (1.0 s)")
+    func backdropVideo() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/tone.wav"
+        try TestRig.makeTone(at: input, amplitude: 0.5, seconds: 3)
+        let backdrop = folder + "/loop.mp4"
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=0xFF0000:s=160x90:r=10:d=0.5", "-f", "lavfi", "-i", "color=c=0x0000FF:s=160x90:r=10:d=0.5",
+                    "-filter_complex", "[0][1]concat=n=2:v=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", backdrop])
+        let frames = folder + "/frames/"
+        let result = try render([input, "-o", frames, "--size", "320x180", "--fps", "10", "--duration", "2.5", "--title", "Harbor",
+                                 "--backdrop", backdrop])
+        // Nothing said but the summary: the backdrop did not stop.
+        #expect(result.status == 0 && result.error.split(separator: "\n").count == 1, "\(result.error)")
+        // The top-left corner, outside the safe area: the backdrop, dimmed.
+        func color(_ index: Int) throws -> String {
+            let pixels = try framePixels(frames + String(format: "frame-%06d.png", index), width: 320, height: 180)
+            let (red, blue) = (Int(pixels[4 * 320 * 4 + 4 * 4]), Int(pixels[4 * 320 * 4 + 4 * 4 + 2]))
+            return red > 80 && blue < 40 ? "red" : blue > 80 && red < 40 ? "blue" : "\(red),\(blue)"
+        }
+        // Frame k is at (k - 1) / 10 s: red until 0.5 s, blue until 1.0 s, then again.
+        let expected = [1: "red", 5: "red", 6: "blue", 10: "blue", 11: "red", 15: "red", 16: "blue", 20: "blue", 21: "red", 25: "red"]
+        for (index, want) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(try color(index) == want, "frame \(index)")
+        }
+    }
+
     @Test("--watermark: a logo's opaque half shows in the chosen corner of every frame, its transparent half lets the frame through; a file that is not a picture or a bad corner is one line")
     func watermark() throws {
         let folder = try TestRig.temporaryDirectory()
@@ -350,7 +394,10 @@ struct RenderCommandTests {
             let result = try render([input, "-o", frames, "--size", "640x360", "--duration", "0.2", "--watermark", logo,
                                      "--watermark-corner", corner.rawValue])
             #expect(result.status == 0, "\(result.error)")
-            let rect = WatermarkLayout(pictureWidth: 64, pictureHeight: 64, canvasWidth: 640, canvasHeight: 360, corner: corner).rect
+            let scrubberTop = PlayLayout(width: 640, height: 360).scrubberTop
+            let rect = WatermarkLayout(pictureWidth: 64, pictureHeight: 64, canvasWidth: 640, canvasHeight: 360, corner: corner,
+                                       above: scrubberTop).rect
+            #expect(rect.y + rect.height < scrubberTop, "\(rect) clear of the scrubber at \(scrubberTop)")
             for name in ["frame-000001.png", "frame-000006.png"] {
                 let pixels = try framePixels(frames + name, width: 640, height: 360)
                 let opaque = (rect.x + 2 ..< rect.x + rect.width / 2 - 2).allSatisfy { isRed(pixels, $0, rect.y + rect.height / 2) }

@@ -1,3 +1,4 @@
+import DecibarAudio
 import DecibarCore
 import DecibarRender
 
@@ -12,10 +13,13 @@ final class ComposedView {
         case blur
         case color(Color)
         case picture(String)
+        /// A moving picture, looped (`LoopingVideo`); its first frame is the picture shown first.
+        case video(String)
     }
 
-    /// `--backdrop`'s value read: `blur`, `theme`, `#RRGGBB` or a picture (decoded here, so a bad one
-    /// ends the render before anything is written). Unset: blur behind a cover, else the theme.
+    /// `--backdrop`'s value read: `blur`, `theme`, `#RRGGBB`, a picture or a video (whose first frame
+    /// is decoded here, so a bad one ends the render before anything is written). Unset: blur behind
+    /// a cover, else the theme.
     static func backdrop(_ option: String?, hasCover: Bool) throws(CommandFailure) -> (style: Backdrop, picture: Picture?) {
         guard let option else { return (hasCover ? .blur : .theme, nil) }
         switch option {
@@ -30,10 +34,12 @@ final class ComposedView {
                 return (.color(Color(hex: value)), nil)
             }
             do {
-                let art = try CoverArt.load(option)
-                return (.picture(option), art.picture)
+                let decoder = try CoverArt.openPicture(option)
+                let first = try CoverArt.firstPicture(decoder, largestSide: CoverArt.largestSide)
+                return (LoopingVideo.moves(decoder) ? .video(option) : .picture(option), first)
             } catch {
-                throw CommandFailure(message: "--backdrop \(option.escapingControlCharacters): \(CoverArt.reason(error)) (use blur, theme, #RRGGBB or a picture)")
+                let reason = error.reason == VideoFileDecoder.noPicture ? "no picture or video in it" : error.reason
+                throw CommandFailure(message: "--backdrop \(option.escapingControlCharacters): \(reason) (use blur, theme, #RRGGBB, a picture or a video)")
             }
         }
     }
@@ -85,7 +91,7 @@ final class ComposedView {
         case .blur:
             backdropColor = nil
             behind = cover?.backdrop
-        case .picture:
+        case .picture, .video:
             backdropColor = nil
             behind = backdropPicture
         }
@@ -96,6 +102,11 @@ final class ComposedView {
         } else {
             backdropRenderer = nil
         }
+    }
+
+    /// Shows `picture` behind everything from now on: a moving backdrop's next frame.
+    func showBackdrop(_ picture: Picture) {
+        backdropRenderer?.upload(picture)
     }
 
     /// The backdrop, the cover (unless the bars ring it) and the text: what goes under the bars.

@@ -40,6 +40,10 @@ public final class RenderOutput {
         return Kind(rawValue: OutputPath.fileExtension(of: path)).flatMap { $0 == .pngFolder ? nil : $0 }
     }
 
+    /// Seconds past which an MP4 is written in fragments, so a long render's memory stays flat;
+    /// shorter ones keep one index first, which every site and player takes (docs/render.md).
+    static let fragmentedAfter: Double = 20 * 60
+
     /// - Parameter audioSeconds: how much of `audio` to read: at least what the frames show (more is cut).
     /// - Parameter subtitles: a SubRip file muxed as a soft subtitle track (`--captions-track`), and
     ///   the video's length in seconds.
@@ -70,8 +74,9 @@ public final class RenderOutput {
             return
         }
         if inProcess, let decoded {
-            let settings = VideoFileEncoder.Settings(width: width, height: height, fps: fps, audioSampleRate: decoded.sampleRate,
+            var settings = VideoFileEncoder.Settings(width: width, height: height, fps: fps, audioSampleRate: decoded.sampleRate,
                                                      audioChannelCount: decoded.channelCount, audioFrameLimit: decoded.frameLimit)
+            settings.fragmented = Double(decoded.frameLimit) > Self.fragmentedAfter * Double(decoded.sampleRate)
             do throws(VideoEncoderError) {
                 encoder = EncodingThread(encoder: try VideoFileEncoder(path: partial.path, settings: settings),
                                          frameBytes: NV12Frame.byteCount(width: width, height: height))

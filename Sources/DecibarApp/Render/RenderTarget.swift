@@ -16,13 +16,15 @@ final class RenderTarget {
     private let composed: ComposedView?
     private let watermark: (renderer: PictureRenderer, rect: PixelRect)?
     private var video: RenderedVideo?
+    /// `--backdrop VIDEO` behind a composed frame.
+    private var backdropVideo: LoopingVideo?
     private var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
     private let layout: PlayLayout
     private let scrubberSettings: ScrubberSettings
     var output: RenderOutput?
 
     /// Why the picture stopped early, if it did.
-    var videoProblem: String? { video?.problem }
+    var videoProblem: String? { video?.problem ?? backdropVideo?.problem }
 
     struct Content {
         var captions: CaptionTrack?
@@ -57,11 +59,19 @@ final class RenderTarget {
                                backdropPicture: content.backdrop.picture)
             : nil
         self.video = content.isComposed ? nil : video
+        if content.isComposed, case .video(let path) = content.backdrop.style {
+            do throws(AudioFileError) {
+                backdropVideo = try LoopingVideo(path: path, coveringWidth: width, height: height)
+            } catch {
+                throw RenderError("--backdrop \(path.escapingControlCharacters): \(error.reason)")
+            }
+        }
         if let mark = content.watermark {
             let renderer = try PictureRenderer(shaders: shaders)
             renderer.upload(mark.picture)
             watermark = (renderer, WatermarkLayout(pictureWidth: mark.picture.width, pictureHeight: mark.picture.height,
-                                                   canvasWidth: width, canvasHeight: height, corner: mark.corner).rect)
+                                                   canvasWidth: width, canvasHeight: height, corner: mark.corner,
+                                                   above: composed?.layout.play.scrubberTop ?? layout.scrubberTop).rect)
         } else {
             watermark = nil
         }
@@ -86,6 +96,7 @@ final class RenderTarget {
                                        title: composed == nil ? title : "", decibels: scrubberSettings.decibels, spectrogram: spectrogram)
         var captionsBottom = layout.barsHeight - layout.labelSize / 2
         if let composed {
+            if let fresh = backdropVideo?.advance(to: time) { composed.showBackdrop(fresh) }
             frame.drawComposed(composed, scrubberState: state, now: time)
             captionsBottom = composed.layout.captionsBottom
         } else {
