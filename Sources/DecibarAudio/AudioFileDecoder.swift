@@ -160,7 +160,7 @@ public final class AudioFileDecoder {
         state.timeBase = timeBase
         // A fragmented MP4 starts its audio before zero (the AAC priming) and FFmpeg 5.1 does not
         // drop it there as it does for an MP4 with one index: drop what lies before zero here.
-        if Self.origin(of: stream, format: format) > (stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time) {
+        if Self.origin(of: stream, format: format) != stream.pointee.start_time, stream.pointee.start_time != Self.noTimestamp {
             state.startTimestamp = 0
             state.discardBefore = 0
         }

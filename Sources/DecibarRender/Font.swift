@@ -9,7 +9,8 @@ final class Font {
     private let handle: OpaquePointer
     let pixelSize: Int
     private let bold: Bool
-    /// Faces opened for letters the font lacks, by file; nil where none has them.
+    /// The face for each set of letters the font lacks (nil: no font has them all), and the faces
+    /// opened for them, by file.
     private var fallbacks: [[Unicode.Scalar]: OpaquePointer?] = [:]
     private var opened: [SystemFonts.Face: OpaquePointer] = [:]
 

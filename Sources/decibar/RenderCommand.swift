@@ -51,6 +51,9 @@ extension Decibar {
         @Option(name: .long, help: ArgumentHelp("The watermark's corner: top-left, top-right, bottom-left or bottom-right.", valueName: "corner"))
         var watermarkCorner = "top-right"
 
+        @Option(name: .long, help: ArgumentHelp("A composed video's progress: bar (a slim scrubber with the time and the length at the bottom) or none (the bars take its room). Unset: bar.", valueName: "style"))
+        var progress: String?
+
         @OptionGroup(title: "Settings") var options: SettingOptions<Render>
 
         /// A window's options, known only to say what render has instead.
@@ -64,6 +67,7 @@ extension Decibar {
             guard WatermarkLayout.Corner(rawValue: watermarkCorner) != nil else {
                 throw ValidationError("--watermark-corner must be one of " + WatermarkLayout.Corner.allCases.map(\.rawValue).joined(separator: ", "))
             }
+            if let progress, !["bar", "none"].contains(progress) { throw ValidationError("--progress must be bar or none") }
             if window.exitAfter != nil { throw ValidationError("--exit-after does not apply to render; use --duration") }
             if window.record != nil { throw ValidationError("--record does not apply to render; -o is the recording") }
             if window.screenshot != nil { throw ValidationError("--screenshot does not apply to render; render to a folder/ for PNG frames") }
@@ -115,7 +119,8 @@ extension Decibar {
                               scrubber: ScrubberSettings(configuration: settings), captions: captions,
                               captionsTrack: captionsTrack,
                               composition: .init(cover: cover, title: title, artist: artist, backdrop: backdrop, watermark: watermark,
-                                                 watermarkCorner: WatermarkLayout.Corner(rawValue: watermarkCorner) ?? .topRight)).run()
+                                                 watermarkCorner: WatermarkLayout.Corner(rawValue: watermarkCorner) ?? .topRight,
+                                                 showsProgress: progress.map { $0 == "bar" })).run()
         }
     }
 }

@@ -15,7 +15,7 @@ struct SettingOptionsTests {
         (Decibar.Play.self, .play, ["play", "x.wav"],
          ["--exit-at-end", "--exit-after", "--screenshot", "--record", "--record-fps", "--config", "--version", "--help"]),
         (Decibar.Render.self, .render, ["render", "x.wav", "-o", NSTemporaryDirectory() + "decibar-options.mp4"],
-         ["--output", "--fps", "--duration", "--size", "--captions", "--captions-track", "--cover", "--title", "--artist", "--backdrop", "--watermark", "--watermark-corner", "--version", "--help"]),
+         ["--output", "--fps", "--duration", "--size", "--captions", "--captions-track", "--cover", "--title", "--artist", "--backdrop", "--watermark", "--watermark-corner", "--progress", "--version", "--help"]),
         (Decibar.Levels.self, .levels, ["levels"], ["--file", "--mode", "--bands", "--format", "--bars", "--ascii-max", "--raw", "--floor",
                                                     "--standalone", "--socket", "--rate", "--duration", "--version", "--help"]),
         (Decibar.Daemon.self, .daemon, ["daemon"], ["--config", "--socket", "--version", "--help"]),

@@ -15,6 +15,16 @@ import Testing
         #expect(layout.play.scrubberHeight == 108)
     }
 
+    @Test("--progress none: no scrubber; the cover, the title and the bars take its room, down to the safe area's edge")
+    func withoutProgress() {
+        let layout = ComposedLayout(width: 1920, height: 1080, hasCover: true, titleLines: 1, artistLines: 1, radial: false, progress: false)
+        #expect(!layout.showsProgress)
+        // The room is 1080 - 54 high: the cover 55 % of it less a margin, (1026 - 54) * 55 / 100.
+        #expect(layout.cover == PixelRect(x: 54, y: 54, width: 534, height: 534))
+        #expect(layout.text == PixelRect(x: 642, y: 251, width: 1224, height: 140))
+        #expect((layout.barsTop, layout.barsHeight, layout.captionsBottom) == (615, 411, 1013))
+    }
+
     @Test func portraitStacksCoverTitleAndBars() {
         let layout = ComposedLayout(width: 1080, height: 1920, hasCover: true, titleLines: 1, artistLines: 1, radial: false)
         #expect(layout.cover == PixelRect(x: 179, y: 108, width: 722, height: 722))

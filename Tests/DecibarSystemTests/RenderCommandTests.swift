@@ -348,6 +348,30 @@ struct RenderCommandTests {
         #expect(arabic.contains("مرحبا") && arabic.contains("بالعالم"), "read \"\(arabic)\"")
     }
 
+    @Test("--progress none: the slim scrubber and its times are gone, the strip they took is the backdrop; --progress bar (the default) draws them; --progress ring is one line")
+    func progress() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/silence.wav"
+        try TestRig.makeTone(at: input, amplitude: 0, seconds: 1)
+        // Pixels in the scrubber's strip (from its top to the frame's bottom) that are not the backdrop's #203040.
+        func marked(_ style: String) throws -> Int {
+            let frames = folder + "/\(style)/"
+            let result = try render([input, "-o", frames, "--size", "640x360", "--duration", "0.2", "--title", "Harbor",
+                                     "--backdrop", "#203040", "--progress", style])
+            #expect(result.status == 0, "\(result.error)")
+            let pixels = try framePixels(frames + "frame-000006.png", width: 640, height: 360)
+            let top = PlayLayout(width: 640, height: 360, scrubberPercent: ComposedLayout.scrubberPercent).scrubberTop
+            return (top * 640 ..< 360 * 640).count { index in
+                zip(pixels[index * 4 ..< index * 4 + 3], [0x20, 0x30, 0x40]).contains { abs(Int($0) - $1) > 8 }
+            }
+        }
+        #expect(try marked("bar") > 200)
+        #expect(try marked("none") == 0)
+        let bad = try render([input, "-o", folder + "/ring.mp4", "--progress", "ring"])
+        #expect(bad.status == 2 && bad.error.contains("--progress must be bar or none"), "\(bad.error)")
+    }
+
     @Test("--backdrop VIDEO: a one-second video, red then blue, loops behind a composed frame, each color on its frames, the loop starting again on frame 11 (1.0 s)")
     func backdropVideo() throws {
         let folder = try TestRig.temporaryDirectory()

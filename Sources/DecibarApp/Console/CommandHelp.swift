@@ -130,7 +130,7 @@ public enum CommandHelp {
         A file with a cover (a cover or folder picture beside it, or art embedded in it) or \
         a title and artist in its tags is composed as a music video: the cover, the title \
         and artist, the bars and a slim scrubber over the cover blurred (--cover, --title, \
-        --artist, --backdrop; --layout radial rings the cover with the bars). Portrait \
+        --artist, --backdrop, --progress; --layout radial rings the cover with the bars). Portrait \
         sizes (--size 9:16) stack the cover, the title and the bars. Lyrics or captions \
         (--captions, or a .lrc, .srt or .vtt beside the audio) show on their frames.
         """

@@ -62,9 +62,9 @@ final class ComposedView {
     /// - Parameters:
     ///   - backdropPicture: the picture `--backdrop PATH` names, already decoded.
     init(shaders: ShaderLibrary, width: Int, height: Int, cover: CoverArt?, title: String?, artist: String?, radial: Bool,
-         backdrop: Backdrop, backdropPicture: Picture?) throws(RenderError) {
+         progress: Bool, backdrop: Backdrop, backdropPicture: Picture?) throws(RenderError) {
         let provisional = ComposedLayout(width: width, height: height, hasCover: cover != nil, titleLines: title == nil ? 0 : 1,
-                                         artistLines: artist == nil ? 0 : 1, radial: radial)
+                                         artistLines: artist == nil ? 0 : 1, radial: radial, progress: progress)
         titleText = try TextRenderer(shaders: shaders, pixelSize: provisional.titleSize, bold: true)
         artistText = try TextRenderer(shaders: shaders, pixelSize: provisional.artistSize)
         rects = try RectRenderer(shaders: shaders)
@@ -76,7 +76,7 @@ final class ComposedView {
         self.title = titleLines
         self.artist = artistLines
         layout = ComposedLayout(width: width, height: height, hasCover: cover != nil, titleLines: titleLines?.lines.count ?? 0,
-                                artistLines: artistLines?.lines.count ?? 0, radial: radial)
+                                artistLines: artistLines?.lines.count ?? 0, radial: radial, progress: progress)
         if let cover {
             let renderer = try PictureRenderer(shaders: shaders)
             renderer.upload(cover.picture)

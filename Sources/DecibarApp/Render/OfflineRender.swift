@@ -49,9 +49,12 @@ public struct OfflineRender {
         /// `--watermark` and `--watermark-corner`: a picture over every frame (composed or not).
         public var watermark: String?
         public var watermarkCorner: WatermarkLayout.Corner
+        /// `--progress`: whether the slim scrubber is drawn; nil when not given (drawn).
+        public var showsProgress: Bool?
 
         public init(cover: String? = nil, title: String? = nil, artist: String? = nil, backdrop: String? = nil,
-                    watermark: String? = nil, watermarkCorner: WatermarkLayout.Corner = .topRight) {
+                    watermark: String? = nil, watermarkCorner: WatermarkLayout.Corner = .topRight, showsProgress: Bool? = nil) {
+            self.showsProgress = showsProgress
             self.watermark = watermark
             self.watermarkCorner = watermarkCorner
             self.cover = cover
@@ -61,7 +64,8 @@ public struct OfflineRender {
         }
 
         /// Whether any of them was given: the video is then composed even without a cover or tags.
-        var isGiven: Bool { (cover != nil && cover != "none") || title?.isEmpty == false || artist?.isEmpty == false || backdrop != nil }
+        var isGiven: Bool { (cover != nil && cover != "none") || title?.isEmpty == false || artist?.isEmpty == false || backdrop != nil
+            || showsProgress != nil }
     }
     /// Audio decoded past each frame's time: more than a beat takes to be found (about 20 ms).
     static let lookahead = 0.05
@@ -145,7 +149,7 @@ public struct OfflineRender {
         let content = RenderTarget.Content(
             captions: captionTrack, cover: cover, title: shownTitle, artist: shownArtist, backdrop: backdrop,
             isComposed: cover != nil || composition.isGiven || (!hasVideo && (shownTitle != nil || shownArtist != nil)),
-            watermark: watermark)
+            showsProgress: composition.showsProgress ?? true, watermark: watermark)
         var targets: [RenderTarget] = []
         do {
             for output in outputs {

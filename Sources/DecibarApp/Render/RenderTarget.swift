@@ -33,6 +33,8 @@ final class RenderTarget {
         var artist: String?
         var backdrop: (style: ComposedView.Backdrop, picture: Picture?)
         var isComposed: Bool
+        /// `--progress`: a composed frame's slim scrubber.
+        var showsProgress = true
         var watermark: Watermark?
     }
 
@@ -55,7 +57,8 @@ final class RenderTarget {
         captionView = content.captions == nil ? nil : try CaptionView(shaders: shaders, width: width, height: height)
         composed = content.isComposed
             ? try ComposedView(shaders: shaders, width: width, height: height, cover: content.cover, title: content.title,
-                               artist: content.artist, radial: display.arrangement == .radial, backdrop: content.backdrop.style,
+                               artist: content.artist, radial: display.arrangement == .radial, progress: content.showsProgress,
+                               backdrop: content.backdrop.style,
                                backdropPicture: content.backdrop.picture)
             : nil
         self.video = content.isComposed ? nil : video
@@ -71,7 +74,8 @@ final class RenderTarget {
             renderer.upload(mark.picture)
             watermark = (renderer, WatermarkLayout(pictureWidth: mark.picture.width, pictureHeight: mark.picture.height,
                                                    canvasWidth: width, canvasHeight: height, corner: mark.corner,
-                                                   above: composed?.layout.play.scrubberTop ?? layout.scrubberTop).rect)
+                                                   above: composed.map { $0.layout.showsProgress ? $0.layout.play.scrubberTop : nil }
+                                                       ?? layout.scrubberTop).rect)
         } else {
             watermark = nil
         }

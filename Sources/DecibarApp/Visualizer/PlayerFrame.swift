@@ -34,6 +34,6 @@ struct PlayerFrame {
             composed.drawRound(in: circle, canvasWidth: width, canvasHeight: height)
         }
         visualizer.draw(width: width, height: layout.barsHeight, windowHeight: height - layout.barsTop, now: now)
-        scrubber.draw(scrubberState, layout: layout.play)
+        if layout.showsProgress { scrubber.draw(scrubberState, layout: layout.play) }
     }
 }

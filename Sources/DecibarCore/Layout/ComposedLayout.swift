@@ -21,6 +21,9 @@ public struct ComposedLayout: Sendable, Equatable {
     /// The bars' band: from `barsTop` down, `barsHeight` high, the full width.
     public let barsTop: Int
     public let barsHeight: Int
+    /// Whether the slim scrubber (the progress bar and the times) is drawn; without it the bars'
+    /// band reaches down to the safe area's edge.
+    public let showsProgress: Bool
 
     /// The title takes at most this many lines; the artist one.
     public static let titleLines = 2
@@ -31,7 +34,8 @@ public struct ComposedLayout: Sendable, Equatable {
     ///   - hasCover: a cover is shown.
     ///   - titleLines, artistLines: how many lines the title (0 to 2) and artist (0 or 1) take.
     ///   - radial: the bars ring the cover.
-    public init(width: Int, height: Int, hasCover: Bool, titleLines: Int, artistLines: Int, radial: Bool) {
+    ///   - progress: the slim scrubber is drawn (`render --progress bar`, the default).
+    public init(width: Int, height: Int, hasCover: Bool, titleLines: Int, artistLines: Int, radial: Bool, progress: Bool = true) {
         let short = min(width, height)
         play = PlayLayout(width: width, height: height, scrubberPercent: Self.scrubberPercent)
         let margin = max(4, short / 20)
@@ -41,7 +45,8 @@ public struct ComposedLayout: Sendable, Equatable {
         let lines = min(titleLines, Self.titleLines), artist = min(artistLines, 1)
         // Lines are set 1.25 their size apart.
         let textHeight = (lines * titleSize + artist * artistSize) * 5 / 4
-        let area = play.barsHeight
+        showsProgress = progress
+        let area = progress ? play.barsHeight : height - margin
         let portrait = height > width
         if radial || !hasCover {
             // The title on top, centered; the bars (ringing the cover, if any) below it.
