@@ -127,7 +127,11 @@ public final class VideoFileEncoder {
         defer { ff.av_dict_free!(&options) }
         _ = ff.av_dict_set!(&options, "preset", settings.preset, 0)
         _ = ff.av_dict_set!(&options, "crf", String(settings.crf), 0)
-        if codedWidth > settings.width { _ = ff.av_dict_set!(&options, "x264-params", "crop-rect=0,0,\(codedWidth - settings.width),0", 0) }
+        // One frame buffered for the lookahead thread, not x264's own four: the same bytes, 19 MB less
+        // at 1080p. With none (sync-lookahead=0) it was 10 MB less again but 15 % slower.
+        var x264Parameters = ["sync-lookahead=1"]
+        if codedWidth > settings.width { x264Parameters.append("crop-rect=0,0,\(codedWidth - settings.width),0") }
+        _ = ff.av_dict_set!(&options, "x264-params", x264Parameters.joined(separator: ":"), 0)
         let opened = ff.avcodec_open2!(context, codec, &options)
         guard opened >= 0 else { throw VideoEncoderError("cannot start the H.264 encoder: \(Self.text(opened))") }
         _ = ff.avcodec_parameters_from_context!(stream.pointee.codecpar, context)

@@ -259,6 +259,29 @@ enum Posix {
         return (Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec), Int64(status.st_size))
     }
 
+    /// Hands the resident pages of every library whose file name contains `name` back to the kernel
+    /// (MADV_PAGEOUT): code that runs again is read again from the file. Only ever saves memory, so
+    /// a kernel without it (before 5.4) changes nothing.
+    static func releasePages(ofLibrary name: String) {
+        // /proc files say they are empty, so they are read to their end rather than by their size.
+        let fd = Glibc.open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while let count = try? chunk.withUnsafeMutableBytes({ buffer throws(Failure) in try read(fd, into: buffer) }), count > 0 {
+            bytes += chunk[0 ..< count]
+        }
+        let maps = String(decoding: bytes, as: UTF8.self)
+        for line in maps.split(separator: "\n") where line.contains("/\(name)") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[5].contains(name) else { continue }
+            let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+            guard bounds.count == 2, bounds[1] > bounds[0], let start = UnsafeMutableRawPointer(bitPattern: bounds[0]) else { continue }
+            _ = madvise(start, Int(bounds[1] - bounds[0]), 21) // MADV_PAGEOUT
+        }
+    }
+
     /// Closes a descriptor this process owns (its errors say nothing useful then).
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
