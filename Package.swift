@@ -38,6 +38,10 @@ let package = Package(
         .target(name: "CSDL2", dependencies: ["CLoader"], path: "Sources/CSDL2"),
         .target(name: "CSDL2TTF", dependencies: ["CLoader"], path: "Sources/CSDL2TTF"),
         .target(name: "CFontconfig", dependencies: ["CLoader"], path: "Sources/CFontconfig"),
+        // libpipewire: its client API is mostly inline functions over SPA's method tables, so a small
+        // C API wraps them (PipeWire's headers stay in pipewire.c; see CPipeWire.h).
+        .target(name: "CPipeWire", dependencies: ["CLoader"], path: "Sources/CPipeWire",
+                cSettings: [.unsafeFlags(["-I/usr/include/pipewire-0.3", "-I/usr/include/spa-0.2"])]),
         .target(name: "CEGL", dependencies: ["CLoader"], path: "Sources/CEGL"),
         .target(name: "CGL", dependencies: ["CLoader"], path: "Sources/CGL"),
         // libwayland-client and the wlr-layer-shell protocol (its scanner output is included by wayland.c).
@@ -53,7 +57,7 @@ let package = Package(
         .target(name: "CMpris", dependencies: ["CSystemd"], path: "Sources/CMpris"),
 
         // Adapters: the only Swift code that imports C.
-        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
+        .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CPipeWire", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
         .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CGL", "CEGL", "CPNG", "CWayland", "CMilkdrop"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),

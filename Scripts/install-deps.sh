@@ -8,7 +8,7 @@ packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
   pkg-config libpulse-dev libfftw3-dev libsdl2-dev libsdl2-ttf-dev libgl-dev libegl-dev libpng-dev
   libavformat-dev libavcodec-dev libswresample-dev libswscale-dev libavutil-dev libebur128-dev libsystemd-dev
-  libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev libfontconfig-dev
+  libcurl4-openssl-dev librubberband-dev libsndfile1-dev liblo-dev libfontconfig-dev libpipewire-0.3-dev
   # build: libprojectM 3.1 and a C++ compiler for the Milkdrop plug-in; run: projectM's presets
   libprojectm-dev g++ projectm-data
   # test: patchelf, to make a Milkdrop plug-in whose libprojectM is missing
@@ -31,8 +31,11 @@ packages=(
   desktop-file-utils man-db groff-base
   # the package: binutils (strip, objdump) and cpp for make-deb.sh, lintian for its check
   binutils cpp lintian
-  # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), and dbus
-  pipewire pipewire-pulse wireplumber dbus
+  # run: libpipewire, PipeWire's own client library (the native backend)
+  libpipewire-0.3-0
+  # test: a private PipeWire server with its PulseAudio front end (pipewire-start.sh), dbus, and
+  # PipeWire's own tools (pw-link, pw-play, wpctl)
+  pipewire pipewire-pulse pipewire-bin wireplumber dbus
   # test: the soak's plot of memory, fds, threads and subscriber lines (Scripts/soak-plot.py)
   python3-matplotlib
   # test: material with known beats (Scripts/make-beats.py), and aubio's beat tracker beside ours

@@ -28,9 +28,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// Touched only on the mainloop thread (and by `stop` once that thread is gone).
     var handOver: AudioHandOver
     let mainloop: PulseMainloop
-    private let statusBox = Mutex<TapStatus>(.connecting)
-    /// Signalled at every change of status, so a watcher can sleep until one instead of polling.
-    private let statusChanged = DispatchSemaphore(value: 0)
+    private let statusCell = TapStatusCell()
     let sinkLatencyMicroseconds = Atomic<UInt64>(0)
     private let stopRequested = Mutex(false)
 
@@ -89,7 +87,7 @@ public final class PulseMonitorTap: @unchecked Sendable {
     }
 
     /// Current state, safe from any thread.
-    public var status: TapStatus { statusBox.withLock { $0 } }
+    public var status: TapStatus { statusCell.current }
 
     /// Buffers thrown away because the reader was too slow.
     public var droppedBufferCount: Int { buffers.pool.droppedCount }
@@ -131,22 +129,11 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// returns the status then. For one watcher at a time (a headless reader's main thread); a
     /// window reads `status` once a frame instead.
     public func waitForStatus(otherThan last: TapStatus, until deadline: Double) -> TapStatus {
-        while true {
-            let current = status
-            let remaining = deadline - HostClock.now()
-            guard current == last, remaining > 0 else { return current }
-            // Capped so an infinite deadline stays representable; a spurious wake just looks again.
-            let nanoseconds = Int(min(remaining, 3600) * 1e9)
-            _ = statusChanged.wait(timeout: .now() + .nanoseconds(nanoseconds))
-        }
+        statusCell.wait(otherThan: last, until: deadline)
     }
 
     func setStatus(_ status: TapStatus) {
-        let changed = statusBox.withLock { current in
-            defer { current = status }
-            return current != status
-        }
-        if changed { statusChanged.signal() }
+        statusCell.set(status)
     }
 }
 

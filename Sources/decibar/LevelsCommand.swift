@@ -55,13 +55,13 @@ extension Decibar {
             if standalone && socket != nil {
                 throw ValidationError("--standalone and --socket cannot be used together")
             }
-            let (source, apps, outputs) = try listening()
-            let tapOfItsOwn = source != nil || !apps.isEmpty
+            let (source, apps, outputs, backend) = try listening()
+            let tapOfItsOwn = source != nil || !apps.isEmpty || backend != .auto
             if socket != nil && tapOfItsOwn {
-                throw ValidationError("--socket reads the daemon's tap; --source, --app and --exclude-app open a tap of their own")
+                throw ValidationError("--socket reads the daemon's tap; --source, --app, --exclude-app and --backend open a tap of their own")
             }
             if file != nil && tapOfItsOwn {
-                throw ValidationError("--source, --app and --exclude-app listen live: they cannot be used with --file")
+                throw ValidationError("--source, --app, --exclude-app and --backend listen live: they cannot be used with --file")
             }
             guard (1...1024).contains(bands) else { throw ValidationError("--bands must be between 1 and 1024") }
             if !outputs.isEmpty && (file != nil || socket != nil) {
@@ -95,14 +95,14 @@ extension Decibar {
         var lineRate: Double { rate ?? 30 }
 
         /// What the options say to listen to, and where to send what is heard (levels reads no config file).
-        private func listening() throws -> (source: String?, apps: AppSelection, outputs: [OutputTarget]) {
+        private func listening() throws -> (source: String?, apps: AppSelection, outputs: [OutputTarget], backend: AudioBackendChoice) {
             let layer = try options.layer()
             return (layer[ConfigSchema.Audio.source], AppSelection(apps: layer[ConfigSchema.Audio.apps], excludedApps: layer[ConfigSchema.Audio.excludeApps]),
-                    layer[ConfigSchema.Outputs.send])
+                    layer[ConfigSchema.Outputs.send], layer[ConfigSchema.Audio.backend])
         }
 
         func run() throws {
-            let (source, apps, outputs) = try listening()
+            let (source, apps, outputs, backend) = try listening()
             let rate = lineRate
             var settings = LevelsSettings()
             settings.mode = mode
@@ -120,16 +120,20 @@ extension Decibar {
             } else if !outputs.isEmpty {
                 // Sending needs the audio itself: a tap of its own, even beside a daemon. What the
                 // outputs draw looks as the window does by default (levels takes no display options).
-                try LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings,
-                               outputs: outputs, outputRate: self.rate ?? OutputHub.displayRate, display: DisplaySettings()).run()
-            } else if !standalone, source == nil, apps.isEmpty, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
+                var levels = LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings,
+                                        outputs: outputs, outputRate: self.rate ?? OutputHub.displayRate, display: DisplaySettings())
+                levels.backend = backend
+                try levels.run()
+            } else if !standalone, source == nil, apps.isEmpty, backend == .auto, rate <= Subscription.rates.upperBound, rate >= Subscription.rates.lowerBound,
                       let client = try? DaemonClient.connect(socket: socket, timeout: nil) {
                 // A daemon runs: its one tap serves everybody.
                 try SubscribedLevels(client: client, settings: settings, rate: rate, duration: duration).run()
             } else if socket != nil && !standalone {
                 _ = try DaemonClient.connect(socket: socket)
             } else {
-                try LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings).run()
+                var levels = LiveLevels(source: source, apps: apps, rate: rate, duration: duration, settings: settings)
+                levels.backend = backend
+                try levels.run()
             }
         }
     }

@@ -115,14 +115,14 @@ struct ControlReplyTests {
     func statusLine() {
         let status: JSONValue = .object([
             "window": .string("shown"), "mode": .string("spectrum"),
-            "tap": .object(["state": .string("capturing"), "device": .string("viz.monitor")]),
+            "tap": .object(["state": .string("capturing"), "device": .string("viz.monitor"), "backend": .string("pipewire")]),
             "player": .object(["state": .string("playing"), "file": .string("/music/a.flac"), "index": .number(1),
                                "playlist": .array([.string("/music/z.flac"), .string("/music/a.flac")]),
                                "position": .number(75), "duration": .number(200), "rate": .number(1.5), "pitch": .number(0)]),
             "subscribers": .number(1), "config_error": .string("c.toml:2:1: bad"),
         ])
         let line = ControlCommandLine.describe(status, for: [.string("get_status")])
-        #expect(line == "window shown  ·  spectrum  ·  tap capturing (viz.monitor)  ·  player playing 2/2 a.flac 1:15/3:20 1.50x  0 cents  ·  1 subscriber  ·  config error: c.toml:2:1: bad")
+        #expect(line == "window shown  ·  spectrum  ·  tap capturing (viz.monitor) via pipewire  ·  player playing 2/2 a.flac 1:15/3:20 1.50x  0 cents  ·  1 subscriber  ·  config error: c.toml:2:1: bad")
     }
 
     @Test("other replies: text as it is, anything else as JSON, nothing for no data")

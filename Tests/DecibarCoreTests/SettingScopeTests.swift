@@ -28,6 +28,7 @@ struct SettingScopeTests {
         "display.release": "live play render daemon", "display.floor": "live play render daemon",
         "display.sensitivity": "live play render daemon",
         "audio.source": "live levels daemon", "audio.apps": "live levels daemon", "audio.exclude_apps": "live levels daemon",
+        "audio.backend": "live levels daemon",
         "audio.av_offset": "live daemon",
         "player.loop": "play daemon", "player.shuffle": "play daemon", "player.volume": "play daemon", "player.rate": "play daemon",
         "player.pitch": "play daemon", "player.scrubber": "play render daemon", "player.scrubber_bar_width": "play render daemon",

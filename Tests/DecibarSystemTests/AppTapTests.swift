@@ -184,7 +184,7 @@ struct AppTapTests {
             // PipeWire starts a new playback stream at once, and its capture links a moment later: the
             // first quantum or two of a track (255 or 2047 frames here) can play before it is heard.
             // PulseAudio prebuffers a new stream, and there every sample arrives.
-            let startLoss = kind == .pipewire ? 2048 : 0
+            let startLoss = kind.isPipeWire ? 2048 : 0
             #expect(heard >= 3 * 47920 - 3 * (48 + startLoss), "\(3 * 47920 - heard) samples of the tracks lost")
             // Whatever is lost is a track's start: each ends on its last sample.
             var ends = 0

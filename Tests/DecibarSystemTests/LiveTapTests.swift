@@ -92,7 +92,9 @@ struct LiveTapTests {
             player = try server.play(tone)
             let line = levels.firstLine(after: back, timeout: 5, where: isTone)
             let delay = line.map { $0.receivedAt - back }
-            #expect(delay != nil && delay! < 2.0, "tap came back after \(delay.map { "\($0) s" } ?? "never")")
+            let state = "the player plays to \((try? server.playback(of: tone).sink) ?? "nothing"); the last line: "
+                + "\(levels.output.last?.text ?? "none"); decibar said: \(levels.standardError)"
+            #expect(delay != nil && delay! < 2.0, "tap came back after \(delay.map { "\($0) s" } ?? "never"); \(state)")
         }
         #expect(levels.isRunning)
         // One line per outage and per return, however many retries each outage took.

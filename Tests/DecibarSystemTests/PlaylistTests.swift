@@ -46,7 +46,7 @@ struct PlaylistTests {
             let lines = errors.filter { $0.hasPrefix(broken + ": ") }
             #expect(lines.count == 1, "\(broken): \(errors)")
         }
-        #expect(errors.filter { $0.hasPrefix("playing ") } == ["playing \(first)", "playing \(last)"])
+        #expect(errors.filter { $0.hasPrefix("playing ") } == ["playing \(first)", "playing \(last)"], "\(errors)")
         #expect(errors.count == 5, "\(errors)")
 
         // And the last file, after all the broken ones, was really heard: its decoded samples are in the recording.

@@ -1,12 +1,16 @@
 import Foundation
 
-/// Which sound server a test talks to: PulseAudio itself, or PipeWire through pipewire-pulse
-/// (what most current distributions run). Clients see the same PulseAudio protocol on both.
+/// Which sound server a test talks to, and how decibar reaches it: PulseAudio itself; PipeWire
+/// (what most current distributions run) through its own protocol, which decibar takes by itself
+/// there; or PipeWire through pipewire-pulse, as decibar does when PipeWire's own socket does not
+/// answer. The players (paplay, pactl) use pipewire-pulse on both PipeWire kinds.
 enum SoundServerKind: String, CaseIterable, Sendable {
     case pulseaudio
     case pipewire
+    case pipewirePulse
 
     var scriptPrefix: String { self == .pulseaudio ? "pulse" : "pipewire" }
+    var isPipeWire: Bool { self != .pulseaudio }
 }
 
 /// A sound server of the test's own, with a float32 null sink `viz`, started by the project's
@@ -29,8 +33,16 @@ final class PrivatePulseServer {
 
     var serverAddress: String { "unix:\(directory)/pulse.sock" }
 
-    /// The environment a client of this server needs.
+    /// The environment decibar needs to reach this server as the kind says.
     var environment: [String: String] {
+        var environment = toolEnvironment
+        // No PipeWire socket answers there: decibar's auto backend falls back to libpulse.
+        if kind == .pipewirePulse { environment["PIPEWIRE_REMOTE"] = directory + "/no-pipewire-here" }
+        return environment
+    }
+
+    /// The environment the players and pactl need.
+    var toolEnvironment: [String: String] {
         ["PULSE_SERVER": serverAddress, "PULSE_COOKIE": directory + "/cookie",
          "XDG_RUNTIME_DIR": directory + "/run"]
     }
@@ -38,7 +50,7 @@ final class PrivatePulseServer {
     func start() throws {
         let script = TestRig.packageRoot + "/Scripts/\(kind.scriptPrefix)-start.sh"
         let result: (status: Int32, error: String)
-        if kind == .pipewire {
+        if kind.isPipeWire {
             result = Self.runScript(script, directory)
         } else {
             let run = try TestRig.run(script, [directory])
@@ -54,7 +66,7 @@ final class PrivatePulseServer {
     func stop() {
         guard isRunning else { return }
         let script = TestRig.packageRoot + "/Scripts/\(kind.scriptPrefix)-stop.sh"
-        if kind == .pipewire { _ = Self.runScript(script, directory) } else { _ = try? TestRig.run(script, [directory]) }
+        if kind.isPipeWire { _ = Self.runScript(script, directory) } else { _ = try? TestRig.run(script, [directory]) }
         isRunning = false
     }
 
@@ -95,7 +107,7 @@ final class PrivatePulseServer {
     /// Runs `pactl` against this server.
     @discardableResult
     func pactl(_ arguments: String...) throws -> String {
-        let result = try TestRig.run("pactl", arguments, environment: environment)
+        let result = try TestRig.run("pactl", arguments, environment: toolEnvironment)
         guard result.status == 0 else { throw RigError("pactl \(arguments.joined(separator: " ")) failed: \(result.error)") }
         return String(decoding: result.output, as: UTF8.self)
     }
@@ -117,6 +129,7 @@ final class PrivatePulseServer {
 
     /// The name of the source Decibar's record stream is connected to, if any.
     func tappedSourceName() throws -> String? {
+        if kind == .pipewire { return try linkedSourceName() }
         let sourceNames = try pactl("list", "sources", "short").split(separator: "\n").reduce(into: [String: String]()) {
             let fields = $1.split(separator: "\t")
             if fields.count > 1 { $0[String(fields[0])] = String(fields[1]) }
@@ -125,6 +138,34 @@ final class PrivatePulseServer {
             let sourceLine = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Source:") }
             let index = sourceLine?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
             return index.flatMap { sourceNames[$0] }
+        }
+        return nil
+    }
+
+    /// A PipeWire node's id by its `node.name`, from `pw-dump`.
+    func nodeID(named name: String) throws -> Int {
+        let dump = try TestRig.run("pw-dump", [], environment: toolEnvironment)
+        let objects = try JSONSerialization.jsonObject(with: dump.output) as? [[String: Any]] ?? []
+        for object in objects where object["type"] as? String == "PipeWire:Interface:Node" {
+            let properties = (object["info"] as? [String: Any])?["props"] as? [String: Any]
+            if properties?["node.name"] as? String == name, let id = object["id"] as? Int { return id }
+        }
+        throw RigError("no PipeWire node named \(name)")
+    }
+
+    /// On PipeWire's own protocol: the source whose ports are linked into decibar's capture node,
+    /// as PulseAudio would name it (a sink's monitor ports: `viz.monitor`), from `pw-link -l`.
+    private func linkedSourceName() throws -> String? {
+        let listing = try TestRig.run("pw-link", ["-l"], environment: toolEnvironment)
+        var port: Substring?
+        for line in String(decoding: listing.output, as: UTF8.self).split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if line.first?.isWhitespace == false {
+                port = line[...]
+            } else if trimmed.hasPrefix("|->"), trimmed.contains("decibar-tap:"), let port, let colon = port.firstIndex(of: ":") {
+                let node = port[..<colon]
+                return port[colon...].contains("monitor_") ? "\(node).monitor" : String(node)
+            }
         }
         return nil
     }
@@ -156,7 +197,7 @@ final class PrivatePulseServer {
                 to path: String) throws -> Process {
         var arguments = ["-d", source, "--format=float32le", "--rate=48000", "--channels=\(channels)", "--raw", "--latency-msec=20"]
         if let channelMap { arguments.append("--channel-map=\(channelMap)") }
-        let recorder = Process(tool: "parec", arguments: arguments + [path], environment: environment,
+        let recorder = Process(tool: "parec", arguments: arguments + [path], environment: toolEnvironment,
                                output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try recorder.startAlone()
         // Recording once the file grows (the monitor sends silence when nothing plays).
@@ -173,9 +214,9 @@ final class PrivatePulseServer {
         // the default it makes the stream follow the default, moving it some time after each
         // switch (policy-node.lua's checkFollowDefault), unless the stream says it must not be
         // re-linked. PulseAudio moves such streams at once, with the switch (see `keepPlayback`).
-        let pinned = kind == .pipewire && pinned ? ["--property=target.object=\(sink)", "--property=node.dont-reconnect=true"] : []
+        let pinned = kind.isPipeWire && pinned ? ["--property=target.object=\(sink)", "--property=node.dont-reconnect=true"] : []
         let named = app.map { ["--property=application.name=\($0)"] } ?? []
-        let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + named + [file], environment: environment,
+        let process = Process(tool: "paplay", arguments: ["--device=\(sink)"] + pinned + named + [file], environment: toolEnvironment,
                               output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
         try process.startAlone()
         return process

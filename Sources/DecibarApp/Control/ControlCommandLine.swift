@@ -99,7 +99,8 @@ public enum ControlCommandLine {
         parts.append((status["mode"]?.string ?? "?") + (status["preset"]?.string.map { " (preset \($0))" } ?? ""))
         if case .object(let tap)? = status["tap"] {
             let state = tap["state"]?.string ?? "?"
-            parts.append("tap \(state)" + ((tap["device"] ?? tap["heard"])?.string.map { " (\($0))" } ?? ""))
+            parts.append("tap \(state)" + ((tap["device"] ?? tap["heard"])?.string.map { " (\($0))" } ?? "")
+                         + (tap["backend"]?.string.map { " via \($0)" } ?? ""))
         }
         if case .object(let player)? = status["player"] {
             var line = "player \(player["state"]?.string ?? "idle")"

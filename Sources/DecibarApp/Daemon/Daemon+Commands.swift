@@ -187,7 +187,8 @@ extension Daemon {
             rebuildVisualizer()
         } else if key.section == ConfigSection.player.rawValue, let session, let window {
             playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
-        } else if key == ConfigSchema.Audio.source.key || key == ConfigSchema.Audio.apps.key || key == ConfigSchema.Audio.excludeApps.key {
+        } else if key == ConfigSchema.Audio.source.key || key == ConfigSchema.Audio.apps.key || key == ConfigSchema.Audio.excludeApps.key
+                    || key == ConfigSchema.Audio.backend.key {
             closeTap()
             updateTap()
         }
@@ -257,6 +258,7 @@ extension Daemon {
             // Buffers handed on, and dropped because the daemon fell behind (nothing should be).
             tapMembers["buffers"] = .number(Double(tap.deliveredBufferCount))
             tapMembers["dropped_buffers"] = .number(Double(tap.droppedBufferCount))
+            tapMembers["backend"] = .string(tap.backend.rawValue)
         }
         members["tap"] = .object(tapMembers)
         let tempo = announcer.tempo

@@ -42,7 +42,7 @@ public final class Daemon {
     /// The look the outputs draw with (theme, bars, mode), to restart them when it changes.
     var outputsDisplay: DisplaySettings.OutputLook?
 
-    var tap: PulseMonitorTap?
+    var tap: (any LiveTap)?
     /// The tap's delivery size (nil: 256 frames, for the window).
     var tapFragment: Double?
     var pump: FeedPump?
@@ -408,9 +408,9 @@ public final class Daemon {
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
             let sends = outputs.current != nil
-            let opened = try PulseMonitorTap(target: target, fragmentDuration: fragment,
-                                             relaxesInSilence: isShown, measuresSinkLatency: isShown || sends,
-                                             notice: { [log] in log.notice("\($0)") })
+            let opened = try LiveTaps.open(backend: configuration[ConfigSchema.Audio.backend], target: target, fragmentDuration: fragment,
+                                           relaxesInSilence: isShown, measuresSinkLatency: isShown || sends,
+                                           notice: { [log] in log.notice("\($0)") })
             let (hub, announcer, outputs) = (self.hub, self.announcer, self.outputs)
             let outputBeats = outputs.beatListener(from: .tap)
             let pump = FeedPump(opened.buffers, into: feed, also: { buffer in

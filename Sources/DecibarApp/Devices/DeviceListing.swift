@@ -1,22 +1,25 @@
 import DecibarAudio
+import DecibarCore
 import Foundation
 
 /// `decibar devices`: the sound server's sinks and sources, as a table or JSON.
 public enum DeviceListing {
     /// Lists them on standard output; one line on failure (no server).
-    public static func run(json: Bool) throws {
+    public static func run(json: Bool, backend: AudioBackendChoice = .auto) throws {
         let list: AudioDeviceList
         do {
             list = try PulseDirectory.list()
         } catch {
             throw CommandFailure(message: error.description)
         }
+        let backend = LiveTaps.resolve(backend)
         // Through the checked writer: a full disk or /dev/full is an error, not a silent success.
-        writeBytes(Array((json ? Self.json(list) : Self.table(list)).utf8))
+        writeBytes(Array((json ? Self.json(list, backend: backend) : Self.table(list, backend: backend)).utf8))
     }
 
-    static func table(_ list: AudioDeviceList) -> String {
-        var text = "Sinks (outputs)\n"
+    static func table(_ list: AudioDeviceList, backend: AudioBackendChoice) -> String {
+        var text = "Server: \(list.serverName); decibar listens through \(LiveTaps.describe(backend)) (what audio.backend auto takes here)\n\n"
+        text += "Sinks (outputs)\n"
         for sink in list.sinks {
             let isDefault = sink.name == list.defaultSinkName
             text += row(marker: isDefault ? "*" : " ", name: sink.name, description: sink.description,
@@ -81,20 +84,20 @@ public enum DeviceListing {
             var sink, state: String
         }
 
-        var server, defaultSink, defaultSource: String
+        var server, backend, defaultSink, defaultSource: String
         var defaultMonitor: String?
         var sinks: [Sink]
         var sources: [Source]
         var apps: [App]
         enum CodingKeys: String, CodingKey {
-            case server, sinks, sources, apps, defaultSink = "default_sink", defaultSource = "default_source"
+            case server, backend, sinks, sources, apps, defaultSink = "default_sink", defaultSource = "default_source"
             case defaultMonitor = "default_monitor"
         }
     }
 
-    static func json(_ list: AudioDeviceList) -> String {
+    static func json(_ list: AudioDeviceList, backend: AudioBackendChoice) -> String {
         let listing = Listing(
-            server: list.serverName, defaultSink: list.defaultSinkName, defaultSource: list.defaultSourceName,
+            server: list.serverName, backend: backend.rawValue, defaultSink: list.defaultSinkName, defaultSource: list.defaultSourceName,
             defaultMonitor: list.defaultMonitorName,
             sinks: list.sinks.map {
                 .init(name: $0.name, description: $0.description, monitor: $0.monitorSourceName,

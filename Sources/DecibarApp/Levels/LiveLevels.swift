@@ -27,6 +27,8 @@ public struct LiveLevels {
     var outputs: [OutputTarget] = []
     var outputRate = OutputHub.displayRate
     var display = DisplaySettings()
+    /// How the tap reaches the server (`--backend`).
+    public var backend = AudioBackendChoice.auto
 
     public init(source: String?, apps: AppSelection = AppSelection(), rate: Double, duration: Double?, settings: LevelsSettings) {
         target = TapTarget(source: source, apps: apps)
@@ -46,7 +48,7 @@ public struct LiveLevels {
 
     public func run() throws {
         try settings.checkLibraries()
-        let tap: PulseMonitorTap
+        let tap: any LiveTap
         do {
             // 50 to 100 ms of audio per delivery: far fewer wake-ups than 256-frame fragments (this is most
             // of what a headless reader costs). Every line still covers every sample, and its t is
@@ -54,8 +56,8 @@ public struct LiveLevels {
             // Outputs are sent when the audio is heard: they need the sink's latency, and fragments
             // no longer than a tick of theirs.
             let fragment = outputs.isEmpty ? Self.fragmentDuration(rate: rate, mode: settings.mode) : Self.beatFragmentDuration
-            tap = try PulseMonitorTap(target: target, bufferLimit: 1024, fragmentDuration: fragment, measuresSinkLatency: !outputs.isEmpty,
-                                      notice: { writeError($0) })
+            tap = try LiveTaps.open(backend: backend, target: target, bufferLimit: 1024, fragmentDuration: fragment,
+                                    measuresSinkLatency: !outputs.isEmpty, notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -98,7 +100,7 @@ public struct LiveLevels {
     }
 
     /// At start, a missing server or a misspelt source is an error; later, both are waited out.
-    private func waitForFirstDevice(_ tap: PulseMonitorTap) throws {
+    private func waitForFirstDevice(_ tap: any LiveTap) throws {
         let deadline = MonotonicClock.now() + 5
         var status = tap.status
         while true {

@@ -1,7 +1,7 @@
 import DecibarAudio
 
 /// Buffers are dropped only when the reader falls far behind; say so when it happened.
-func reportDroppedBuffers(_ tap: PulseMonitorTap) {
+func reportDroppedBuffers(_ tap: any LiveTap) {
     let dropped = tap.droppedBufferCount
     if dropped > 0 {
         writeError("\(dropped) of \(dropped + tap.deliveredBufferCount) audio buffers were dropped because the reader fell behind")

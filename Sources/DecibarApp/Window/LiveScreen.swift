@@ -6,7 +6,7 @@ import DecibarRender
 /// status in the title and over the bars. The live window is this alone; the daemon's window shows
 /// it whenever its player has nothing open.
 final class LiveScreen {
-    let tap: PulseMonitorTap
+    let tap: any LiveTap
     let feed: AudioFeed
     let pump: FeedPump
     /// Added to the sink's measured latency (may be negative), seconds.
@@ -21,7 +21,7 @@ final class LiveScreen {
     /// A message of the app's own (a config problem), shown in the corner until a time.
     var notice: (text: String, until: Double)?
 
-    init(tap: PulseMonitorTap, feed: AudioFeed, pump: FeedPump, avOffset: Double, text: TextRenderer?) {
+    init(tap: any LiveTap, feed: AudioFeed, pump: FeedPump, avOffset: Double, text: TextRenderer?) {
         self.tap = tap
         self.feed = feed
         self.pump = pump

@@ -15,6 +15,8 @@ public struct LiveView {
     let reload: ConfigReload?
     /// Where the analysis is also sent (`--send`).
     let outputs: [OutputTarget]
+    /// How the tap reaches the server (`--backend`).
+    public var backend = AudioBackendChoice.auto
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
     /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
@@ -47,11 +49,11 @@ public struct LiveView {
             }
         }
         defer { _ = watcher }
-        let tap: PulseMonitorTap
+        let tap: any LiveTap
         do {
             // A recording keeps 256-frame deliveries throughout: a sound after silence must not arrive late.
-            tap = try PulseMonitorTap(target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true,
-                                      notice: { writeError($0) })
+            tap = try LiveTaps.open(backend: backend, target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true,
+                                    notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -17,6 +17,8 @@ public struct Rechunker: Sendable {
 
     /// Frames waiting for the next full buffer.
     public var pendingFrameCount: Int { pending.frameCount }
+    /// The rate its buffers are stamped with.
+    public var pendingSampleRate: Int { pending.sampleRate }
 
     /// Feeds interleaved samples (a whole number of frames); `emit` gets every completed buffer in order.
     /// `deliveredAt` is when the last of these frames arrived (monotonic seconds, 0 if unknown);

@@ -139,6 +139,8 @@ public enum ConfigSchema {
             "Listen only to these apps, by the application.name or application.process.binary of their playback streams, in any case ('decibar devices' lists the apps playing). Their streams are followed from output to output and summed; while none plays the level is silence (-160 dBFS), never another app or the microphone. Repeat --app for more. Empty: the whole output.")
         public static let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app", rules: .appNames,
             "Leave these apps out (named as for apps): with apps empty, every other app playing to the output is heard (the default output, or the sink source names). Repeat --exclude-app for more.")
+        public static let backend: Setting<AudioBackendChoice> = .choice(.audio, "backend", default: .auto, appliesLive: false,
+            "How to reach the sound server: pipewire (PipeWire's own protocol: one app heard from its first sample, less work for the server), pulse (libpulse: PulseAudio, or PipeWire through pipewire-pulse) or auto (pipewire when a PipeWire server with audio answers, else pulse). Listening to apps goes through pulse for now.")
         public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, for: .liveWindow, unit: "ms",
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
     }
@@ -212,7 +214,7 @@ public enum ConfigSchema {
         Display.preset.key, Display.presetDirectories.key, Display.allPresets.key, Display.presetShuffle.key, Display.presetDuration.key, Display.milkdropScale.key, Display.seed.key,
         Display.size.key,
         Display.fullscreen.key, Display.fps.key, Display.attack.key, Display.release.key, Display.floor.key, Display.sensitivity.key,
-        Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.avOffset.key,
+        Audio.source.key, Audio.apps.key, Audio.excludeApps.key, Audio.backend.key, Audio.avOffset.key,
         Player.loop.key, Player.shuffle.key, Player.volume.key, Player.rate.key, Player.pitch.key, Player.scrubber.key, Player.scrubberBarWidth.key,
         Player.scrubberBarSpacing.key, Player.scrubberFilter.key, Player.decibels.key, Player.noiseFloor.key,
         Player.fillIndicator.key, Player.follow.key, Player.scrubAudio.key, Player.videoLayout.key, Player.streamCacheSize.key, Player.streamTimeout.key,

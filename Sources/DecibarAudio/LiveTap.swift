@@ -1,0 +1,70 @@
+import DecibarCore
+
+/// A live capture as 256-frame buffers, whichever library reaches the server.
+public protocol LiveTap: AnyObject, Sendable {
+    /// The buffers, in order; finishes when the tap stops.
+    var buffers: AudioBufferStream { get }
+    var target: TapTarget { get }
+    /// Current state, safe from any thread.
+    var status: TapStatus { get }
+    /// Buffers thrown away because the reader was too slow, and handed over so far.
+    var droppedBufferCount: Int { get }
+    var deliveredBufferCount: Int { get }
+    /// How long the tapped sink takes to play a sample (0 for a source that is not a monitor).
+    var sinkLatency: Double { get }
+    /// The library in use, as a user names it: `pulse` or `pipewire`.
+    var backend: AudioBackendChoice { get }
+    /// Connects and starts listening; returns at once (progress shows in `status`).
+    func start()
+    /// Disconnects and finishes `buffers`. Safe to call twice.
+    func stop()
+    /// Blocks until the status is no longer `last` or `deadline` (monotonic seconds) passes.
+    func waitForStatus(otherThan last: TapStatus, until deadline: Double) -> TapStatus
+}
+
+extension PulseMonitorTap: LiveTap {
+    public var backend: AudioBackendChoice { .pulse }
+}
+
+extension PipeWireTap: LiveTap {
+    public var backend: AudioBackendChoice { .pipewire }
+}
+
+/// Opens the live tap the settings ask for.
+public enum LiveTaps {
+    /// - Parameters:
+    ///   - backend: `auto` takes PipeWire's own protocol when a PipeWire server with audio answers
+    ///     (and the target is not apps, which go through libpulse for now), else libpulse.
+    ///   - The rest: as for `PulseMonitorTap` (PipeWire's tap takes what it can use).
+    public static func open(backend: AudioBackendChoice, target: TapTarget, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
+                            relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
+                            notice: (@Sendable (String) -> Void)? = nil) throws(TapError) -> any LiveTap {
+        if backend == .pipewire, case .apps = target {
+            throw TapError("listening to apps goes through libpulse for now: use --backend pulse (or auto)")
+        }
+        if Self.resolve(backend, for: target) == .pipewire {
+            return try PipeWireTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration)
+        }
+        return try PulseMonitorTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
+                                   relaxesInSilence: relaxesInSilence, measuresSinkLatency: measuresSinkLatency, notice: notice)
+    }
+
+    /// The library `backend` means here: `auto` is `pipewire` when a PipeWire server with audio
+    /// answers on its own socket (and the target is not apps), else `pulse`.
+    public static func resolve(_ backend: AudioBackendChoice, for target: TapTarget = .defaultSinkMonitor) -> AudioBackendChoice {
+        switch backend {
+        case .pulse, .pipewire: return backend
+        case .auto:
+            if case .apps = target { return .pulse }
+            return PipeWireTap.serverAnswers() ? .pipewire : .pulse
+        }
+    }
+
+    /// How a user names what `backend` talks to, e.g. `PipeWire's own protocol (libpipewire 0.3.65)`.
+    public static func describe(_ backend: AudioBackendChoice) -> String {
+        switch backend {
+        case .pipewire: "PipeWire's own protocol (libpipewire \(PipeWireLibrary.version))"
+        case .pulse, .auto: "libpulse"
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import CPipeWire
+import DecibarCore
+
+// What the registry says, and the links that follow from it: all on PipeWire's loop thread.
+extension PipeWireTap {
+    static var callbacks: decibar_pw_callbacks {
+        decibar_pw_callbacks(
+            global: { user, id, type, properties, count in
+                guard let user, let type else { return }
+                var values: [String: String] = [:]
+                for item in UnsafeBufferPointer(start: properties, count: Int(count)) {
+                    if let key = item.key, let value = item.value { values[String(cString: key)] = String(cString: value) }
+                }
+                PipeWireTap.tap(user).globalAdded(id: id, type: String(cString: type), properties: values)
+            },
+            global_removed: { user, id in
+                guard let user else { return }
+                PipeWireTap.tap(user).globalRemoved(id: id)
+            },
+            default_changed: { user, key, value in
+                guard let user else { return }
+                PipeWireTap.tap(user).defaultChanged(key: key.map { String(cString: $0) }, value: value.map { String(cString: $0) })
+            },
+            synced: { user, _ in
+                guard let user else { return }
+                PipeWireTap.tap(user).initialGraphKnown()
+            },
+            error: { user, fatal, message in
+                // Not fatal: something asked for was refused (a link to a port that just went); the
+                // registry says what changed.
+                guard let user, fatal != 0 else { return }
+                PipeWireTap.tap(user).serverLost(reason: "the PipeWire server went away")
+            },
+            state: { user, state, error in
+                guard let user else { return }
+                PipeWireTap.tap(user).captureStateChanged(state, error: error.map { String(cString: $0) })
+            },
+            format: { user, rate, channels in
+                guard let user else { return }
+                PipeWireTap.tap(user).formatChanged(rate: Int(rate), channels: Int(channels))
+            },
+            samples: { user, samples, frames, channels, rate, _, _ in
+                guard let user, let samples else { return }
+                PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate))
+            })
+    }
+
+    private static func tap(_ user: UnsafeMutableRawPointer) -> PipeWireTap {
+        Unmanaged<PipeWireTap>.fromOpaque(user).takeUnretainedValue()
+    }
+
+    func globalAdded(id: UInt32, type: String, properties: [String: String]) {
+        guard graph.add(id: id, type: type, properties: properties) else { return }
+        if synced { route() }
+    }
+
+    func globalRemoved(id: UInt32) {
+        // A link whose port went is gone with it.
+        links = links.filter { $0.key.output != id && $0.key.input != id }
+        guard graph.remove(id: id) else { return }
+        if synced { route() }
+    }
+
+    func defaultChanged(key: String?, value: String?) {
+        guard key == nil || key == "default.audio.sink" else { return }
+        graph.defaultSinkName = AudioGraph.name(inMetadataValue: value)
+        if synced { route() }
+    }
+
+    func initialGraphKnown() {
+        retryDelay = Self.initialRetryDelay
+        synced = true
+        route()
+    }
+
+    func serverLost(reason: String) {
+        let generation = self.generation
+        setStatus(.waitingForServer(reason: reason))
+        supervisor.async { self.scheduleRetry(reason: reason, generation: generation) }
+    }
+
+    /// Opens, relinks or closes the capture for what the graph now holds.
+    func route() {
+        guard let client, !isStopped else { return }
+        let name: String?
+        switch target {
+        case .defaultSinkMonitor: name = nil
+        case .named(let named): name = named
+        case .apps: return
+        }
+        guard let found = graph.source(named: name) else {
+            closeCapture()
+            switch target {
+            case .named(let named): setStatus(.waitingForDevice(reason: "no source or sink named \(named)"))
+            default: setStatus(.waitingForDevice(reason: graph.defaultSinkName == nil ? "no output device" : "default output device not found"))
+            }
+            return
+        }
+        // A device of more channels than a buffer carries is heard as its first eight.
+        let positions = Array(found.positions.prefix(AudioBuffer.maxChannels))
+        if captureNode == nil || positions != capturePositions {
+            closeCapture()
+            let opened = decibar_pw_capture_open(client, Self.nodeName, UInt32(positions.count), positions.joined(separator: ","), UInt32(quantum))
+            guard opened == 0 else {
+                setStatus(.waitingForDevice(reason: "cannot record from \(found.name) (error \(opened))"))
+                return
+            }
+            capturePositions = positions
+            captureNode = UInt32.max
+        }
+        source = found
+        if captureNode == UInt32.max {
+            let id = decibar_pw_capture_node_id(client)
+            if id != UInt32.max { captureNode = id }
+        }
+        guard let node = captureNode, node != UInt32.max else { return }
+        let wanted = Set(AudioGraph.links(from: found.ports, to: graph.inputPorts(of: node)))
+        for (link, handle) in links where !wanted.contains(link) {
+            decibar_pw_client_unlink(client, handle)
+            links[link] = nil
+        }
+        for link in wanted where links[link] == nil {
+            // Not passive: like a recording, the tap keeps the device running, so silence arrives as silence.
+            if let handle = decibar_pw_client_link(client, link.output, link.input, 0) { links[link] = handle }
+        }
+        announceCapture()
+    }
+
+    private func closeCapture() {
+        guard let client, captureNode != nil else { return }
+        for handle in links.values { decibar_pw_client_unlink(client, handle) }
+        links.removeAll()
+        decibar_pw_capture_close(client)
+        captureNode = nil
+        capturePositions = []
+        format = nil
+        source = nil
+    }
+
+    /// Says what is heard once samples can flow: the source is linked and the format known.
+    private func announceCapture() {
+        guard let source, let format, !links.isEmpty else { return }
+        var device = TapDevice(name: source.name, description: source.description, sampleRate: format.rate, channelCount: format.channels)
+        device.sinkName = source.node.mediaClass.hasPrefix("Audio/Sink") ? source.node.name : nil
+        setStatus(.capturing(device))
+    }
+
+    func captureStateChanged(_ state: Int32, error: String?) {
+        if state == DECIBAR_PW_STATE_ERROR.rawValue {
+            let reason = error ?? "the capture stopped"
+            closeCapture()
+            setStatus(.waitingForDevice(reason: "cannot record: \(reason)"))
+        } else if captureNode == UInt32.max, let client {
+            let id = decibar_pw_capture_node_id(client)
+            if id != UInt32.max {
+                captureNode = id
+                route()
+            }
+        }
+    }
+
+    func formatChanged(rate: Int, channels: Int) {
+        guard channels >= 1, channels <= AudioBuffer.maxChannels, rate > 0 else { return }
+        format = (rate, channels)
+        announceCapture()
+    }
+
+    /// One cycle's samples, on PipeWire's data thread: re-chunked into 256-frame buffers, handed
+    /// over at once. No allocation but a new chunker when the rate or channels change.
+    func received(_ samples: UnsafePointer<Float>, frames: Int, channels: Int, rate: Int) {
+        guard channels >= 1, channels <= AudioBuffer.maxChannels, rate > 0 else { return }
+        if rechunker.channelCount != channels || rechunker.pendingSampleRate != rate {
+            rechunker = Rechunker(channelCount: channels, sampleRate: rate)
+        }
+        let now = HostClock.now()
+        rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channels), deliveredAt: now) { handOver.add($0) }
+        handOver.send()
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// What only PipeWire's own protocol does: the tap links itself, so it follows `wpctl set-default`
+/// at once, and says which library it listens through. Timing-sensitive, so one at a time.
+@Suite("PipeWire's own protocol", .serialized)
+struct NativePipeWireTests {
+    @Test("devices says which library decibar listens through: PipeWire's own protocol only where PipeWire's socket answers",
+          arguments: SoundServerKind.allCases)
+    func saysTheBackend(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
+        let table = try TestRig.run(TestRig.decibar, ["devices"], environment: server.environment)
+        let text = String(decoding: table.output, as: UTF8.self)
+        #expect(table.status == 0, "\(table.error)")
+        let expected = kind == .pipewire ? "decibar listens through PipeWire's own protocol (libpipewire 0.3." : "decibar listens through libpulse"
+        #expect(text.split(separator: "\n").first?.contains(expected) == true, "\(text)")
+        let json = try TestRig.run(TestRig.decibar, ["devices", "--json"], environment: server.environment)
+        let object = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+        #expect(object?["backend"] as? String == (kind == .pipewire ? "pipewire" : "pulse"))
+    }
+
+    @Test("wpctl set-default: the native tap is on the new output within 200 ms, and hears only it")
+    func followsWpctl() throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        try server.addNullSink(named: "other")
+        let loud = server.directory + "/loud.wav"
+        let quiet = server.directory + "/quiet.wav"
+        try TestRig.makeTone(at: loud, amplitude: 0.5, seconds: 20)   // RMS -9.03 dB
+        try TestRig.makeTone(at: quiet, amplitude: 0.1, seconds: 20)  // RMS -23.01 dB
+        let players = [try server.play(loud, sink: "viz"), try server.play(quiet, sink: "other")]
+        defer { players.forEach { $0.kill() } }
+        let levels = try RunningCommand(["levels", "--rate", "100"], environment: server.environment)
+        defer { levels.stop() }
+        let isLoud = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -9.03, peak: -6.02, tolerance: 0.2) == true }
+        let isQuiet = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -23.01, peak: -20.0, tolerance: 0.2) == true }
+        #expect(levels.firstLine(timeout: 5, where: isLoud) != nil, "never heard viz: \(levels.standardError)")
+
+        for (sink, heard) in [("other", isQuiet), ("viz", isLoud), ("other", isQuiet)] {
+            usleep(300_000)
+            let id = try server.nodeID(named: sink)
+            _ = try TestRig.run("wpctl", ["set-default", String(id)], environment: server.toolEnvironment)
+            let switched = TestRig.now()
+            var moved: Double?
+            while moved == nil && TestRig.now() - switched < 3 {
+                if try server.tappedSourceName() == "\(sink).monitor" { moved = TestRig.now() - switched } else { usleep(2_000) }
+            }
+            let delay = levels.firstLine(after: switched, timeout: 3, where: heard).map { $0.receivedAt - switched }
+            #expect(moved != nil && moved! < 0.2, "moving to \(sink) took \(moved.map { "\($0) s" } ?? "over 3 s"); decibar said: \(levels.standardError)")
+            #expect(delay != nil && delay! < 0.5, "hearing \(sink) took \(delay.map { "\($0) s" } ?? "over 3 s")")
+            // Only the new sink: the old one's links went with the move.
+            let later = levels.firstLine(after: switched + 0.3, timeout: 2, where: { _ in true })
+            #expect(later.map(heard) == true, "still hearing the old sink: \(later?.text ?? "nothing")")
+        }
+        #expect(levels.standardError.contains("listening to Monitor of"), "\(levels.standardError)")
+    }
+
+    @Test("--backend pipewire with --app is one line and status 1; --backend nonsense is one line and status 2")
+    func refusals() throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        let apps = try TestRig.run(TestRig.decibar, ["levels", "--backend", "pipewire", "--app", "x", "--duration", "1"], environment: server.environment)
+        #expect(apps.status == 1 && apps.error.split(separator: "\n").count == 1, "\(apps.error)")
+        #expect(apps.error.contains("--backend pulse"))
+        let bad = try TestRig.run(TestRig.decibar, ["levels", "--backend", "jack", "--duration", "1"], environment: server.environment)
+        #expect(bad.status == 2 && bad.error.contains("auto, pulse, pipewire"), "\(bad.error)")
+    }
+}
