@@ -55,8 +55,13 @@ extension PipeWireTap {
     }
 
     func globalRemoved(id: UInt32) {
-        // A link whose port went is gone with it.
-        links = links.filter { $0.key.output != id && $0.key.input != id }
+        // A link whose port went is gone with it on the server; its proxy here is freed too.
+        if let client {
+            for (link, handle) in links where link.output == id || link.input == id {
+                decibar_pw_client_unlink(client, handle)
+                links[link] = nil
+            }
+        }
         guard graph.remove(id: id) else { return }
         if synced { route() }
     }

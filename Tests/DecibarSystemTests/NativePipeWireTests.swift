@@ -38,14 +38,19 @@ struct NativePipeWireTests {
         for (sink, heard) in [("other", isQuiet), ("viz", isLoud), ("other", isQuiet)] {
             usleep(300_000)
             let id = try server.nodeID(named: sink)
-            _ = try TestRig.run("wpctl", ["set-default", String(id)], environment: server.toolEnvironment)
+            let set = try TestRig.run("wpctl", ["set-default", String(id)], environment: server.toolEnvironment)
             let switched = TestRig.now()
+            #expect(set.status == 0, "wpctl: \(set.error)")
             var moved: Double?
             while moved == nil && TestRig.now() - switched < 3 {
                 if try server.tappedSourceName() == "\(sink).monitor" { moved = TestRig.now() - switched } else { usleep(2_000) }
             }
             let delay = levels.firstLine(after: switched, timeout: 3, where: heard).map { $0.receivedAt - switched }
-            #expect(moved != nil && moved! < 0.2, "moving to \(sink) took \(moved.map { "\($0) s" } ?? "over 3 s"); decibar said: \(levels.standardError)")
+            // What WirePlumber made the default, as any client reads it now.
+            let metadata = (try? TestRig.run("pw-metadata", ["-n", "default", "0", "default.audio.sink"], environment: server.toolEnvironment))
+                .map { String(decoding: $0.output, as: UTF8.self) } ?? "?"
+            let state = "the default metadata: \(metadata); decibar said: \(levels.standardError)"
+            #expect(moved != nil && moved! < 0.2, "moving to \(sink) took \(moved.map { "\($0) s" } ?? "over 3 s"); \(state)")
             #expect(delay != nil && delay! < 0.5, "hearing \(sink) took \(delay.map { "\($0) s" } ?? "over 3 s")")
             // Only the new sink: the old one's links went with the move.
             let later = levels.firstLine(after: switched + 0.3, timeout: 2, where: { _ in true })
