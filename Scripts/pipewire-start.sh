@@ -34,10 +34,11 @@ wait_for() {
   fail "$name"
 }
 # Now and then (about 1 start in 100 here) WirePlumber's "default" metadata (which holds the
-# default sink) never tells clients already listening that a value changed: each new client reads
-# the new default, but pipewire-pulse's clients get no server event (`pactl subscribe` sees
-# nothing), so no client follows a switch. Starting WirePlumber again cures it. The check: a
-# listener that is already there must hear a probe key being set.
+# default sink) stops telling the clients already listening that a value changed: PipeWire's
+# metadata module holds back every change while a bind of it waits for WirePlumber's answer, and
+# never forgets a bind whose client left before that answer (pipewire-pulse binds it for each of
+# the start's pactl calls). Starting WirePlumber again cures it. The check: a listener that is
+# already there must hear a probe key being set.
 metadata_notifies() {
   local heard="$dir/metadata-probe"
   "${run[@]}" pw-metadata -m -n default >"$heard" 2>&1 &

@@ -15,7 +15,8 @@
 #define DECIBAR_PIPEWIRE_FUNCTIONS(X) \
     X(pw_init) X(pw_get_library_version) \
     X(pw_thread_loop_new) X(pw_thread_loop_get_loop) X(pw_thread_loop_start) X(pw_thread_loop_stop) \
-    X(pw_thread_loop_destroy) X(pw_thread_loop_lock) X(pw_thread_loop_unlock) \
+    X(pw_thread_loop_destroy) X(pw_thread_loop_lock) X(pw_thread_loop_unlock) X(pw_thread_loop_signal) \
+    X(pw_thread_loop_timed_wait) \
     X(pw_context_new) X(pw_context_destroy) X(pw_context_connect) X(pw_core_disconnect) \
     X(pw_properties_new) X(pw_properties_set) X(pw_properties_setf) X(pw_properties_free) \
     X(pw_filter_new) X(pw_filter_add_listener) X(pw_filter_add_port) X(pw_filter_connect) X(pw_filter_destroy) \
@@ -64,6 +65,11 @@ struct decibar_pw_client {
     float *interleaved;
     decibar_pw_callbacks callbacks;
     void *user;
+    int started;
+    // The connection broke (no answer will come), and the round trip that free waits for.
+    int broken;
+    int closing_seq;
+    int closing_done;
 };
 
 // The "default" metadata: the default sink and source, by name.
@@ -84,7 +90,7 @@ static void on_global(void *data, uint32_t id, uint32_t permissions, const char 
     (void)permissions;
     (void)version;
     decibar_pw_client *client = data;
-    if (strcmp(type, PW_TYPE_INTERFACE_Metadata) == 0 && props && !client->metadata) {
+    if (client->callbacks.default_changed && strcmp(type, PW_TYPE_INTERFACE_Metadata) == 0 && props && !client->metadata) {
         const char *name = spa_dict_lookup(props, PW_KEY_METADATA_NAME);
         if (name && strcmp(name, "default") == 0) {
             client->metadata = pw_registry_bind(client->registry, id, type, PW_VERSION_METADATA, 0);
@@ -104,7 +110,7 @@ static void on_global_remove(void *data, uint32_t id) {
         spa_hook_remove(&client->metadata_listener);
         pw->pw_proxy_destroy((struct pw_proxy *)client->metadata);
         client->metadata = NULL;
-        client->callbacks.default_changed(client->user, NULL, NULL);
+        if (client->callbacks.default_changed) client->callbacks.default_changed(client->user, NULL, NULL);
     }
     client->callbacks.global_removed(client->user, id);
 }
@@ -117,7 +123,13 @@ static const struct pw_registry_events registry_events = {
 
 static void on_core_done(void *data, uint32_t id, int seq) {
     decibar_pw_client *client = data;
-    if (id == PW_ID_CORE) client->callbacks.synced(client->user, seq);
+    if (id != PW_ID_CORE) return;
+    if (client->closing_seq && seq == client->closing_seq) {
+        client->closing_done = 1;
+        pw->pw_thread_loop_signal(client->loop, false);
+        return;
+    }
+    client->callbacks.synced(client->user, seq);
 }
 
 static void on_core_error(void *data, uint32_t id, int seq, int res, const char *message) {
@@ -130,6 +142,10 @@ static void on_core_error(void *data, uint32_t id, int seq, int res, const char 
     // already dropped, such as a link whose port went), leave the connection up.
     int lost = res == -EPIPE || res == -ECONNRESET || res == -ENOTCONN || res == -ECONNABORTED || res == -ESHUTDOWN
                || res == -EIO;
+    if (id == PW_ID_CORE && lost) {
+        client->broken = 1;
+        pw->pw_thread_loop_signal(client->loop, false);
+    }
     client->callbacks.error(client->user, id == PW_ID_CORE && lost, text);
 }
 
@@ -241,11 +257,24 @@ decibar_pw_client *decibar_pw_client_new(const char *name, const char *remote, c
 
 int decibar_pw_client_start(decibar_pw_client *client) {
     int result = pw->pw_thread_loop_start(client->loop);
+    if (result >= 0) client->started = 1;
     return result < 0 ? -result : 0;
 }
 
 void decibar_pw_client_free(decibar_pw_client *client) {
     if (!client) return;
+    // PipeWire's metadata module holds back every change of the metadata from all its listeners
+    // while a bind of it waits for the session manager's answer, and a client that leaves before
+    // that answer leaves it waiting for good: nobody would hear the default move again. The
+    // server handles none of this client's messages until the answer, so one round trip first.
+    pw->pw_thread_loop_lock(client->loop);
+    if (client->started && client->metadata && !client->broken) {
+        client->closing_done = 0;
+        client->closing_seq = pw_core_sync(client->core, PW_ID_CORE, 0);
+        while (!client->closing_done && !client->broken && client->closing_seq >= 0)
+            if (pw->pw_thread_loop_timed_wait(client->loop, 1) != 0) break;
+    }
+    pw->pw_thread_loop_unlock(client->loop);
     pw->pw_thread_loop_stop(client->loop);
     decibar_pw_capture_close(client);
     if (client->metadata) {

@@ -22,7 +22,7 @@ extension PipeWireTap {
                 }
             },
             global_removed: { _, _ in },
-            default_changed: { _, _, _ in },
+            default_changed: nil,  // a probe that bound the metadata and left at once could silence it (see decibar_pw_client_free)
             synced: { user, _ in
                 guard let user else { return }
                 Unmanaged<Probe>.fromOpaque(user).takeUnretainedValue().done.signal()

@@ -59,6 +59,29 @@ struct NativePipeWireTests {
         #expect(levels.standardError.contains("listening to Monitor of"), "\(levels.standardError)")
     }
 
+    /// PipeWire's metadata module holds back every change from all listeners while a bind waits for
+    /// the session manager, and forgets nothing when the binder leaves first. A decibar that came
+    /// and went at once must not leave the default metadata mute for everyone else.
+    @Test("short runs of decibar leave the default metadata telling its listeners: a set-default is still heard")
+    func leavesTheDefaultMetadataTalking() throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        try server.addNullSink(named: "other")
+        for _ in 0 ..< 6 {
+            let devices = try TestRig.run(TestRig.decibar, ["devices"], environment: server.environment)
+            #expect(devices.status == 0, "\(devices.error)")
+            let levels = try TestRig.run(TestRig.decibar, ["levels", "--duration", "0.05"], environment: server.environment)
+            #expect(levels.status == 0, "\(levels.error)")
+        }
+        let listener = try RunningCommand(["-m", "-n", "default"], environment: server.toolEnvironment, tool: "/usr/bin/pw-metadata")
+        defer { listener.stop() }
+        #expect(listener.firstLine(timeout: 5, where: { $0.text.contains("key:'default.audio.sink'") }) != nil,
+                "pw-metadata never listed the default: \(listener.standardError)")
+        let set = try TestRig.run("wpctl", ["set-default", String(try server.nodeID(named: "other"))], environment: server.toolEnvironment)
+        #expect(set.status == 0, "wpctl: \(set.error)")
+        let heard = listener.firstLine(timeout: 3, where: { $0.text.contains("key:'default.audio.sink'") && $0.text.contains("other") })
+        #expect(heard != nil, "a listener never heard the default move: \(listener.output.map(\.text))")
+    }
+
     @Test("--backend pipewire with --app is one line and status 1; --backend nonsense is one line and status 2")
     func refusals() throws {
         let server = try PrivatePulseServer(kind: .pipewire)

@@ -21,7 +21,8 @@ typedef struct {
     // A global appeared (a node, a port, metadata...), with its properties.
     void (*global)(void *user, uint32_t id, const char *type, const decibar_pw_property *properties, uint32_t count);
     void (*global_removed)(void *user, uint32_t id);
-    // A value of the "default" metadata changed (a NULL key: all were cleared).
+    // A value of the "default" metadata changed (a NULL key: all were cleared). NULL: the client
+    // leaves the metadata alone.
     void (*default_changed)(void *user, const char *key, const char *value);
     // The answer to decibar_pw_client_sync.
     void (*synced)(void *user, int sequence);
