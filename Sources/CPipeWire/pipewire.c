@@ -310,7 +310,10 @@ int decibar_pw_capture_open(decibar_pw_client *client, const char *node_name, ui
         PW_KEY_MEDIA_TYPE, "Audio", PW_KEY_MEDIA_CATEGORY, "Capture", PW_KEY_MEDIA_ROLE, "Music",
         PW_KEY_MEDIA_CLASS, "Stream/Input/Audio", PW_KEY_NODE_NAME, node_name, PW_KEY_APP_NAME, "Decibar",
         // Linked by the tap itself, never by the session manager, and never moved by it.
-        PW_KEY_NODE_AUTOCONNECT, "false", PW_KEY_NODE_DONT_RECONNECT, "true", NULL);
+        PW_KEY_NODE_AUTOCONNECT, "false", PW_KEY_NODE_DONT_RECONNECT, "true",
+        // Run by some driver even while nothing links to it: silence reads as silence (a tap on
+        // apps that do not play) instead of as no buffers at all.
+        PW_KEY_NODE_ALWAYS_PROCESS, "true", NULL);
     if (!props) return ENOMEM;
     pw->pw_properties_setf(props, PW_KEY_NODE_LATENCY, "%u/48000", quantum);
     client->filter = pw->pw_filter_new(client->core, node_name, props);

@@ -33,16 +33,13 @@ extension PipeWireTap: LiveTap {
 /// Opens the live tap the settings ask for.
 public enum LiveTaps {
     /// - Parameters:
-    ///   - backend: `auto` takes PipeWire's own protocol when a PipeWire server with audio answers
-    ///     (and the target is not apps, which go through libpulse for now), else libpulse.
+    ///   - backend: `auto` takes PipeWire's own protocol when a PipeWire server with audio answers,
+    ///     else libpulse.
     ///   - The rest: as for `PulseMonitorTap` (PipeWire's tap takes what it can use).
     public static func open(backend: AudioBackendChoice, target: TapTarget, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
                             relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
                             notice: (@Sendable (String) -> Void)? = nil) throws(TapError) -> any LiveTap {
-        if backend == .pipewire, case .apps = target {
-            throw TapError("listening to apps goes through libpulse for now: use --backend pulse (or auto)")
-        }
-        if Self.resolve(backend, for: target) == .pipewire {
+        if Self.resolve(backend) == .pipewire {
             return try PipeWireTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration)
         }
         return try PulseMonitorTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
@@ -50,13 +47,11 @@ public enum LiveTaps {
     }
 
     /// The library `backend` means here: `auto` is `pipewire` when a PipeWire server with audio
-    /// answers on its own socket (and the target is not apps), else `pulse`.
-    public static func resolve(_ backend: AudioBackendChoice, for target: TapTarget = .defaultSinkMonitor) -> AudioBackendChoice {
+    /// answers on its own socket, else `pulse`.
+    public static func resolve(_ backend: AudioBackendChoice) -> AudioBackendChoice {
         switch backend {
-        case .pulse, .pipewire: return backend
-        case .auto:
-            if case .apps = target { return .pulse }
-            return PipeWireTap.serverAnswers() ? .pipewire : .pulse
+        case .pulse, .pipewire: backend
+        case .auto: PipeWireTap.serverAnswers() ? .pipewire : .pulse
         }
     }
 

@@ -86,52 +86,68 @@ extension PipeWireTap {
 
     /// Opens, relinks or closes the capture for what the graph now holds.
     func route() {
-        guard let client, !isStopped else { return }
-        let name: String?
+        guard client != nil, !isStopped else { return }
         switch target {
-        case .defaultSinkMonitor: name = nil
-        case .named(let named): name = named
-        case .apps: return
+        case .defaultSinkMonitor: routeSource(named: nil)
+        case .named(let name): routeSource(named: name)
+        case .apps(let selection, let output): routeApps(selection, output: output)
         }
+    }
+
+    private func routeSource(named name: String?) {
         guard let found = graph.source(named: name) else {
             closeCapture()
-            switch target {
-            case .named(let named): setStatus(.waitingForDevice(reason: "no source or sink named \(named)"))
-            default: setStatus(.waitingForDevice(reason: graph.defaultSinkName == nil ? "no output device" : "default output device not found"))
+            if let name {
+                setStatus(.waitingForDevice(reason: "no source or sink named \(name)"))
+            } else {
+                setStatus(.waitingForDevice(reason: graph.defaultSinkName == nil ? "no output device" : "default output device not found"))
             }
             return
         }
-        // A device of more channels than a buffer carries is heard as its first eight.
-        let positions = Array(found.positions.prefix(AudioBuffer.maxChannels))
+        guard openCapture(positions: found.positions, for: found.name) else { return }
+        source = found
+        guard let node = captureNode, node != UInt32.max else { return }
+        // Not passive: like a recording, the tap keeps the device running, so silence arrives as silence.
+        relink(to: AudioGraph.links(from: found.ports, to: graph.inputPorts(of: node)), passive: false)
+        announceCapture()
+    }
+
+    /// Makes sure the capture node is open with these positions (a device of more channels than a
+    /// buffer carries is heard as its first eight); false when it cannot be.
+    func openCapture(positions wanted: [String], for label: String) -> Bool {
+        guard let client else { return false }
+        let positions = Array(wanted.prefix(AudioBuffer.maxChannels))
         if captureNode == nil || positions != capturePositions {
             closeCapture()
             let opened = decibar_pw_capture_open(client, Self.nodeName, UInt32(positions.count), positions.joined(separator: ","), UInt32(quantum))
             guard opened == 0 else {
-                setStatus(.waitingForDevice(reason: "cannot record from \(found.name) (error \(opened))"))
-                return
+                setStatus(.waitingForDevice(reason: "cannot record from \(label) (error \(opened))"))
+                return false
             }
             capturePositions = positions
             captureNode = UInt32.max
         }
-        source = found
         if captureNode == UInt32.max {
             let id = decibar_pw_capture_node_id(client)
             if id != UInt32.max { captureNode = id }
         }
-        guard let node = captureNode, node != UInt32.max else { return }
-        let wanted = Set(AudioGraph.links(from: found.ports, to: graph.inputPorts(of: node)))
+        return true
+    }
+
+    /// Makes the links the tap holds exactly `wanted`.
+    func relink(to wanted: [AudioGraph.Link], passive: Bool) {
+        guard let client else { return }
+        let wanted = Set(wanted)
         for (link, handle) in links where !wanted.contains(link) {
             decibar_pw_client_unlink(client, handle)
             links[link] = nil
         }
         for link in wanted where links[link] == nil {
-            // Not passive: like a recording, the tap keeps the device running, so silence arrives as silence.
-            if let handle = decibar_pw_client_link(client, link.output, link.input, 0) { links[link] = handle }
+            if let handle = decibar_pw_client_link(client, link.output, link.input, passive ? 1 : 0) { links[link] = handle }
         }
-        announceCapture()
     }
 
-    private func closeCapture() {
+    func closeCapture() {
         guard let client, captureNode != nil else { return }
         for handle in links.values { decibar_pw_client_unlink(client, handle) }
         links.removeAll()
@@ -140,10 +156,15 @@ extension PipeWireTap {
         capturePositions = []
         format = nil
         source = nil
+        heardStreams = []
     }
 
     /// Says what is heard once samples can flow: the source is linked and the format known.
-    private func announceCapture() {
+    func announceCapture() {
+        if case .apps(let selection, _) = target {
+            announceApps(selection)
+            return
+        }
         guard let source, let format, !links.isEmpty else { return }
         var device = TapDevice(name: source.name, description: source.description, sampleRate: format.rate, channelCount: format.channels)
         device.sinkName = source.node.mediaClass.hasPrefix("Audio/Sink") ? source.node.name : nil

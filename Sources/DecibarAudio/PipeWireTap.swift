@@ -4,7 +4,8 @@ import Dispatch
 import Synchronization
 
 /// Captures from PipeWire itself (libpipewire, no pipewire-pulse in between) as 256-frame buffers:
-/// the default sink's monitor, following the default, or a source or sink by name.
+/// the default sink's monitor, following the default, a source or sink by name, or some apps'
+/// playback streams, each from its first sample.
 ///
 /// The tap is one capture node that it links itself, from what the registry says:
 /// nothing waits for the session manager, and the node never moves by itself. When the server goes
@@ -36,6 +37,8 @@ public final class PipeWireTap: @unchecked Sendable {
     var captureNode: UInt32?
     var capturePositions: [String] = []
     var source: AudioGraph.Source?
+    /// While following apps: the streams heard now.
+    var heardStreams: [AudioGraph.Node] = []
     /// Touched only on the data thread.
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
     var format: (rate: Int, channels: Int)?
@@ -54,7 +57,6 @@ public final class PipeWireTap: @unchecked Sendable {
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
                 remote: String? = nil) throws(TapError) {
         if let failure = PipeWireLibrary.failure { throw TapError(failure) }
-        if case .apps = target { throw TapError("listening to apps is not there yet on PipeWire's own backend (use audio.backend = pulse)") }
         self.target = target
         self.remote = remote
         let frames = fragmentDuration.map { Int(($0 * 48000 / Double(AudioBuffer.frameCapacity)).rounded()) * AudioBuffer.frameCapacity }

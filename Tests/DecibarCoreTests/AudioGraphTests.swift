@@ -5,6 +5,7 @@ import Testing
 struct AudioGraphTests {
     private static let node = "PipeWire:Interface:Node"
     private static let port = "PipeWire:Interface:Port"
+    private static let link = "PipeWire:Interface:Link"
 
     /// A sink `viz` (id 40) with two playback inputs and two monitor outputs, a microphone `mic` (50),
     /// mono, and the tap's own node (60) with its two inputs.
@@ -66,6 +67,53 @@ struct AudioGraphTests {
                    AudioGraph.Port(id: 2, node: 9, isOutput: true, isMonitor: false, channel: "AUX1", index: 1)]
         #expect(AudioGraph.links(from: aux, to: inputs) == [Link(output: 1, input: 61), Link(output: 2, input: 62)])
         #expect(AudioGraph.links(from: [], to: inputs).isEmpty && AudioGraph.links(from: aux, to: []).isEmpty)
+    }
+
+    /// `graph()` plus a sink `other` (45) and three apps' streams: alpha (80) playing to viz, beta
+    /// (90) to other, and gamma (100), whose ports are there but which no sink has yet.
+    private func graphWithApps() -> AudioGraph {
+        var graph = graph()
+        graph.add(id: 45, type: Self.node, properties: ["media.class": "Audio/Sink", "node.name": "other"])
+        for (id, name) in [(80, "alpha"), (90, "beta"), (100, "gamma")] {
+            graph.add(id: UInt32(id), type: Self.node, properties: ["media.class": "Stream/Output/Audio", "node.name": name,
+                                                                    "application.name": name.capitalized, "application.process.binary": name])
+            for (offset, channel) in ["FL", "FR"].enumerated() {
+                graph.add(id: UInt32(id + 1 + offset), type: Self.port,
+                          properties: ["node.id": "\(id)", "port.direction": "out", "audio.channel": channel, "port.id": "\(offset)"])
+            }
+        }
+        graph.add(id: 85, type: Self.link, properties: ["link.output.node": "80", "link.input.node": "40"])
+        graph.add(id: 95, type: Self.link, properties: ["link.output.node": "90", "link.input.node": "45"])
+        // The tap's own link from alpha is not an output alpha plays to.
+        graph.add(id: 86, type: Self.link, properties: ["link.output.node": "80", "link.input.node": "60"])
+        graph.defaultSinkName = "viz"
+        return graph
+    }
+
+    @Test("apps: by name or binary to any output (a stream with no output yet too), exclusions on the default output, an output named keeps to it")
+    func apps() {
+        var graph = graphWithApps()
+        let heard = { (apps: [String], excluded: [String], output: String?) in
+            graph.streams(heardBy: AppSelection(apps: apps, excludedApps: excluded), output: output).map(\.id)
+        }
+        #expect(graph.sinks(fedBy: 80).map(\.name) == ["viz"] && graph.sinks(fedBy: 100).isEmpty)
+        #expect(heard(["Alpha"], [], nil) == [80])
+        #expect(heard(["beta", "GAMMA"], [], nil) == [90, 100])
+        #expect(heard([], ["beta"], nil) == [80], "the default output's streams but beta; gamma's output is not known")
+        #expect(heard([], ["alpha"], nil) == [])
+        #expect(heard(["alpha", "beta", "gamma"], [], "other.monitor") == [90])
+        #expect(heard(["alpha", "beta", "gamma"], [], "other") == [90])
+        #expect(heard(["alpha"], ["Alpha"], nil) == [], "an exclusion wins")
+        graph.defaultSinkName = "other"
+        #expect(heard([], ["alpha"], nil) == [90])
+        // Alpha moves to other: its link to viz goes, one to other comes.
+        graph.remove(id: 85)
+        #expect(heard(["alpha"], [], "viz") == [] && heard(["alpha"], [], nil) == [80])
+        graph.add(id: 87, type: Self.link, properties: ["link.output.node": "80", "link.input.node": "45"])
+        #expect(heard(["alpha"], [], "other") == [80])
+        typealias Link = AudioGraph.Link
+        #expect(graph.links(feeding: graph.streams(heardBy: AppSelection(apps: ["alpha", "beta"]), output: nil), into: 60)
+                == [Link(output: 81, input: 61), Link(output: 82, input: 62), Link(output: 91, input: 61), Link(output: 92, input: 62)])
     }
 
     @Test("the default metadata's value: the name in its JSON, escapes kept; nil for anything else")

@@ -159,8 +159,11 @@ struct AppTapTests {
             let beta = try server.play(tones.beta, app: "beta")
             defer { beta.kill() }
 
-            let tap = try PulseMonitorTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), bufferLimit: 16384,
-                                          server: server.serverAddress)
+            let target = TapTarget.apps(AppSelection(apps: ["alpha"]), output: nil)
+            // PipeWire's own protocol where its socket answers; libpulse otherwise.
+            let tap: any LiveTap = kind == .pipewire
+                ? try PipeWireTap(target: target, bufferLimit: 16384, remote: server.directory + "/run/pipewire-0")
+                : try PulseMonitorTap(target: target, bufferLimit: 16384, server: server.serverAddress)
             tap.start()
             let buffers = tap.buffers
             let reader = Task(executorPreference: Self.reader) {
@@ -181,10 +184,11 @@ struct AppTapTests {
             // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
             let heard = left.count { abs($0) > 1e-6 }
             #expect(heard <= 3 * 47920, "\(heard - 3 * 47920) samples more than the three tracks hold: stale audio")
-            // PipeWire starts a new playback stream at once, and its capture links a moment later: the
-            // first quantum or two of a track (255 or 2047 frames here) can play before it is heard.
-            // PulseAudio prebuffers a new stream, and there every sample arrives.
-            let startLoss = kind.isPipeWire ? 2048 : 0
+            // Through libpulse, PipeWire starts a new playback stream at once and its capture links a
+            // moment later: the first quantum or two of a track (255 or 2047 frames here) can play
+            // before it is heard. PulseAudio prebuffers a new stream, and PipeWire's own protocol
+            // links the stream's ports before it runs: there every sample arrives.
+            let startLoss = kind == .pipewirePulse ? 2048 : 0
             #expect(heard >= 3 * 47920 - 3 * (48 + startLoss), "\(3 * 47920 - heard) samples of the tracks lost")
             // Whatever is lost is a track's start: each ends on its last sample.
             var ends = 0

@@ -1,3 +1,5 @@
+import DecibarAudio
+import DecibarCore
 import Foundation
 import Testing
 
@@ -82,12 +84,90 @@ struct NativePipeWireTests {
         #expect(heard != nil, "a listener never heard the default move: \(listener.output.map(\.text))")
     }
 
-    @Test("--backend pipewire with --app is one line and status 1; --backend nonsense is one line and status 2")
+    /// How an app is started, as a user's player would start it.
+    enum Starter: String, CaseIterable, CustomTestStringConvertible {
+        case paplay, paplayLowLatency, pwPlay, pwPlayLowLatency
+        var testDescription: String { rawValue }
+
+        func arguments(for file: String) -> (tool: String, arguments: [String]) {
+            switch self {
+            case .paplay: ("paplay", ["--property=application.name=marker", file])
+            case .paplayLowLatency: ("paplay", ["--property=application.name=marker", "--latency-msec=5", file])
+            case .pwPlay: ("pw-play", ["--properties={ application.name = marker }", file])
+            case .pwPlayLowLatency: ("pw-play", ["--properties={ application.name = marker }", "--latency=256", file])
+            }
+        }
+    }
+
+    /// A 16-bit stereo WAV: 256 frames of 0.5 (16384), then 0.2 s of silence.
+    static func writeBurst(to path: String) throws {
+        let frames = 256 + 9600
+        var bytes: [UInt8] = []
+        func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        bytes += Array("RIFF".utf8); append(UInt32(36 + frames * 4)); bytes += Array("WAVEfmt ".utf8)
+        append(UInt32(16)); append(UInt16(1)); append(UInt16(2)); append(UInt32(48000)); append(UInt32(48000 * 4))
+        append(UInt16(4)); append(UInt16(16)); bytes += Array("data".utf8); append(UInt32(frames * 4))
+        for frame in 0 ..< frames {
+            append(Int16(frame < 256 ? 16384 : 0)); append(Int16(frame < 256 ? 16384 : 0))
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    static let reader = DedicatedThreadExecutor(name: "native-tap-reader")
+
+    /// The tap links each stream's ports as they appear, before the stream runs: its first
+    /// sample is heard however the player starts (through libpulse a capture links only once the
+    /// stream runs, and its first 255-2047 frames are lost on PipeWire).
+    @Test("--app from the first sample: a 256-frame burst at frame 0 is heard whole in at least 19 of 20 starts",
+          arguments: Starter.allCases)
+    func firstSample(of starter: Starter) async throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        let burst = server.directory + "/burst.wav"
+        try Self.writeBurst(to: burst)
+        let tap = try PipeWireTap(target: .apps(AppSelection(apps: ["marker"]), output: nil), bufferLimit: 16384,
+                                  remote: server.directory + "/run/pipewire-0")
+        tap.start()
+        defer { tap.stop() }
+        let buffers = tap.buffers
+        let reader = Task(executorPreference: Self.reader) {
+            var left: [Float] = []
+            for await buffer in buffers {
+                for frame in 0 ..< buffer.frameCount { left.append(buffer[frame, 0]) }
+            }
+            return left
+        }
+        #expect(tap.waitForStatus(otherThan: .connecting, until: HostClock.now() + 5) == .waitingForApp("waiting for marker"))
+        let (tool, arguments) = starter.arguments(for: burst)
+        for _ in 0 ..< 20 {
+            let player = Process(tool: tool, arguments: arguments, environment: server.toolEnvironment,
+                                 output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+            try player.startAlone()
+            player.waitUntilExit()
+            #expect(player.terminationStatus == 0, "\(tool) failed")
+            usleep(100_000)
+        }
+        tap.stop()
+        let left = await reader.value
+        // Each start's burst as heard: a run of 0.5s, whole when 256 long.
+        var runs: [Int] = []
+        var length = 0
+        for sample in left + [0] {
+            if abs(sample - 0.5) < 1e-3 {
+                length += 1
+            } else if length > 0 {
+                runs.append(length)
+                length = 0
+            }
+        }
+        let whole = runs.count { $0 == 256 }
+        #expect(whole >= 19, "\(whole) of 20 bursts heard whole; runs heard: \(runs)")
+        #expect(runs.count <= 20 && left.allSatisfy { $0 == 0 || abs($0 - 0.5) < 1e-3 }, "more than the bursts: \(runs)")
+        #expect(tap.droppedBufferCount == 0)
+    }
+
+    @Test("--backend nonsense is one line and status 2")
     func refusals() throws {
         let server = try PrivatePulseServer(kind: .pipewire)
-        let apps = try TestRig.run(TestRig.decibar, ["levels", "--backend", "pipewire", "--app", "x", "--duration", "1"], environment: server.environment)
-        #expect(apps.status == 1 && apps.error.split(separator: "\n").count == 1, "\(apps.error)")
-        #expect(apps.error.contains("--backend pulse"))
         let bad = try TestRig.run(TestRig.decibar, ["levels", "--backend", "jack", "--duration", "1"], environment: server.environment)
         #expect(bad.status == 2 && bad.error.contains("auto, pulse, pipewire"), "\(bad.error)")
     }

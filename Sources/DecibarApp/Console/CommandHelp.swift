@@ -71,9 +71,9 @@ public enum CommandHelp {
 
     public static let live = """
         Listens to the monitor of the default output (or --source) and follows it when the \
-        default output changes. With --app, only those apps are heard: each of their playback \
-        streams through the server's monitor of that stream, summed, followed to any output, and \
-        silence while none plays (the window says "waiting for NAME"); --exclude-app leaves apps out. If the audio server goes away, the window stays open, says \
+        default output changes. With --app, only those apps are heard: their playback streams, \
+        summed (on PipeWire from each one's first sample), followed to any output, and silence \
+        while none plays (the window says "waiting for NAME"); --exclude-app leaves apps out. If the audio server goes away, the window stays open, says \
         "waiting for audio server" and reconnects when it returns.
         Bars are shown when the audio is heard: the output's latency is measured from the \
         server and applied; --av-offset adds to it.

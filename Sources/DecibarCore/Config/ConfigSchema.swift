@@ -140,7 +140,7 @@ public enum ConfigSchema {
         public static let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app", rules: .appNames,
             "Leave these apps out (named as for apps): with apps empty, every other app playing to the output is heard (the default output, or the sink source names). Repeat --exclude-app for more.")
         public static let backend: Setting<AudioBackendChoice> = .choice(.audio, "backend", default: .auto, appliesLive: false,
-            "How to reach the sound server: pipewire (PipeWire's own protocol: the tap links itself to the output, with less work for the server), pulse (libpulse: PulseAudio, or PipeWire through pipewire-pulse) or auto (pipewire when a PipeWire server with audio answers, else pulse). Listening to apps goes through pulse for now.")
+            "How to reach the sound server: pipewire (PipeWire's own protocol: the tap links itself to the output, or to an app's stream before it plays, so its first sample is heard; less work for the server), pulse (libpulse: PulseAudio, or PipeWire through pipewire-pulse) or auto (pipewire when a PipeWire server with audio answers, else pulse).")
         public static let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, for: .liveWindow, unit: "ms",
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
     }

@@ -43,8 +43,16 @@ public struct AudioGraph: Sendable, Equatable {
         }
     }
 
+    /// A link the server holds, as the two nodes it joins.
+    public struct NodeLink: Sendable, Equatable {
+        public let output: UInt32
+        public let input: UInt32
+    }
+
     public private(set) var nodes: [UInt32: Node] = [:]
     public private(set) var ports: [UInt32: Port] = [:]
+    /// The links the server holds, by id, as the nodes they join: where each stream plays.
+    public private(set) var nodeLinks: [UInt32: NodeLink] = [:]
     /// The default sink's name, from the `default` metadata.
     public var defaultSinkName: String?
 
@@ -68,17 +76,23 @@ public struct AudioGraph: Sendable, Equatable {
                              channel: properties["audio.channel"] ?? "", index: properties["port.id"].flatMap { Int($0) } ?? Int(id))
             return true
         }
+        if type.hasSuffix(":Interface:Link") {
+            guard let output = properties["link.output.node"].flatMap({ UInt32($0) }),
+                  let input = properties["link.input.node"].flatMap({ UInt32($0) }) else { return false }
+            nodeLinks[id] = NodeLink(output: output, input: input)
+            return true
+        }
         return false
     }
 
-    /// Forgets a global that went away; returns whether it was a node or port.
+    /// Forgets a global that went away; returns whether it was a node, port or link.
     @discardableResult
     public mutating func remove(id: UInt32) -> Bool {
         if nodes.removeValue(forKey: id) != nil {
             ports = ports.filter { $0.value.node != id }
             return true
         }
-        return ports.removeValue(forKey: id) != nil
+        return ports.removeValue(forKey: id) != nil || nodeLinks.removeValue(forKey: id) != nil
     }
 
     /// Forgets everything (the server went away).
@@ -136,6 +150,39 @@ public struct AudioGraph: Sendable, Equatable {
             links = zip(outputs, inputs).map { Link(output: $0.id, input: $1.id) }
         }
         return links
+    }
+}
+
+extension AudioGraph {
+    /// The sinks a node plays to, by the links the server holds.
+    public func sinks(fedBy node: UInt32) -> [Node] {
+        Set(nodeLinks.values.filter { $0.output == node }.map(\.input)).sorted()
+            .compactMap { nodes[$0] }.filter { $0.mediaClass.hasPrefix("Audio/Sink") }
+    }
+
+    /// The apps' playback streams a tap on `selection` hears, in id order.
+    ///
+    /// `output` (a sink, or its monitor) keeps to the streams playing there; without it, apps are
+    /// followed to every output, and exclusions alone mean the default output. A stream not yet
+    /// linked to any output is heard when the output does not matter: its first sample is then
+    /// heard, whichever output it goes to.
+    public func streams(heardBy selection: AppSelection, output: String?) -> [Node] {
+        let outputName = output.map { $0.hasSuffix(".monitor") ? String($0.dropLast(".monitor".count)) : $0 }
+        return nodes.values.filter { $0.mediaClass == "Stream/Output/Audio" }.sorted { $0.id < $1.id }.filter { stream in
+            guard selection.includes(name: stream.appName, binary: stream.appBinary) else { return false }
+            let sinks = sinks(fedBy: stream.id)
+            if sinks.isEmpty { return outputName == nil && !selection.apps.isEmpty }
+            return sinks.contains { sink in
+                if let outputName { return sink.name == outputName }
+                return !selection.apps.isEmpty || sink.name == defaultSinkName
+            }
+        }
+    }
+
+    /// The links that feed `streams` into the capture node `capture`.
+    public func links(feeding streams: [Node], into capture: UInt32) -> [Link] {
+        let inputs = inputPorts(of: capture)
+        return streams.flatMap { Self.links(from: outputPorts(of: $0.id, monitor: false), to: inputs) }
     }
 }
 
