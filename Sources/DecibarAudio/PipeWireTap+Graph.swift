@@ -39,9 +39,10 @@ extension PipeWireTap {
                 guard let user else { return }
                 PipeWireTap.tap(user).formatChanged(rate: Int(rate), channels: Int(channels))
             },
-            samples: { user, samples, frames, channels, rate, _, _ in
+            samples: { user, samples, frames, channels, rate, now, delay in
                 guard let user, let samples else { return }
-                PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate))
+                PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate),
+                                               cycleTime: now, deviceDelay: delay)
             })
     }
 
@@ -106,6 +107,7 @@ extension PipeWireTap {
         }
         guard openCapture(positions: found.positions, for: found.name) else { return }
         source = found
+        isHeardOnSink.store(found.node.mediaClass.hasPrefix("Audio/Sink"), ordering: .relaxed)
         guard let node = captureNode, node != UInt32.max else { return }
         // Not passive: like a recording, the tap keeps the device running, so silence arrives as silence.
         relink(to: AudioGraph.links(from: found.ports, to: graph.inputPorts(of: node)), passive: false)
@@ -193,13 +195,23 @@ extension PipeWireTap {
 
     /// One cycle's samples, on PipeWire's data thread: re-chunked into 256-frame buffers, handed
     /// over at once. No allocation but a new chunker when the rate or channels change.
-    func received(_ samples: UnsafePointer<Float>, frames: Int, channels: Int, rate: Int) {
+    ///
+    /// Stamped by the graph's clock, not by when this thread ran: `cycleTime` (monotonic ns) is
+    /// when the driver started the cycle, which is when the sink takes these samples, and the
+    /// sink's device still holds `deviceDelay` frames ahead of them: that is the sink latency.
+    func received(_ samples: UnsafePointer<Float>, frames: Int, channels: Int, rate: Int, cycleTime: Int64, deviceDelay: Int64) {
         guard channels >= 1, channels <= AudioBuffer.maxChannels, rate > 0 else { return }
         if rechunker.channelCount != channels || rechunker.pendingSampleRate != rate {
             rechunker = Rechunker(channelCount: channels, sampleRate: rate)
         }
-        let now = HostClock.now()
-        rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channels), deliveredAt: now) { handOver.add($0) }
+        // The time the cycle's last frame is taken by the sink (its first plus the cycle's length).
+        let end = cycleTime > 0 ? Double(cycleTime) / 1e9 + Double(frames) / Double(rate) : HostClock.now()
+        if isHeardOnSink.load(ordering: .relaxed), deviceDelay >= 0, deviceDelay < Int64(rate) * 10 {
+            sinkLatencyNanoseconds.store(deviceDelay * 1_000_000_000 / Int64(rate), ordering: .relaxed)
+        } else {
+            sinkLatencyNanoseconds.store(0, ordering: .relaxed)
+        }
+        rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channels), deliveredAt: end) { handOver.add($0) }
         handOver.send()
     }
 }

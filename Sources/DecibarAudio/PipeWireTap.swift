@@ -26,6 +26,9 @@ public final class PipeWireTap: @unchecked Sendable {
     private let statusCell = TapStatusCell()
     private let stopRequested = Mutex(false)
     let sinkLatencyNanoseconds = Atomic<Int64>(0)
+    /// Whether what is captured plays on a sink (a monitor, apps), whose device delay is latency
+    /// still to come; a source's samples were heard when captured.
+    let isHeardOnSink = Atomic(true)
     /// Connects, frees and retries, never on the loop thread (a client cannot free itself there).
     let supervisor = DispatchQueue(label: "decibar.pipewire")
 

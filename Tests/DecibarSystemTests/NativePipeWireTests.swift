@@ -99,17 +99,29 @@ struct NativePipeWireTests {
         }
     }
 
-    /// A 16-bit stereo WAV: 256 frames of 0.5 (16384), then 0.2 s of silence.
-    static func writeBurst(to path: String) throws {
-        let frames = 256 + 9600
+    /// A 16-bit stereo WAV at 48 kHz: `before` frames of silence, `loud` frames of 0.5 (16384), then
+    /// `after` frames of silence.
+    static func writeBurst(to path: String, before: Int = 0, loud: Int = 256, after: Int = 9600) throws {
+        try writeWAV([Int16](repeating: 0, count: before) + [Int16](repeating: 16384, count: loud) + [Int16](repeating: 0, count: after), to: path)
+    }
+
+    /// `count` clicks of 48 frames of 0.5, `spacing` frames apart, after 0.3 s of silence.
+    static func writeClicks(to path: String, count: Int, spacing: Int) throws {
+        var frames = [Int16](repeating: 0, count: 14400 + count * spacing)
+        for click in 0 ..< count {
+            for frame in 0 ..< 48 { frames[14400 + click * spacing + frame] = 16384 }
+        }
+        try writeWAV(frames, to: path)
+    }
+
+    /// Both channels of a 16-bit stereo WAV at 48 kHz.
+    static func writeWAV(_ frames: [Int16], to path: String) throws {
         var bytes: [UInt8] = []
         func append<Value: FixedWidthInteger>(_ value: Value) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        bytes += Array("RIFF".utf8); append(UInt32(36 + frames * 4)); bytes += Array("WAVEfmt ".utf8)
+        bytes += Array("RIFF".utf8); append(UInt32(36 + frames.count * 4)); bytes += Array("WAVEfmt ".utf8)
         append(UInt32(16)); append(UInt16(1)); append(UInt16(2)); append(UInt32(48000)); append(UInt32(48000 * 4))
-        append(UInt16(4)); append(UInt16(16)); bytes += Array("data".utf8); append(UInt32(frames * 4))
-        for frame in 0 ..< frames {
-            append(Int16(frame < 256 ? 16384 : 0)); append(Int16(frame < 256 ? 16384 : 0))
-        }
+        append(UInt16(4)); append(UInt16(16)); bytes += Array("data".utf8); append(UInt32(frames.count * 4))
+        for value in frames { append(value); append(value) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
@@ -163,6 +175,63 @@ struct NativePipeWireTests {
         #expect(whole >= 19, "\(whole) of 20 bursts heard whole; runs heard: \(runs)")
         #expect(runs.count <= 20 && left.allSatisfy { $0 == 0 || abs($0 - 0.5) < 1e-3 }, "more than the bursts: \(runs)")
         #expect(tap.droppedBufferCount == 0)
+    }
+
+    /// When each click is heard, as a tap says: the end time of the buffer it is in, less the frames
+    /// after it, plus the tap's sink latency. Onsets at least 0.1 s apart.
+    static func clickTimes(_ buffers: AudioBufferStream, latency: @escaping @Sendable () -> Double) -> Task<[Double], Never> {
+        Task(executorPreference: reader) {
+            var times: [Double] = []
+            var quietSince = 0
+            for await buffer in buffers {
+                for frame in 0 ..< buffer.frameCount {
+                    if buffer[frame, 0] > 0.25 {
+                        if quietSince >= 4800 {
+                            times.append(buffer.captureTime - Double(buffer.frameCount - frame) / Double(buffer.sampleRate) + latency())
+                        }
+                        quietSince = 0
+                    } else {
+                        quietSince += 1
+                    }
+                }
+            }
+            return times
+        }
+    }
+
+    /// PipeWire's own tap stamps by the graph's clock: a sample is heard when the sink takes its
+    /// cycle (the driver's wake-up), plus its place in the cycle and the device's delay (0 on a
+    /// null sink). libpulse through pipewire-pulse stamps by arrival, as if the delivery's last
+    /// sample were heard the moment it is read (the server reports no latency for a null sink), so
+    /// its stamps lead by one cycle less the time the delivery took, and wander with that time.
+    @Test("the heard clock: clicks 250 ms apart in one file are stamped 250 ms apart by PipeWire's own tap (±0.3 ms); libpulse's arrival stamps lead by under one cycle")
+    func heardClock() async throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        let clicks = server.directory + "/clicks.wav"
+        try Self.writeClicks(to: clicks, count: 8, spacing: 12000)
+        let native = try PipeWireTap(bufferLimit: 16384, remote: server.directory + "/run/pipewire-0")
+        let pulse = try PulseMonitorTap(bufferLimit: 16384, measuresSinkLatency: true, server: server.serverAddress)
+        let nativeTimes = Self.clickTimes(native.buffers) { native.sinkLatency }
+        let pulseTimes = Self.clickTimes(pulse.buffers) { pulse.sinkLatency }
+        native.start()
+        pulse.start()
+        defer { native.stop(); pulse.stop() }
+        for tap in [native, pulse] as [any LiveTap] {
+            #expect(TestRig.wait(timeout: 5) { if case .capturing = tap.status { true } else { false } }, "\(tap.backend): \(tap.status)")
+        }
+        usleep(300_000)
+        let player = try server.play(clicks)
+        player.waitUntilExit()
+        usleep(300_000)
+        native.stop()
+        pulse.stop()
+        let heardNative = await nativeTimes.value, heardPulse = await pulseTimes.value
+        try #require(heardNative.count == 8 && heardPulse.count == 8, "clicks heard: \(heardNative.count) native, \(heardPulse.count) libpulse")
+        let spacing = zip(heardNative.dropFirst(), heardNative).map { ($0 - $1) * 1000 }
+        #expect(spacing.allSatisfy { abs($0 - 250) <= 0.3 }, "native spacing, ms: \(spacing)")
+        let differences = zip(heardNative, heardPulse).map { ($0 - $1) * 1000 }.sorted()
+        let median = (differences[3] + differences[4]) / 2
+        #expect(median >= 0 && median <= 256.0 / 48, "native minus libpulse, ms: \(differences); latency native \(native.sinkLatency) s, libpulse \(pulse.sinkLatency) s")
     }
 
     @Test("--backend nonsense is one line and status 2")
