@@ -23,7 +23,10 @@
 # rate, which is otherwise 60). At 60 Hz a frame waits on average 8.3 ms for its slot, most of a
 # 12 ms budget; at 144 Hz, 3.5 ms.
 #
-# Usage: [CLICKS=40] [FPS=N] bench-latency.sh [DECIBAR_BINARY]   (default: the release build in .build-release)
+# RIG_SERVER=pipewire runs it on a private PipeWire, BACKEND=pulse|pipewire picks decibar's backend.
+#
+# Usage: [CLICKS=40] [FPS=N] [RIG_SERVER=pipewire] [BACKEND=...] bench-latency.sh [DECIBAR_BINARY]
+#        (default binary: the release build in .build-release)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -33,6 +36,7 @@ interval=0.7
 fps=${FPS:-}
 fps_args=()
 [ -z "$fps" ] || fps_args=(--display-fps "$fps")
+[ -z "${BACKEND:-}" ] || fps_args+=(--backend "$BACKEND")
 
 for tool in pulseaudio pactl pacat parec Xvfb python3; do
   command -v "$tool" >/dev/null || { echo "bench-latency: $tool not found (apt-get install pulseaudio pulseaudio-utils xvfb python3)" >&2; exit 1; }
@@ -62,5 +66,5 @@ python3 "$here/bench-latency-clicks.py" play "$dir/writes.txt" "$clicks" "$inter
 
 wait "$decibar_pid" || { echo "bench-latency: decibar failed: $(cat "$dir/decibar.err")" >&2; exit 1; }
 "$here/stop-pid.sh" "$monitor_pid"   # its log is complete before it is read
-echo "Audio-to-frame latency: decibar live (1280x720, 48 bars, Xvfb/llvmpipe, ${fps:-60} Hz), $clicks clicks about ${interval} s apart"
+echo "Audio-to-frame latency: decibar live (1280x720, 48 bars, Xvfb/llvmpipe, ${fps:-60} Hz, ${RIG_SERVER:-pulseaudio}, backend ${BACKEND:-auto}), $clicks clicks about ${interval} s apart"
 python3 "$here/bench-latency-clicks.py" analyze "$dir/writes.txt" "$dir/monitor.log" "$dir/frames.log"

@@ -1,7 +1,8 @@
 # Sourced by the benchmark scripts: a private PulseAudio (null sink "viz") and, unless told
 # otherwise, an Xvfb, both stopped when the script exits, with every PID the script adds to
 # `pids` stopped first. After `rig_start PREFIX [--no-display]`, `$dir` is the scratch folder and
-# PULSE_SERVER, PULSE_COOKIE, XDG_RUNTIME_DIR (and DISPLAY) are exported.
+# PULSE_SERVER, PULSE_COOKIE, XDG_RUNTIME_DIR (and DISPLAY) are exported. RIG_SERVER=pipewire
+# starts a private PipeWire instead (pipewire-start.sh: WirePlumber, pipewire-pulse, the same sink).
 rig_scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 pids=()
 dir=""
@@ -9,7 +10,8 @@ dir=""
 rig_stop() {
   for pid in "${pids[@]}"; do "$rig_scripts/stop-pid.sh" "$pid" || true; done
   [ -n "$dir" ] || return 0
-  "$rig_scripts/pulse-stop.sh" "$dir/pa" || true
+  [ -d "$dir/pa" ] && { "$rig_scripts/pulse-stop.sh" "$dir/pa" || true; }
+  [ -d "$dir/pw" ] && { "$rig_scripts/pipewire-stop.sh" "$dir/pw" || true; }
   [ -d "$dir/x" ] && { "$rig_scripts/xvfb-stop.sh" "$dir/x" || true; }
   rm -rf "$dir"
 }
@@ -19,8 +21,10 @@ rig_start() {
   dir=$(mktemp -d "/tmp/$1.XXXXXX")
   trap rig_stop EXIT
   trap 'exit 130' INT TERM
-  PULSE_SERVER=$("$rig_scripts/pulse-start.sh" "$dir/pa")
-  export PULSE_SERVER PULSE_COOKIE="$dir/pa/cookie" XDG_RUNTIME_DIR="$dir/pa/run"
+  local server=pa start=pulse-start.sh
+  [ "${RIG_SERVER:-pulseaudio}" = pipewire ] && server=pw start=pipewire-start.sh
+  PULSE_SERVER=$("$rig_scripts/$start" "$dir/$server")
+  export PULSE_SERVER PULSE_COOKIE="$dir/$server/cookie" XDG_RUNTIME_DIR="$dir/$server/run"
   if [ "${2:-}" != --no-display ]; then
     DISPLAY=$("$rig_scripts/xvfb-start.sh" "$dir/x")
     export DISPLAY

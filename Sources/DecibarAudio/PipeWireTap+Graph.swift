@@ -212,6 +212,13 @@ extension PipeWireTap {
             sinkLatencyNanoseconds.store(0, ordering: .relaxed)
         }
         rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channels), deliveredAt: end) { handOver.add($0) }
-        handOver.send()
+        // The reader wakes once per fragment asked for (`quantum`), as libpulse's fragments wake
+        // it, not once per graph cycle: a 50 ms reader on a 5 ms graph wakes 20 times a second.
+        // Sent now when waiting for the next cycle would hold more than a fragment.
+        framesSinceDelivery += frames
+        if framesSinceDelivery + frames > quantum {
+            framesSinceDelivery = 0
+            handOver.send()
+        }
     }
 }

@@ -45,6 +45,8 @@ public final class PipeWireTap: @unchecked Sendable {
     /// Touched only on the data thread.
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
     var format: (rate: Int, channels: Int)?
+    /// Touched only on the data thread: frames handed over since the reader was last woken.
+    var framesSinceDelivery = 0
     var retryDelay = PipeWireTap.initialRetryDelay
     var isStopped = false
     /// Bumped at every new connection: a retry scheduled for an older one does nothing.
