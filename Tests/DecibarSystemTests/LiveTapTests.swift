@@ -140,7 +140,8 @@ struct LiveTapTests {
         let server = try PrivatePulseServer()
         try server.addNullSink(named: "other")
         let tone = server.directory + "/tone.wav"
-        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 4)
+        // Long enough for both runs however slowly each starts (under a sanitizer, seconds).
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 30)
         let player = try server.play(tone, sink: "other")
         defer { player.kill() }
         for name in ["other", "other.monitor"] {
