@@ -20,7 +20,7 @@
     X(pw_context_new) X(pw_context_destroy) X(pw_context_connect) X(pw_core_disconnect) \
     X(pw_properties_new) X(pw_properties_set) X(pw_properties_setf) X(pw_properties_free) \
     X(pw_filter_new) X(pw_filter_add_listener) X(pw_filter_add_port) X(pw_filter_connect) X(pw_filter_destroy) \
-    X(pw_filter_get_dsp_buffer) X(pw_filter_get_node_id) \
+    X(pw_filter_get_dsp_buffer) X(pw_filter_get_node_id) X(pw_filter_update_properties) \
     X(pw_proxy_destroy)
 
 typedef struct { DECIBAR_PIPEWIRE_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarPipeWire;
@@ -175,6 +175,29 @@ static int report_format(struct spa_loop *loop, bool async, uint32_t seq, const 
     return 0;
 }
 
+// On the loop thread: the node's latency property, which the graph takes at its next
+// recalculation. A request made for a capture since closed is dropped.
+struct quantum_request {
+    struct pw_filter *filter;
+    uint32_t quantum;
+};
+
+static int set_quantum(struct spa_loop *loop, bool async, uint32_t seq, const void *data, size_t size, void *user_data) {
+    (void)loop;
+    (void)async;
+    (void)seq;
+    (void)size;
+    decibar_pw_client *client = user_data;
+    const struct quantum_request *request = data;
+    if (!client->filter || client->filter != request->filter) return 0;
+    char latency[32];
+    snprintf(latency, sizeof latency, "%u/48000", request->quantum);
+    struct spa_dict_item item = SPA_DICT_ITEM_INIT(PW_KEY_NODE_LATENCY, latency);
+    struct spa_dict dict = SPA_DICT_INIT(&item, 1);
+    pw->pw_filter_update_properties(client->filter, NULL, &dict);
+    return 0;
+}
+
 // Runs on PipeWire's real-time data thread once a graph cycle: no allocation, no lock, no log.
 static void on_filter_process(void *data, struct spa_io_position *position) {
     decibar_pw_client *client = data;
@@ -198,8 +221,13 @@ static void on_filter_process(void *data, struct spa_io_position *position) {
             for (uint32_t frame = 0; frame < frames; frame++) out[frame * channels] = 0;
         }
     }
-    client->callbacks.samples(client->user, client->interleaved, frames, channels, rate, (int64_t)position->clock.nsec,
-                              (int64_t)position->clock.delay);
+    uint32_t quantum = client->callbacks.samples(client->user, client->interleaved, frames, channels, rate,
+                                                 (int64_t)position->clock.nsec, (int64_t)position->clock.delay);
+    // Asked on the loop thread, without waiting for it (the value is copied).
+    if (quantum != 0) {
+        struct quantum_request request = { client->filter, quantum };
+        pw_loop_invoke(client->main_loop, set_quantum, 0, &request, sizeof request, false, client);
+    }
 }
 
 static const struct pw_filter_events filter_events = {

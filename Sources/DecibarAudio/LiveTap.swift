@@ -40,7 +40,8 @@ public enum LiveTaps {
                             relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
                             notice: (@Sendable (String) -> Void)? = nil) throws(TapError) -> any LiveTap {
         if Self.resolve(backend) == .pipewire {
-            return try PipeWireTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration)
+            return try PipeWireTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
+                                   relaxesInSilence: relaxesInSilence)
         }
         return try PulseMonitorTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
                                    relaxesInSilence: relaxesInSilence, measuresSinkLatency: measuresSinkLatency, notice: notice)

@@ -40,9 +40,9 @@ extension PipeWireTap {
                 PipeWireTap.tap(user).formatChanged(rate: Int(rate), channels: Int(channels))
             },
             samples: { user, samples, frames, channels, rate, now, delay in
-                guard let user, let samples else { return }
-                PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate),
-                                               cycleTime: now, deviceDelay: delay)
+                guard let user, let samples else { return 0 }
+                return PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate),
+                                                      cycleTime: now, deviceDelay: delay)
             })
     }
 
@@ -199,8 +199,10 @@ extension PipeWireTap {
     /// Stamped by the graph's clock, not by when this thread ran: `cycleTime` (monotonic ns) is
     /// when the driver started the cycle, which is when the sink takes these samples, and the
     /// sink's device still holds `deviceDelay` frames ahead of them: that is the sink latency.
-    func received(_ samples: UnsafePointer<Float>, frames: Int, channels: Int, rate: Int, cycleTime: Int64, deviceDelay: Int64) {
-        guard channels >= 1, channels <= AudioBuffer.maxChannels, rate > 0 else { return }
+    ///
+    /// Returns the frames a cycle to ask for from now on, or 0 to leave it.
+    func received(_ samples: UnsafePointer<Float>, frames: Int, channels: Int, rate: Int, cycleTime: Int64, deviceDelay: Int64) -> UInt32 {
+        guard channels >= 1, channels <= AudioBuffer.maxChannels, rate > 0 else { return 0 }
         if rechunker.channelCount != channels || rechunker.pendingSampleRate != rate {
             rechunker = Rechunker(channelCount: channels, sampleRate: rate)
         }
@@ -220,5 +222,22 @@ extension PipeWireTap {
             framesSinceDelivery = 0
             handOver.send()
         }
+        return relaxesInSilence ? quantumAfter(UnsafeBufferPointer(start: samples, count: frames * channels), rate: rate) : 0
+    }
+
+    /// After a second of digital silence the node asks for 100 ms cycles (a window at rest, or an
+    /// app that does not play, need not wake everything 190 times a second); the first sound asks
+    /// for the tap's own again. On the data thread.
+    private func quantumAfter(_ samples: UnsafeBufferPointer<Float>, rate: Int) -> UInt32 {
+        if samples.allSatisfy({ $0 == 0 }) {
+            silentFrames += samples.count / max(1, rechunker.channelCount)
+            guard !isRelaxed, Double(silentFrames) >= Self.relaxAfter * Double(rate) else { return 0 }
+            isRelaxed = true
+            return UInt32(Self.relaxedQuantum)
+        }
+        silentFrames = 0
+        guard isRelaxed else { return 0 }
+        isRelaxed = false
+        return UInt32(quantum)
     }
 }

@@ -21,6 +21,8 @@ public final class PipeWireTap: @unchecked Sendable {
     public let quantum: Int
     /// The server to use (a socket path or name); nil means $PIPEWIRE_REMOTE, then pipewire-0.
     public let remote: String?
+    /// Longer cycles after a second of digital silence (see `quantumAfter`).
+    public let relaxesInSilence: Bool
 
     var handOver: AudioHandOver
     private let statusCell = TapStatusCell()
@@ -45,8 +47,11 @@ public final class PipeWireTap: @unchecked Sendable {
     /// Touched only on the data thread.
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
     var format: (rate: Int, channels: Int)?
-    /// Touched only on the data thread: frames handed over since the reader was last woken.
+    /// Touched only on the data thread: frames handed over since the reader was last woken, and
+    /// the silence that relaxes the node's cycle.
     var framesSinceDelivery = 0
+    var silentFrames = 0
+    var isRelaxed = false
     var retryDelay = PipeWireTap.initialRetryDelay
     var isStopped = false
     /// Bumped at every new connection: a retry scheduled for an older one does nothing.
@@ -55,13 +60,17 @@ public final class PipeWireTap: @unchecked Sendable {
     static let initialRetryDelay = 0.1
     static let maximumRetryDelay = 0.8
     static let nodeName = "decibar-tap"
+    static let relaxAfter = 1.0
+    /// 100 ms at 48 kHz (the graph rounds it to its largest cycle, 2048 frames by default).
+    static let relaxedQuantum = 4800
 
     /// - Parameters:
     ///   - bufferLimit: buffers kept for a reader that falls behind (newer ones are dropped).
     ///   - fragmentDuration: how much audio to ask for at a time; nil means one 256-frame buffer.
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
-                remote: String? = nil) throws(TapError) {
+                relaxesInSilence: Bool = false, remote: String? = nil) throws(TapError) {
         if let failure = PipeWireLibrary.failure { throw TapError(failure) }
+        self.relaxesInSilence = relaxesInSilence
         self.target = target
         self.remote = remote
         let frames = fragmentDuration.map { Int(($0 * 48000 / Double(AudioBuffer.frameCapacity)).rounded()) * AudioBuffer.frameCapacity }

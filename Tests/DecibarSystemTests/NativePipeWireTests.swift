@@ -207,7 +207,7 @@ struct NativePipeWireTests {
     /// null sink). libpulse through pipewire-pulse stamps by arrival, as if the delivery's last
     /// sample were heard the moment it is read (the server reports no latency for a null sink), so
     /// its stamps lead by one cycle less the time the delivery took, and wander with that time.
-    @Test("the heard clock: clicks 250 ms apart in one file are stamped 250 ms apart by PipeWire's own tap (±0.3 ms); libpulse's arrival stamps lead by under one cycle")
+    @Test("the heard clock: clicks 250 ms apart in one file are stamped 250 ms apart by PipeWire's own tap (±0.3 ms); libpulse's arrival stamps lead by under one cycle, at the median")
     func heardClock() async throws {
         let server = try PrivatePulseServer(kind: .pipewire)
         let clicks = server.directory + "/clicks.wav"
@@ -229,12 +229,57 @@ struct NativePipeWireTests {
         native.stop()
         pulse.stop()
         let heardNative = await nativeTimes.value, heardPulse = await pulseTimes.value
-        try #require(heardNative.count == 8 && heardPulse.count == 8, "clicks heard: \(heardNative.count) native, \(heardPulse.count) libpulse")
+        // Now and then the server drops a click before either tap (both then hear 7): the clicks
+        // are paired by time, and spacings taken as whole numbers of 250 ms.
+        let pairs = heardNative.compactMap { native in heardPulse.first { abs($0 - native) < 0.02 }.map { (native, $0) } }
+        try #require(pairs.count >= 6, "clicks heard: \(heardNative.count) native, \(heardPulse.count) libpulse, \(pairs.count) paired")
         let spacing = zip(heardNative.dropFirst(), heardNative).map { ($0 - $1) * 1000 }
-        #expect(spacing.allSatisfy { abs($0 - 250) <= 0.3 }, "native spacing, ms: \(spacing)")
-        let differences = zip(heardNative, heardPulse).map { ($0 - $1) * 1000 }.sorted()
-        let median = (differences[3] + differences[4]) / 2
+        #expect(spacing.allSatisfy { $0 >= 240 && abs($0 - 250 * ($0 / 250).rounded()) <= 0.3 }, "native spacing, ms: \(spacing)")
+        let differences = pairs.map { ($0 - $1) * 1000 }.sorted()
+        let median = differences[differences.count / 2]
         #expect(median >= 0 && median <= 256.0 / 48, "native minus libpulse, ms: \(differences); latency native \(native.sinkLatency) s, libpulse \(pulse.sinkLatency) s")
+    }
+
+    /// The node's `node.latency` as the server shows it.
+    static func tapLatency(on server: PrivatePulseServer) throws -> String? {
+        let dump = try TestRig.run("pw-dump", [], environment: server.toolEnvironment)
+        let objects = try JSONSerialization.jsonObject(with: dump.output) as? [[String: Any]] ?? []
+        for object in objects where object["type"] as? String == "PipeWire:Interface:Node" {
+            let properties = (object["info"] as? [String: Any])?["props"] as? [String: Any]
+            if properties?["node.name"] as? String == "decibar-tap" { return properties?["node.latency"] as? String }
+        }
+        return nil
+    }
+
+    @Test("a second of silence relaxes the node to 100 ms cycles, time still passing; an app's first sound takes it back to 256 frames and is heard")
+    func relaxesInSilence() async throws {
+        let server = try PrivatePulseServer(kind: .pipewire)
+        let tone = server.directory + "/tone.wav"
+        try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 10)
+        let tap = try PipeWireTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), bufferLimit: 16384,
+                                  relaxesInSilence: true, remote: server.directory + "/run/pipewire-0")
+        let buffers = tap.buffers
+        let loudest = Task(executorPreference: Self.reader) {
+            var loudest: Float = 0
+            for await buffer in buffers {
+                for frame in 0 ..< buffer.frameCount { loudest = max(loudest, abs(buffer[frame, 0])) }
+            }
+            return loudest
+        }
+        tap.start()
+        defer { tap.stop() }
+        #expect(tap.waitForStatus(otherThan: .connecting, until: HostClock.now() + 5) == .waitingForApp("waiting for alpha"))
+        #expect(try Self.tapLatency(on: server) == "256/48000")
+        #expect(TestRig.wait(timeout: 3) { (try? Self.tapLatency(on: server)) == "4800/48000" }, "never relaxed")
+        let counted = tap.deliveredBufferCount
+        usleep(500_000)
+        // 0.5 s of silence is 93 buffers, whatever the cycle.
+        #expect(tap.deliveredBufferCount - counted >= 80, "\(tap.deliveredBufferCount - counted) buffers in 0.5 s")
+        let player = try server.play(tone, app: "alpha")
+        defer { player.kill() }
+        #expect(TestRig.wait(timeout: 2) { (try? Self.tapLatency(on: server)) == "256/48000" }, "still relaxed while alpha plays")
+        tap.stop()
+        #expect(await loudest.value > 0.49)
     }
 
     @Test("--backend nonsense is one line and status 2")

@@ -33,9 +33,10 @@ typedef struct {
     void (*format)(void *user, uint32_t rate, uint32_t channels);
     // One graph cycle, interleaved float, on PipeWire's real-time data thread (not the loop's):
     // `now` is the cycle's monotonic time in nanoseconds and `delay` the frames its driver says
-    // lie between it and the device.
-    void (*samples)(void *user, const float *samples, uint32_t frames, uint32_t channels, uint32_t rate, int64_t now,
-                    int64_t delay);
+    // lie between it and the device. Returns the frames a cycle the node should ask for from now
+    // on (its latency, changed on the loop thread), or 0 for no change.
+    uint32_t (*samples)(void *user, const float *samples, uint32_t frames, uint32_t channels, uint32_t rate, int64_t now,
+                        int64_t delay);
 } decibar_pw_callbacks;
 
 enum decibar_pw_state {
