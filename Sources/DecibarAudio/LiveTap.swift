@@ -7,9 +7,6 @@ public protocol LiveTap: AnyObject, Sendable {
     var target: TapTarget { get }
     /// Current state, safe from any thread.
     var status: TapStatus { get }
-    /// Buffers thrown away because the reader was too slow, and handed over so far.
-    var droppedBufferCount: Int { get }
-    var deliveredBufferCount: Int { get }
     /// How long the tapped sink takes to play a sample (0 for a source that is not a monitor).
     var sinkLatency: Double { get }
     /// The library in use, as a user names it: `pulse` or `pipewire`.
@@ -20,6 +17,14 @@ public protocol LiveTap: AnyObject, Sendable {
     func stop()
     /// Blocks until the status is no longer `last` or `deadline` (monotonic seconds) passes.
     func waitForStatus(otherThan last: TapStatus, until deadline: Double) -> TapStatus
+}
+
+extension LiveTap {
+    /// Buffers thrown away because the reader was too slow.
+    public var droppedBufferCount: Int { buffers.pool.droppedCount }
+
+    /// Buffers handed to the stream so far.
+    public var deliveredBufferCount: Int { buffers.pool.deliveredCount }
 }
 
 extension PulseMonitorTap: LiveTap {

@@ -85,12 +85,6 @@ public final class PipeWireTap: @unchecked Sendable {
     /// Current state, safe from any thread.
     public var status: TapStatus { statusCell.current }
 
-    /// Buffers thrown away because the reader was too slow.
-    public var droppedBufferCount: Int { buffers.pool.droppedCount }
-
-    /// Buffers handed to the stream so far.
-    public var deliveredBufferCount: Int { buffers.pool.deliveredCount }
-
     /// How long the graph says a sample takes from the source to the speaker (0 for a null sink).
     public var sinkLatency: Double { Double(sinkLatencyNanoseconds.load(ordering: .relaxed)) / 1e9 }
 

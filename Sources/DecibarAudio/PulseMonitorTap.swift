@@ -89,12 +89,6 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// Current state, safe from any thread.
     public var status: TapStatus { statusCell.current }
 
-    /// Buffers thrown away because the reader was too slow.
-    public var droppedBufferCount: Int { buffers.pool.droppedCount }
-
-    /// Buffers handed to the stream so far.
-    public var deliveredBufferCount: Int { buffers.pool.deliveredCount }
-
     /// How long the sink whose monitor we record takes to play a sample, as the server measures
     /// it (0 for a source that is not a monitor). The monitor delivers audio this much before it
     /// is heard.

@@ -28,22 +28,36 @@ struct LiveTapTests {
                 "\(levels.standardError)")
     }
 
-    @Test("switching the default sink moves the tap within 1 s, and it hears the new sink within 1 s", arguments: SoundServerKind.allCases)
-    func followsDefaultSink(on kind: SoundServerKind) throws {
-        let server = try PrivatePulseServer(kind: kind)
+    /// A loud tone on `viz` (RMS -9.03 dB) and a quiet one on a second sink `other` (-23.01 dB),
+    /// and `levels --rate 100` once it hears viz, with a test for each tone's lines.
+    static func loudAndQuietSinks(on server: PrivatePulseServer) throws
+        -> (players: [Process], levels: RunningCommand, isLoud: (RunningCommand.Line) -> Bool, isQuiet: (RunningCommand.Line) -> Bool) {
         try server.addNullSink(named: "other")
         let loud = server.directory + "/loud.wav"
         let quiet = server.directory + "/quiet.wav"
-        try TestRig.makeTone(at: loud, amplitude: 0.5, seconds: 20)   // RMS -9.03 dB
-        try TestRig.makeTone(at: quiet, amplitude: 0.1, seconds: 20)  // RMS -23.01 dB
+        try TestRig.makeTone(at: loud, amplitude: 0.5, seconds: 20)
+        try TestRig.makeTone(at: quiet, amplitude: 0.1, seconds: 20)
         let players = [try server.play(loud, sink: "viz"), try server.play(quiet, sink: "other")]
-        defer { players.forEach { $0.kill() } }
-
-        let levels = try RunningCommand(["levels", "--rate", "100"], environment: server.environment)
-        defer { levels.stop() }
+        let levels: RunningCommand
+        do {
+            levels = try RunningCommand(["levels", "--rate", "100"], environment: server.environment)
+        } catch {
+            players.forEach { $0.kill() }
+            throw error
+        }
         let isLoud = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -9.03, peak: -6.02, tolerance: 0.2) == true }
         let isQuiet = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -23.01, peak: -20.0, tolerance: 0.2) == true }
         #expect(levels.firstLine(timeout: 5, where: isLoud) != nil, "never heard viz: \(levels.standardError)")
+        return (players, levels, isLoud, isQuiet)
+    }
+
+    @Test("switching the default sink moves the tap within 1 s, and it hears the new sink within 1 s", arguments: SoundServerKind.allCases)
+    func followsDefaultSink(on kind: SoundServerKind) throws {
+        let server = try PrivatePulseServer(kind: kind)
+        let (players, levels, isLoud, isQuiet) = try Self.loudAndQuietSinks(on: server)
+        defer { players.forEach { $0.kill() } }
+        defer { levels.stop() }
+        let loud = server.directory + "/loud.wav", quiet = server.directory + "/quiet.wav"
 
         for (sink, heard) in [("other", isQuiet), ("viz", isLoud), ("other", isQuiet)] {
             usleep(300_000)

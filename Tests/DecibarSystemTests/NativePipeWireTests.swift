@@ -24,18 +24,9 @@ struct NativePipeWireTests {
     @Test("wpctl set-default: the native tap is on the new output within 200 ms, and hears only it")
     func followsWpctl() throws {
         let server = try PrivatePulseServer(kind: .pipewire)
-        try server.addNullSink(named: "other")
-        let loud = server.directory + "/loud.wav"
-        let quiet = server.directory + "/quiet.wav"
-        try TestRig.makeTone(at: loud, amplitude: 0.5, seconds: 20)   // RMS -9.03 dB
-        try TestRig.makeTone(at: quiet, amplitude: 0.1, seconds: 20)  // RMS -23.01 dB
-        let players = [try server.play(loud, sink: "viz"), try server.play(quiet, sink: "other")]
+        let (players, levels, isLoud, isQuiet) = try LiveTapTests.loudAndQuietSinks(on: server)
         defer { players.forEach { $0.kill() } }
-        let levels = try RunningCommand(["levels", "--rate", "100"], environment: server.environment)
         defer { levels.stop() }
-        let isLoud = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -9.03, peak: -6.02, tolerance: 0.2) == true }
-        let isQuiet = { (line: RunningCommand.Line) in LevelsLine(line.text)?.reads(rms: -23.01, peak: -20.0, tolerance: 0.2) == true }
-        #expect(levels.firstLine(timeout: 5, where: isLoud) != nil, "never heard viz: \(levels.standardError)")
 
         for (sink, heard) in [("other", isQuiet), ("viz", isLoud), ("other", isQuiet)] {
             usleep(300_000)
