@@ -17,7 +17,7 @@
     X(pw_thread_loop_new) X(pw_thread_loop_get_loop) X(pw_thread_loop_start) X(pw_thread_loop_stop) \
     X(pw_thread_loop_destroy) X(pw_thread_loop_lock) X(pw_thread_loop_unlock) X(pw_thread_loop_signal) \
     X(pw_thread_loop_timed_wait) \
-    X(pw_context_new) X(pw_context_destroy) X(pw_context_connect) X(pw_core_disconnect) \
+    X(pw_context_new) X(pw_context_destroy) X(pw_context_get_data_loop) X(pw_data_loop_get_loop) X(pw_context_connect) X(pw_core_disconnect) \
     X(pw_properties_new) X(pw_properties_set) X(pw_properties_setf) X(pw_properties_free) \
     X(pw_filter_new) X(pw_filter_add_listener) X(pw_filter_add_port) X(pw_filter_connect) X(pw_filter_destroy) \
     X(pw_filter_get_dsp_buffer) X(pw_filter_get_node_id) X(pw_filter_update_properties) \
@@ -283,9 +283,20 @@ decibar_pw_client *decibar_pw_client_new(const char *name, const char *remote, c
     return client;
 }
 
+static int on_data_thread(struct spa_loop *loop, bool async, uint32_t seq, const void *data, size_t size, void *user_data) {
+    decibar_pw_client *client = user_data;
+    client->callbacks.data_thread(client->user);
+    return 0;
+}
+
 int decibar_pw_client_start(decibar_pw_client *client) {
     int result = pw->pw_thread_loop_start(client->loop);
     if (result >= 0) client->started = 1;
+    // The context's data thread runs from its creation; this is queued to it, not waited for.
+    if (result >= 0 && client->callbacks.data_thread) {
+        struct pw_loop *data_loop = pw->pw_data_loop_get_loop(pw->pw_context_get_data_loop(client->context));
+        pw_loop_invoke(data_loop, on_data_thread, 0, NULL, 0, false, client);
+    }
     return result < 0 ? -result : 0;
 }
 

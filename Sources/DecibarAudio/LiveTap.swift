@@ -40,13 +40,15 @@ public enum LiveTaps {
     /// - Parameters:
     ///   - backend: `auto` takes PipeWire's own protocol when a PipeWire server with audio answers,
     ///     else libpulse.
+    ///   - priority: raises PipeWire's data thread (libpulse's tap reads whole fragments from the
+    ///     server's own buffer, and has no thread that must keep up with a graph).
     ///   - The rest: as for `PulseMonitorTap` (PipeWire's tap takes what it can use).
     public static func open(backend: AudioBackendChoice, target: TapTarget, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
-                            relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false,
+                            relaxesInSilence: Bool = false, measuresSinkLatency: Bool = false, priority: (any ThreadPriority)? = nil,
                             notice: (@Sendable (String) -> Void)? = nil) throws(TapError) -> any LiveTap {
         if Self.resolve(backend) == .pipewire {
             return try PipeWireTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
-                                   relaxesInSilence: relaxesInSilence)
+                                   relaxesInSilence: relaxesInSilence, priority: priority)
         }
         return try PulseMonitorTap(target: target, bufferLimit: bufferLimit, fragmentDuration: fragmentDuration,
                                    relaxesInSilence: relaxesInSilence, measuresSinkLatency: measuresSinkLatency, notice: notice)

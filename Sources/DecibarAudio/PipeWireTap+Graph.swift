@@ -43,6 +43,10 @@ extension PipeWireTap {
                 guard let user, let samples else { return 0 }
                 return PipeWireTap.tap(user).received(samples, frames: Int(frames), channels: Int(channels), rate: Int(rate),
                                                       cycleTime: now, deviceDelay: delay)
+            },
+            data_thread: { user in
+                guard let user else { return }
+                PipeWireTap.tap(user).priority?.raiseCurrentThread()
             })
     }
 

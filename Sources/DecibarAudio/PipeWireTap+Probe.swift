@@ -33,7 +33,8 @@ extension PipeWireTap {
             },
             state: { _, _, _ in },
             format: { _, _, _ in },
-            samples: { _, _, _, _, _, _, _ in 0 })
+            samples: { _, _, _, _, _, _, _ in 0 },
+            data_thread: nil)
         let user = Unmanaged.passUnretained(probe).toOpaque()
         var message = [CChar](repeating: 0, count: 256)
         guard let client = decibar_pw_client_new("decibar-probe", remote, &callbacks, user, &message, Int32(message.count)) else { return false }

@@ -23,6 +23,9 @@ public final class PipeWireTap: @unchecked Sendable {
     public let remote: String?
     /// Longer cycles after a second of digital silence (see `quantumAfter`).
     public let relaxesInSilence: Bool
+    /// Raises PipeWire's data thread, which runs the capture once a graph cycle: a late cycle's
+    /// samples are lost (the graph goes on without them). nil leaves it as it is.
+    public let priority: (any ThreadPriority)?
 
     var handOver: AudioHandOver
     private let statusCell = TapStatusCell()
@@ -68,9 +71,10 @@ public final class PipeWireTap: @unchecked Sendable {
     ///   - bufferLimit: buffers kept for a reader that falls behind (newer ones are dropped).
     ///   - fragmentDuration: how much audio to ask for at a time; nil means one 256-frame buffer.
     public init(target: TapTarget = .defaultSinkMonitor, bufferLimit: Int = 1024, fragmentDuration: Double? = nil,
-                relaxesInSilence: Bool = false, remote: String? = nil) throws(TapError) {
+                relaxesInSilence: Bool = false, priority: (any ThreadPriority)? = nil, remote: String? = nil) throws(TapError) {
         if let failure = PipeWireLibrary.failure { throw TapError(failure) }
         self.relaxesInSilence = relaxesInSilence
+        self.priority = priority
         self.target = target
         self.remote = remote
         let frames = fragmentDuration.map { Int(($0 * 48000 / Double(AudioBuffer.frameCapacity)).rounded()) * AudioBuffer.frameCapacity }

@@ -1,3 +1,4 @@
+import DecibarApp
 import DecibarAudio
 import DecibarCore
 import Foundation
@@ -162,7 +163,7 @@ struct AppTapTests {
             let target = TapTarget.apps(AppSelection(apps: ["alpha"]), output: nil)
             // PipeWire's own protocol where its socket answers; libpulse otherwise.
             let tap: any LiveTap = kind == .pipewire
-                ? try PipeWireTap(target: target, bufferLimit: 16384, remote: server.directory + "/run/pipewire-0")
+                ? try PipeWireTap(target: target, bufferLimit: 16384, priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
                 : try PulseMonitorTap(target: target, bufferLimit: 16384, server: server.serverAddress)
             tap.start()
             let buffers = tap.buffers
@@ -184,12 +185,18 @@ struct AppTapTests {
             // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
             let heard = left.count { abs($0) > 1e-6 }
             #expect(heard <= 3 * 47920, "\(heard - 3 * 47920) samples more than the three tracks hold: stale audio")
-            // Through libpulse, PipeWire starts a new playback stream at once and its capture links a
-            // moment later: the first quantum or two of a track (255 or 2047 frames here) can play
-            // before it is heard. PulseAudio prebuffers a new stream, and PipeWire's own protocol
-            // links the stream's ports before it runs: there every sample arrives.
-            let startLoss = kind == .pipewirePulse ? 2048 : 0
-            #expect(heard >= 3 * 47920 - 3 * (48 + startLoss), "\(3 * 47920 - heard) samples of the tracks lost")
+            // Through libpulse, a track's capture is made two round trips after the server says
+            // the track is there, and paplay fills its stream at once: on PulseAudio every sample
+            // arrives while those round trips are quicker than the sink's first cycle, and under
+            // load they are not (2396 samples lost once in a whole test run). Through libpulse on
+            // PipeWire, the first quantum or two (255 or 2047 frames here) can play before the
+            // capture links. PipeWire's own protocol links the stream's ports before it runs, but
+            // that link races WirePlumber's by a round trip. And on a shared 2-core machine
+            // PipeWire's graph misses a cycle now and then, with its own tools alone and every
+            // thread real-time, and a track loses that cycle. At most a cycle of each track is
+            // lost natively (4 runs in 20 here), two through libpulse.
+            let lossPerTrack = kind == .pipewire ? 256 : 2 * 2048
+            #expect(heard >= 3 * 47920 - 3 * (48 + lossPerTrack), "\(3 * 47920 - heard) samples of the tracks lost")
             // Whatever is lost is a track's start: each ends on its last sample.
             var ends = 0
             for index in left.indices.dropLast(480) where abs(left[index]) > 1e-6 && left[(index + 1) ... (index + 480)].allSatisfy({ $0 == 0 }) {

@@ -1,3 +1,4 @@
+import DecibarApp
 import DecibarAudio
 import DecibarCore
 import Foundation
@@ -128,7 +129,7 @@ struct NativePipeWireTests {
         let burst = server.directory + "/burst.wav"
         try Self.writeBurst(to: burst)
         let tap = try PipeWireTap(target: .apps(AppSelection(apps: ["marker"]), output: nil), bufferLimit: 16384,
-                                  remote: server.directory + "/run/pipewire-0")
+                                  priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
         tap.start()
         defer { tap.stop() }
         let buffers = tap.buffers
@@ -198,12 +199,12 @@ struct NativePipeWireTests {
     /// null sink). libpulse through pipewire-pulse stamps by arrival, as if the delivery's last
     /// sample were heard the moment it is read (the server reports no latency for a null sink), so
     /// its stamps lead by one cycle less the time the delivery took, and wander with that time.
-    @Test("the heard clock: clicks 250 ms apart in one file are stamped 250 ms apart by PipeWire's own tap (±0.3 ms); libpulse's arrival stamps lead by under one cycle, at the median")
+    @Test("the heard clock: clicks 250 ms apart in one file are stamped 250 ms apart by PipeWire's own tap (±0.3 ms, or whole cycles later after a cycle the graph missed); libpulse's arrival stamps lead by under one cycle, at the median")
     func heardClock() async throws {
         let server = try PrivatePulseServer(kind: .pipewire)
         let clicks = server.directory + "/clicks.wav"
         try Self.writeClicks(to: clicks, count: 8, spacing: 12000)
-        let native = try PipeWireTap(bufferLimit: 16384, remote: server.directory + "/run/pipewire-0")
+        let native = try PipeWireTap(bufferLimit: 16384, priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
         let pulse = try PulseMonitorTap(bufferLimit: 16384, measuresSinkLatency: true, server: server.serverAddress)
         let nativeTimes = Self.clickTimes(native.buffers) { native.sinkLatency }
         let pulseTimes = Self.clickTimes(pulse.buffers) { pulse.sinkLatency }
@@ -224,8 +225,15 @@ struct NativePipeWireTests {
         // are paired by time, and spacings taken as whole numbers of 250 ms.
         let pairs = heardNative.compactMap { native in heardPulse.first { abs($0 - native) < 0.02 }.map { (native, $0) } }
         try #require(pairs.count >= 6, "clicks heard: \(heardNative.count) native, \(heardPulse.count) libpulse, \(pairs.count) paired")
+        // A cycle the graph misses (a shared 2-core machine misses one now and then, even with
+        // PipeWire's own tools alone) delays the rest of the file by that cycle: the next click is
+        // heard one 256-frame cycle later, and its stamp must say so. Never earlier.
         let spacing = zip(heardNative.dropFirst(), heardNative).map { ($0 - $1) * 1000 }
-        #expect(spacing.allSatisfy { $0 >= 240 && abs($0 - 250 * ($0 / 250).rounded()) <= 0.3 }, "native spacing, ms: \(spacing)")
+        let cycle = 256.0 / 48
+        let late = spacing.map { ($0 - 250 * ($0 / 250).rounded()) / cycle }
+        #expect(spacing.allSatisfy { $0 >= 240 } && late.allSatisfy { $0.rounded() >= 0 && $0.rounded() <= 3 && abs($0 - $0.rounded()) * cycle <= 0.3 },
+                "native spacing, ms: \(spacing)")
+        #expect(late.count { $0.rounded() > 0 } <= 2, "native spacing, ms: \(spacing)")
         let differences = pairs.map { ($0 - $1) * 1000 }.sorted()
         let median = differences[differences.count / 2]
         #expect(median >= 0 && median <= 256.0 / 48, "native minus libpulse, ms: \(differences); latency native \(native.sinkLatency) s, libpulse \(pulse.sinkLatency) s")
@@ -248,7 +256,7 @@ struct NativePipeWireTests {
         let tone = server.directory + "/tone.wav"
         try TestRig.makeTone(at: tone, amplitude: 0.5, seconds: 10)
         let tap = try PipeWireTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil), bufferLimit: 16384,
-                                  relaxesInSilence: true, remote: server.directory + "/run/pipewire-0")
+                                  relaxesInSilence: true, priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
         let buffers = tap.buffers
         let loudest = Task(executorPreference: Self.reader) {
             var loudest: Float = 0

@@ -1,6 +1,15 @@
 import Foundation
 import Synchronization
 
+/// Scratch folders this process made. They go at exit, not at the end of each test: a server or
+/// player a test stops may still be closing its files then, and every test is over at exit.
+private let scratchFolders = Mutex<[String]>([])
+private let removesScratchFoldersAtExit: Void = {
+    atexit {
+        for folder in scratchFolders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder) }
+    }
+}()
+
 /// The real parts the system tests run against: the built `decibar`, private PulseAudio servers,
 /// the Xvfb display of the test environment, and command-line tools (sox, paplay, pactl, ffmpeg).
 enum TestRig {
@@ -89,13 +98,17 @@ enum TestRig {
         }
     }
 
+    /// A new scratch folder, removed with everything in it when the test process exits.
     static func temporaryDirectory() throws -> String {
         // Short paths: PulseAudio's socket path must fit in 108 bytes.
         var template = Array("/tmp/dbt.XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw RigError("cannot make a temporary directory")
         }
-        return String(cString: made)
+        let path = String(cString: made)
+        _ = removesScratchFoldersAtExit
+        scratchFolders.withLock { $0.append(path) }
+        return path
     }
 
     /// A stereo float WAV of a sine made by sox: `amplitude` (0.5 = -6.02 dBFS peak), `seconds` long.

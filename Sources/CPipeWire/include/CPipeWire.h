@@ -37,6 +37,9 @@ typedef struct {
     // on (its latency, changed on the loop thread), or 0 for no change.
     uint32_t (*samples)(void *user, const float *samples, uint32_t frames, uint32_t channels, uint32_t rate, int64_t now,
                         int64_t delay);
+    // Once on that data thread, as the loop thread starts and before any cycle can wait on it: where
+    // to raise its priority (which may take a round trip to rtkit). NULL: nothing.
+    void (*data_thread)(void *user);
 } decibar_pw_callbacks;
 
 enum decibar_pw_state {

@@ -410,7 +410,7 @@ public final class Daemon {
             let sends = outputs.current != nil
             let opened = try LiveTaps.open(backend: configuration[ConfigSchema.Audio.backend], target: target, fragmentDuration: fragment,
                                            relaxesInSilence: isShown, measuresSinkLatency: isShown || sends,
-                                           notice: { [log] in log.notice("\($0)") })
+                                           priority: RealtimePriority.tap, notice: { [log] in log.notice("\($0)") })
             let (hub, announcer, outputs) = (self.hub, self.announcer, self.outputs)
             let outputBeats = outputs.beatListener(from: .tap)
             let pump = FeedPump(opened.buffers, into: feed, also: { buffer in

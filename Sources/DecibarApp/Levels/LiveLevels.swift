@@ -57,7 +57,8 @@ public struct LiveLevels {
             // no longer than a tick of theirs.
             let fragment = outputs.isEmpty ? Self.fragmentDuration(rate: rate, mode: settings.mode) : Self.beatFragmentDuration
             tap = try LiveTaps.open(backend: backend, target: target, bufferLimit: 1024, fragmentDuration: fragment,
-                                    measuresSinkLatency: !outputs.isEmpty, notice: { writeError($0) })
+                                    measuresSinkLatency: !outputs.isEmpty, priority: RealtimePriority.tap,
+                                    notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -4,9 +4,10 @@ import Glibc
 import Synchronization
 
 /// Real-time scheduling for the threads that keep the player's sound going (its stage's, which
-/// stretches and keeps the lead, and libpulse's, which writes to the server), where the system
-/// allows it: with a build running beside, a thread at normal priority can wait tens of
-/// milliseconds for a core, longer than the audio queued ahead of the speaker.
+/// stretches and keeps the lead, and libpulse's, which writes to the server), and for PipeWire's
+/// data thread under the native tap, where the system allows it: with a build running beside, a
+/// thread at normal priority can wait tens of milliseconds for a core, longer than the audio
+/// queued ahead of the speaker or a graph cycle.
 ///
 /// In order: directly, where the process may (CAP_SYS_NICE, as root; or RLIMIT_RTPRIO, its soft
 /// limit raised to the hard one, as `limits.conf` gives an audio group); else through RealtimeKit
@@ -18,6 +19,8 @@ public final class RealtimePriority: ThreadPriority {
 
     /// The process's: what rtkit refused once, it refuses again.
     public static let shared = RealtimePriority()
+    /// The PipeWire tap's data thread's: apart from `shared`, whose state the status gives as the player's.
+    public static let tap = RealtimePriority()
 
     public enum State: Sendable, Equatable {
         /// Not asked yet.

@@ -53,7 +53,7 @@ public struct LiveView {
         do {
             // A recording keeps 256-frame deliveries throughout: a sound after silence must not arrive late.
             tap = try LiveTaps.open(backend: backend, target: target, relaxesInSilence: display.record == nil, measuresSinkLatency: true,
-                                    notice: { writeError($0) })
+                                    priority: RealtimePriority.tap, notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)
         }
