@@ -204,6 +204,7 @@ struct MilkdropTests {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
+        var said: [String: String] = [:]
         func frames(_ name: String, seed: String?, load: Bool = false, environment: [String: String] = [:]) throws -> [String] {
             let busy = load ? try SteadyPlaybackTests.Load(loops: 2) : nil
             defer { busy?.stop() }
@@ -211,6 +212,7 @@ struct MilkdropTests {
             let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "320x180", "-o", output]
                                       + (seed.map { ["--seed", $0] } ?? []), environment: environment)
             #expect(rendered.status == 0, "\(rendered.error)")
+            said[name] = rendered.error
             let hashes = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output, "-map", "0:v", "-f", "framemd5", "-"])
             return String(decoding: hashes.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
                 .map { String($0.split(separator: ",").last ?? "") }
@@ -221,8 +223,13 @@ struct MilkdropTests {
         let perturbed = try frames("perturbed", seed: nil, environment: ["MALLOC_PERTURB_": "85"])
         let other = try frames("other", seed: "7")
         #expect(idle.count == 300, "\(idle.count) frames")
-        #expect(idle == loaded, "\(zip(idle, loaded).filter { $0 != $1 }.count) of \(idle.count) frames differ under load")
-        #expect(idle == perturbed, "\(zip(idle, perturbed).filter { $0 != $1 }.count) of \(idle.count) frames differ with the heap filled otherwise")
+        // On a difference, which frames, and what each render said (a preset it skipped would show).
+        func differing(_ other: [String]) -> String {
+            let frames = zip(idle, other).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+            return "\(frames.count) of \(idle.count) frames differ (\(frames.first.map { "from frame \($0)" } ?? "none"))"
+        }
+        #expect(idle == loaded, "\(differing(loaded)) under load; idle said \(said["idle"] ?? ""); loaded said \(said["loaded"] ?? "")")
+        #expect(idle == perturbed, "\(differing(perturbed)) with the heap filled otherwise; perturbed said \(said["perturbed"] ?? "")")
         #expect(idle != other && Set(idle).count > 100, "seed 7 drew the same frames, or the picture hardly moved")
     }
 
