@@ -283,7 +283,13 @@ decibar_pw_client *decibar_pw_client_new(const char *name, const char *remote, c
     return client;
 }
 
+// On the data thread, once, before its first cycle (see decibar_pw_callbacks.data_thread).
 static int on_data_thread(struct spa_loop *loop, bool async, uint32_t seq, const void *data, size_t size, void *user_data) {
+    (void)loop;
+    (void)async;
+    (void)seq;
+    (void)data;
+    (void)size;
     decibar_pw_client *client = user_data;
     client->callbacks.data_thread(client->user);
     return 0;
