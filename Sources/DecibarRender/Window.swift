@@ -17,8 +17,6 @@ public final class Window {
     private var layerSurface: WaylandLayerSurface?
     /// Closed before its last user let it go (`close`): it shows and draws nothing more.
     public private(set) var isClosed = false
-    /// n, p, r and l are the Milkdrop preset keys (set while it shows) instead of the player's.
-    public var presetKeys = false
     /// Whether the driver agreed to wait for vertical blank on swap. Under Xvfb it does not,
     /// and some drivers agree but do not wait; the frame pacer checks either way.
     public private(set) var requestedVSync: Bool
@@ -370,6 +368,50 @@ public final class Window {
         sdlFunctions.SDL_HideWindow!(window)
     }
 
+    /// A key as bindings name it (`KeyChord.names`); nil for keys no binding can name.
+    static func chord(of keysym: SDL_Keysym) -> KeyChord? {
+        let symbol = Int(keysym.sym)
+        let name: String
+        if let named = namedKeys[symbol] {
+            name = named
+        } else if (33..<127).contains(symbol), let scalar = UnicodeScalar(symbol) {
+            // Printable keys are their own character (SDL's codes are ASCII for them).
+            name = String(Character(scalar))
+        } else {
+            return nil
+        }
+        guard KeyChord.names.contains(name) else { return nil }
+        var modifiers: KeyChord.Modifiers = []
+        let held = Int(keysym.mod)
+        if held & Int(KMOD_CTRL.rawValue) != 0 { modifiers.insert(.ctrl) }
+        if held & Int(KMOD_ALT.rawValue) != 0 { modifiers.insert(.alt) }
+        if held & Int(KMOD_SHIFT.rawValue) != 0 { modifiers.insert(.shift) }
+        if held & Int(KMOD_GUI.rawValue) != 0 { modifiers.insert(.meta) }
+        return KeyChord(name, modifiers)
+    }
+
+    /// SDL's keys that are not a printable character, by their binding names.
+    private static let namedKeys: [Int: String] = {
+        var keys: [Int: String] = [
+            Int(SDLK_SPACE.rawValue): "space", Int(SDLK_RETURN.rawValue): "enter", Int(SDLK_ESCAPE.rawValue): "esc",
+            Int(SDLK_TAB.rawValue): "tab", Int(SDLK_BACKSPACE.rawValue): "backspace", Int(SDLK_INSERT.rawValue): "insert",
+            Int(SDLK_DELETE.rawValue): "delete", Int(SDLK_LEFT.rawValue): "left", Int(SDLK_RIGHT.rawValue): "right",
+            Int(SDLK_UP.rawValue): "up", Int(SDLK_DOWN.rawValue): "down", Int(SDLK_HOME.rawValue): "home", Int(SDLK_END.rawValue): "end",
+            Int(SDLK_PAGEUP.rawValue): "pgup", Int(SDLK_PAGEDOWN.rawValue): "pgdwn",
+            Int(SDLK_KP_PLUS.rawValue): "kp+", Int(SDLK_KP_MINUS.rawValue): "kp-", Int(SDLK_KP_MULTIPLY.rawValue): "kp*",
+            Int(SDLK_KP_DIVIDE.rawValue): "kp/", Int(SDLK_KP_PERIOD.rawValue): "kp.", Int(SDLK_KP_ENTER.rawValue): "kpenter",
+            // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
+            Int(SDLK_AUDIOPLAY.rawValue): "play", Int(SDLK_AUDIOSTOP.rawValue): "stop", Int(SDLK_AUDIONEXT.rawValue): "next",
+            Int(SDLK_AUDIOPREV.rawValue): "prev", Int(SDLK_AUDIOMUTE.rawValue): "mute", Int(SDLK_VOLUMEUP.rawValue): "volume-up",
+            Int(SDLK_VOLUMEDOWN.rawValue): "volume-down",
+        ]
+        let keypad = [SDLK_KP_0, SDLK_KP_1, SDLK_KP_2, SDLK_KP_3, SDLK_KP_4, SDLK_KP_5, SDLK_KP_6, SDLK_KP_7, SDLK_KP_8, SDLK_KP_9]
+        for (digit, key) in keypad.enumerated() { keys[Int(key.rawValue)] = "kp\(digit)" }
+        let functions = [SDLK_F1, SDLK_F2, SDLK_F3, SDLK_F4, SDLK_F5, SDLK_F6, SDLK_F7, SDLK_F8, SDLK_F9, SDLK_F10, SDLK_F11, SDLK_F12]
+        for (index, key) in functions.enumerated() { keys[Int(key.rawValue)] = "f\(index + 1)" }
+        return keys
+    }()
+
     public func toggleFullscreen() {
         guard window != nil else { return }
         isFullscreen.toggle()
@@ -393,44 +435,8 @@ public final class Window {
                 isShiftHeld = event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0
             case SDL_KEYDOWN:
                 isShiftHeld = event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0
-                switch Int(event.key.keysym.sym) {
-                case Int(SDLK_q.rawValue), Int(SDLK_ESCAPE.rawValue): events.append(.quit)
-                case Int(SDLK_f.rawValue): events.append(.toggleFullscreen)
-                case Int(SDLK_SPACE.rawValue): events.append(.key(.playPause))
-                case Int(SDLK_LEFT.rawValue): events.append(.key(.back))
-                case Int(SDLK_RIGHT.rawValue): events.append(.key(.forward))
-                case Int(SDLK_HOME.rawValue): events.append(.key(.start))
-                case Int(SDLK_END.rawValue): events.append(.key(.end))
-                case Int(SDLK_n.rawValue): events.append(.key(presetKeys ? .nextPreset : .next))
-                case Int(SDLK_p.rawValue): events.append(.key(presetKeys ? .previousPreset : .previous))
-                case Int(SDLK_r.rawValue) where presetKeys: events.append(.key(.randomPreset))
-                case Int(SDLK_d.rawValue): events.append(.key(.toggleDecibels))
-                case Int(SDLK_m.rawValue): events.append(.key(.cycleMode))
-                case Int(SDLK_s.rawValue): events.append(.key(.cycleShader))
-                case Int(SDLK_x.rawValue), Int(SDLK_AUDIOSTOP.rawValue): events.append(.key(.stop))
-                case Int(SDLK_9.rawValue), Int(SDLK_KP_9.rawValue): events.append(.key(.volumeDown))
-                case Int(SDLK_0.rawValue), Int(SDLK_KP_0.rawValue): events.append(.key(.volumeUp))
-                case Int(SDLK_l.rawValue): events.append(.key(presetKeys ? .lockPreset : .cycleLoop))
-                // { and } are [ and ] with Shift on most layouts.
-                case Int(SDLK_LEFTBRACKET.rawValue):
-                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchDown : .rateDown))
-                case Int(SDLK_RIGHTBRACKET.rawValue):
-                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .pitchUp : .rateUp))
-                case Int(SDLK_BACKSLASH.rawValue): events.append(.key(.resetRateAndPitch))
-                // + is = with Shift on most layouts.
-                case Int(SDLK_PLUS.rawValue), Int(SDLK_EQUALS.rawValue), Int(SDLK_KP_PLUS.rawValue): events.append(.key(.zoomIn))
-                case Int(SDLK_MINUS.rawValue), Int(SDLK_KP_MINUS.rawValue): events.append(.key(.zoomOut))
-                case Int(SDLK_PAGEDOWN.rawValue): events.append(.key(.nextChapter))
-                case Int(SDLK_PAGEUP.rawValue): events.append(.key(.previousChapter))
-                case Int(SDLK_a.rawValue):
-                    events.append(.key(event.key.keysym.mod & UInt16(KMOD_SHIFT.rawValue) != 0 ? .clearLoop : .loopStart))
-                case Int(SDLK_b.rawValue): events.append(.key(.loopEnd))
-                // Media keys reach the window when it has the focus (the desktop sends them over MPRIS otherwise).
-                case Int(SDLK_AUDIOPLAY.rawValue): events.append(.key(.playPause))
-                case Int(SDLK_AUDIONEXT.rawValue): events.append(.key(.next))
-                case Int(SDLK_AUDIOPREV.rawValue): events.append(.key(.previous))
-                default: break
-                }
+                // Only the key: what it does is the application's (its table of bindings).
+                if let chord = Self.chord(of: event.key.keysym) { events.append(.key(chord)) }
             case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
                 let (x, y) = toPixels(event.button.x, event.button.y)
                 // Keep receiving motion and the release when the pointer leaves the window.

@@ -36,7 +36,7 @@ extension Decibar {
 
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Check a config file: each problem as FILE:LINE:COLUMN: message; status 1 if there is any.")
+                abstract: "Check a config file: each problem as FILE:LINE:COLUMN: message; status 2 if there is any.")
 
             @Argument(help: ArgumentHelp("The file (default $XDG_CONFIG_HOME/decibar/config.toml).", valueName: "file"))
             var file: String?
@@ -47,7 +47,7 @@ extension Decibar {
                     _ = try ConfigFile.load(path, mustExist: true)
                 } catch {
                     for problem in error.problems { writeLine(problem.description) }
-                    throw CommandFailure.silent(status: 1)
+                    throw CommandFailure.silent(status: 2)
                 }
                 writeLine("\(path): ok")
             }

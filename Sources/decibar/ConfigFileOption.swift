@@ -17,7 +17,7 @@ struct ConfigFileOption: ParsableArguments {
         do {
             return try ConfigFile.load(path, mustExist: config != nil)
         } catch {
-            throw CommandFailure(message: error.summary)
+            throw CommandFailure(message: error.summary, status: 2)
         }
     }
 }

@@ -22,16 +22,17 @@ extension Decibar {
             var view = LiveView(source: settings.source, apps: settings.apps, display: settings.display, avOffset: settings.avOffset,
                                 reload: ConfigReload(path: config.path, overrides: try options.layer()), outputs: settings.outputs)
             view.backend = settings.backend
+            view.configuration = settings.configuration
             try view.run()
         }
 
         /// What the live window takes: the options given, over the config file, over the defaults.
         func settings() throws -> (source: String?, apps: AppSelection, display: DisplaySettings, avOffset: Double, outputs: [OutputTarget],
-                                   backend: AudioBackendChoice) {
+                                   backend: AudioBackendChoice, configuration: Configuration) {
             let settings = try config.load().merging(try options.layer())
             let apps = AppSelection(apps: settings[ConfigSchema.Audio.apps], excludedApps: settings[ConfigSchema.Audio.excludeApps])
             return (settings[ConfigSchema.Audio.source], apps, window.settings(settings), settings[ConfigSchema.Audio.avOffset] / 1000,
-                    settings[ConfigSchema.Outputs.send], settings[ConfigSchema.Audio.backend])
+                    settings[ConfigSchema.Outputs.send], settings[ConfigSchema.Audio.backend], settings)
         }
     }
 }

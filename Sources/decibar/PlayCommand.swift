@@ -43,10 +43,12 @@ extension Decibar {
         /// What the player takes: the options given, over the config file, over the defaults.
         func settings() throws -> PlayView.Settings {
             let player = try config.load().merging(try options.layer())
-            return PlayView.Settings(
+            var settings = PlayView.Settings(
                 files: files, loop: player[Key.loop], shuffle: player[Key.shuffle], exitsAtEnd: exitAtEnd, volume: player[Key.volume],
                 rateAndPitch: RateAndPitch(rate: player[Key.rate], pitch: player[Key.pitch]), display: window.settings(player),
                 scrubber: ScrubberSettings(configuration: player), stream: StreamSettings(configuration: player), seekLogPath: seekLog)
+            settings.configuration = player
+            return settings
         }
     }
 }

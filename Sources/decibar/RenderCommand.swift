@@ -85,9 +85,9 @@ extension Decibar {
                 }
                 try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             }
-            // libprojectM 3.1 keeps its worker's state in globals: two engines in one process hang on exit.
-            if output.count > 1, try options.layer()[ConfigSchema.Display.mode] == .milkdrop {
-                throw ValidationError("--mode milkdrop renders one output at a time (libprojectM runs one engine per process)")
+            let mode = try options.layer()[ConfigSchema.Display.mode]
+            if output.count > 1, let reason = mode.details?.oneOutputAtATime {
+                throw ValidationError("--mode \(mode) renders one output at a time (\(reason))")
             }
             if captionsTrack && captions == "none" { throw ValidationError("--captions-track with --captions none: there are no captions to mux") }
             _ = try sizes()

@@ -76,7 +76,7 @@ struct CommandLineTests {
     @Test("ctl's words become protocol commands", arguments: [
         (["status"], #"["get_status"]"#),
         (["toggle"], #"["toggle_window"]"#),
-        (["mode", "meter"], #"["set","display.mode","meter"]"#),
+        (["mode", "meter"], #"["mode","meter"]"#), (["volume", "+5"], #"["volume",5,"relative"]"#), (["rate", "normal"], #"["rate","normal"]"#), (["ab-loop", "a"], #"["ab_loop","a"]"#), (["zoom", "in"], #"["zoom","in"]"#),
         (["set", "theme", "fire"], #"["set","theme","fire"]"#),
         (["set", "loudness_targets", "-23", "-14"], #"["set","loudness_targets","-23,-14"]"#),
         (["get", "bars"], #"["get","bars"]"#),

@@ -64,7 +64,7 @@ struct SettingOptionsTests {
         case .boolean: []
         case .integer(let range): [String(range.lowerBound)]
         case .number(let range), .numbers(let range): [range.lowerBound == range.lowerBound.rounded() ? String(Int(range.lowerBound)) : String(range.lowerBound)]
-        case .choice(let words): [words[0]]
+        case .choice(let words): [words.list[0]]
         case .numberChoice(let numbers): [String(Int(numbers[0]))]
         case .size: ["64x64"]
         case .sensitivity: ["-40"]

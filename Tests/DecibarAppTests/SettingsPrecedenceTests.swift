@@ -98,7 +98,7 @@ struct SettingsPrecedenceTests {
         #expect(!help.contains("--config"))
     }
 
-    @Test("a broken config file is one line naming its line and column, status 1")
+    @Test("a broken config file is one line naming its line and column, status 2")
     func brokenFile() throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.toml", "[display]\ntheme = \"fire\"\nbars = 0\n")
@@ -107,7 +107,7 @@ struct SettingsPrecedenceTests {
             Issue.record("a broken file was taken")
         } catch {
             let (line, status) = Decibar.report(for: error)
-            #expect(status == 1)
+            #expect(status == 2)
             // Where the key is: line 3, column 1.
             #expect(line == "\(config):3:1: display.bars must be a whole number from 1 to 1024, not 0")
         }
@@ -120,7 +120,7 @@ struct SettingsPrecedenceTests {
             Issue.record("a missing --config file was taken")
         } catch {
             let (line, status) = Decibar.report(for: error)
-            #expect(status == 1 && line?.contains("/no/such/config.toml") == true, "\(line ?? "")")
+            #expect(status == 2 && line?.contains("/no/such/config.toml") == true, "\(line ?? "")")
         }
     }
 }

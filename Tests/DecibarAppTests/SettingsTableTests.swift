@@ -61,7 +61,7 @@ struct SettingsTableTests {
     @Test("typed reads: a default from the row, a set value, and unset optional keys")
     func typedReads() throws {
         var configuration = Configuration()
-        #expect(configuration[ConfigSchema.Display.mode] == .bars)
+        #expect(configuration[ConfigSchema.Display.mode] == VisualMode(registered: "bars"))
         #expect(configuration[ConfigSchema.Display.bars] == nil)
         #expect(configuration[ConfigSchema.Display.size] == PixelSize(width: 1280, height: 720))
         #expect(configuration[ConfigSchema.Player.streamCacheSize] == 1 << 30)
@@ -71,7 +71,7 @@ struct SettingsTableTests {
         try configuration.set("size", to: .string("800x600"))
         try configuration.set("sensitivity", to: .string("off"))
         try configuration.set("loop", to: .bool(true))
-        #expect(configuration[ConfigSchema.Display.mode] == .spectrum)
+        #expect(configuration[ConfigSchema.Display.mode] == VisualMode(registered: "spectrum"))
         #expect(configuration[ConfigSchema.Display.bars] == 64)
         #expect(configuration[ConfigSchema.Display.size] == PixelSize(width: 800, height: 600))
         #expect(configuration[ConfigSchema.Display.sensitivity] == .off)

@@ -77,6 +77,7 @@ struct ConfigurationTests {
 
     @Test("every key has a unique path, a sentence of help, and a default its own check accepts")
     func schema() throws {
+        RegisteredModes.prepare()
         #expect(Set(ConfigSchema.keys.map(\.path)).count == ConfigSchema.keys.count)
         for key in ConfigSchema.keys {
             #expect(ConfigSchema.sections.contains(key.section))

@@ -43,7 +43,7 @@ struct ControlProtocolTests {
         #expect(code(#"{"command": ["seek", 1, "sideways"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["show", 1]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom", 0]}"#)! == (.invalidParameter, 0))
-        #expect(code(#"{"command": ["zoom", "in"]}"#)! == (.invalidParameter, 0))
+        #expect(code(#"{"command": ["zoom", "sideways"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["zoom"]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["ab_loop", 12, 10]}"#)! == (.invalidParameter, 0))
         #expect(code(#"{"command": ["ab_loop", "on"]}"#)! == (.invalidParameter, 0))

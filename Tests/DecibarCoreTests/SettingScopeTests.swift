@@ -53,9 +53,10 @@ struct SettingScopeTests {
 
     @Test("what keys do in a window is said only where there is one")
     func windowHelp() {
+        RegisteredModes.prepare()
         let mode = ConfigSchema.Display.mode.key
-        #expect(mode.help(for: .live).hasSuffix("needs libprojectm3 and projectm-data). m switches at run time."))
-        #expect(mode.help(for: .render).hasSuffix("needs libprojectm3 and projectm-data)."))
+        #expect(mode.help(for: .live).hasSuffix("(the milkdrop stand-in). m switches at run time."))
+        #expect(mode.help(for: .render).hasSuffix("(the milkdrop stand-in)."))
         #expect(mode.help == mode.help(for: .daemon))
         #expect(ConfigSchema.Player.decibels.key.help(for: .render) == "Start the scrubber in dB mode.")
         #expect(ConfigSchema.Player.decibels.key.help(for: .play) == "Start the scrubber in dB mode. d switches at run time.")
@@ -84,6 +85,7 @@ struct SettingScopeTests {
 
     @Test("every option is taken by exactly the commands its row names; the others refuse it, saying why")
     func everyOption() {
+        RegisteredModes.prepare()
         for key in ConfigSchema.keys {
             var value = key.defaultValue ?? (key.kind.isText ? .string("x") : .string("10"))
             // A number without a default whose range has no 10 (a fraction): its lowest.

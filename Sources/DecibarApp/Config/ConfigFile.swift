@@ -63,6 +63,7 @@ public enum ConfigFile {
 
     /// Checks TOML text and returns the configuration it sets.
     public static func parse(_ text: String, path: String) throws(Failure) -> Configuration {
+        VisualCatalog.prepare()
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -86,8 +87,12 @@ public enum ConfigFile {
                         section: nil, key: section)
                 continue
             }
+            if section == KeyBindings.section {
+                readKeys(entries, into: &configuration.keys, problem: problem)
+                continue
+            }
             guard ConfigSchema.sections.contains(section) else {
-                let suggestion = Spelling.closest(to: section, among: ConfigSchema.sections).map { " (did you mean [\($0)]?)" } ?? ""
+                let suggestion = Spelling.closest(to: section, among: ConfigSchema.sections + [KeyBindings.section]).map { " (did you mean [\($0)]?)" } ?? ""
                 problem("unknown section [\(section)]\(suggestion)", section: section, key: nil)
                 continue
             }
@@ -105,6 +110,40 @@ public enum ConfigFile {
         }
         guard problems.isEmpty else { throw Failure(problems: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }) }
         return configuration
+    }
+
+    /// `[keys]` (every context) and its tables `[keys.player]`, `[keys.MODE]`: chord = "command".
+    private static func readKeys(_ entries: TOMLTable, into keys: inout KeyOverrides,
+                                 problem: (String, String?, String?) -> Void) {
+        for name in entries.keys.sorted() {
+            if let table = entries[name]?.table {
+                let section = KeyBindings.section + "." + name
+                do throws(ConfigFailure) {
+                    let context = try KeyContext(parsing: name)
+                    for chordName in table.keys.sorted() {
+                        readKey(chordName, table[chordName], in: context, section: section, into: &keys, problem: problem)
+                    }
+                } catch {
+                    problem(error.message, section, nil)
+                }
+            } else {
+                readKey(name, entries[name], in: nil, section: KeyBindings.section, into: &keys, problem: problem)
+            }
+        }
+    }
+
+    private static func readKey(_ name: String, _ value: (any TOMLValueConvertible)?, in context: KeyContext?, section: String,
+                                into keys: inout KeyOverrides, problem: (String, String?, String?) -> Void) {
+        do throws(ConfigFailure) {
+            let chord = try KeyChord(parsing: name)
+            guard let command = value?.string else {
+                throw ConfigFailure("keys: \(name) must be a command in quotes, such as \"mode spectrum\" (\"\" unbinds it)")
+            }
+            try KeyBindings.check(command)
+            keys.bind(chord, to: command, in: context)
+        } catch {
+            problem("keys: " + error.message.replacingOccurrences(of: "keys: ", with: ""), section, name)
+        }
     }
 
     /// A TOML value as JSON's kinds; nil for dates, times and tables.

@@ -5,6 +5,7 @@ extension DisplaySettings {
     /// screenshot) keeps its default.
     public init(configuration c: Configuration) {
         typealias Key = ConfigSchema.Display
+        VisualCatalog.prepare()
         self.init()
         mode = c[Key.mode]
         bars = c[Key.bars]

@@ -1,3 +1,5 @@
+import DecibarCore
+
 /// What each command's `--help` (and so its man page) explains beyond its options: kept here,
 /// with the application, so that the command line is only its options and their wiring.
 public enum CommandHelp {
@@ -6,15 +8,44 @@ public enum CommandHelp {
         Run 'decibar COMMAND --help' for each command's options.
         """
 
-    public static let ctl = """
-        Commands: status, show, hide, toggle (the window); mode bars|spectrum|meter; \
-        set KEY VALUE, get KEY (any config key, e.g. 'set theme fire'); open [--append] FILE...; \
-        play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; zoom FACTOR; \
-        chapter next|previous; ab-loop START END (times as for seek) or ab-loop off; reload; quit; \
-        or any protocol command by its name with JSON arguments (see docs/protocol.md).
+    public static var ctl: String {
+        VisualCatalog.prepare()
+        let modeWords: String = VisualMode.allCases.map(\.rawValue).joined(separator: "|")
+        return """
+        Commands: status, show, hide, toggle, close, fullscreen (the window); \
+        mode next|previous|\(modeWords); shader next; \
+        set KEY VALUE, get KEY, cycle KEY (any config key, e.g. 'set theme fire', 'cycle loop'); open [--append] FILE...; \
+        play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; volume, rate, pitch [+|-]N (rate normal); \
+        zoom in|out|FACTOR; chapter next|previous; ab-loop START END (times as for seek), a, b or off; \
+        preset next|previous|random|lock|unlock|toggle-lock|NAME; reload; quit; \
+        or any protocol command by its name with JSON arguments (see docs/protocol.md). A key in the \
+        window runs the same words ('decibar keys' lists them).
         Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \
         1 when the daemon refuses (with its reason) or none runs.
         """
+    }
+
+    public static var keys: String {
+        """
+        Each key runs a command in the words of 'decibar ctl'. Bindings hold in every window, while \
+        the player shows (play, and the daemon's player), or while a mode shows; the more particular \
+        wins. A config file's [keys] section binds a key in every context (k = "mode spectrum", \
+        "ctrl+n" = "preset next", x = "" unbinds), [keys.player] and [keys.MODE] in one; this lists \
+        the bindings in effect with --config's file or the default one.
+        """
+    }
+
+    /// The keys of every window and of each mode's own, as the help says them.
+    static var windowKeys: String {
+        VisualCatalog.prepare()
+        let modes: [String] = VisualMode.allCases.map(\.rawValue)
+        var text = "Keys: " + KeyBindings.summary(.window)
+        text += " (the modes in m's order: " + modes.joined(separator: ", ") + ")"
+        for mode in VisualMode.allCases where !mode.keys.isEmpty {
+            text += "; while \(mode.rawValue) shows: " + KeyBindings.summary(.mode(mode))
+        }
+        return text + ". 'decibar keys' lists them; [keys] in the config file changes them."
+    }
 
     public static let daemon = """
         Owns one tap on what the computer plays (following the default output, or only the apps \
@@ -69,7 +100,8 @@ public enum CommandHelp {
         A line equal to the previous one is not repeated. Both work through the daemon too.
         """
 
-    public static let live = """
+    public static var live: String {
+        """
         Listens to the monitor of the default output (or --source) and follows it when the \
         default output changes. With --app, only those apps are heard: their playback streams, \
         summed (on PipeWire from each one's first sample), followed to any output, and silence \
@@ -77,9 +109,9 @@ public enum CommandHelp {
         "waiting for audio server" and reconnects when it returns.
         Bars are shown when the audio is heard: the output's latency is measured from the \
         server and applied; --av-offset adds to it.
-        Keys: m the next picture (bars, spectrum, spectrogram, scope, meter, milkdrop), s the next shader, \
-        f toggles fullscreen, q or Esc quits.
+        \(windowKeys)
         """
+    }
 
     public static let peaks = """
         One min/max pair per channel for every N samples (version 2 per-channel data, as \
@@ -92,21 +124,17 @@ public enum CommandHelp {
         decoded in one pass as it arrives: memory holds the overview, never the audio.
         """
 
-    public static let play = """
+    public static var play: String {
+        """
         Plays the files in order through the sound server. The bars follow what you hear \
         (delayed by the stream's latency, so they match the sound); below them, the whole \
         track's waveform fills in while it plays. Click or drag on it to seek; while you drag you \
         hear what is under the pointer (--no-scrub-audio: silence), and it plays on from the drop. \
         Shift-drag marks an A-B loop.
-        Keys: space play/pause, x stop (back to 0:00), Left/Right -/+5 s, Home/End, n/p \
-        next/previous file, 9/0 volume down/up, [/] rate -/+0.25, {/} pitch -/+100 cents, \\ \
-        normal rate and pitch, l loop none/track/playlist, d switches the \
-        scrubber between linear and dB, +/- (or the wheel over it) zoom the scrubber, whose \
-        minimap then shows the whole track (drag it to look elsewhere), Page Down/Up the next/previous \
-        chapter (the file's own, or a .cue sheet's beside it), a/b the A-B loop's start/end at the \
-        playhead (it then loops from A, sample for sample), A no loop, m the next picture, s the next \
-        shader, f fullscreen, q or Esc quits. Media keys and playerctl control it too (MPRIS, \
-        on the session bus).
+        Keys while the player shows: \(KeyBindings.summary(.player)). \(windowKeys) Media keys and playerctl \
+        control it too (MPRIS, on the session bus). The wheel over the scrubber zooms it, and \
+        its minimap then shows the whole track (drag it to look elsewhere); chapters are the \
+        file's own, or a .cue sheet's beside it; an A-B loop plays from A, sample for sample.
         At the end of the list the window stays open on the last track, stopped; \
         --exit-at-end closes it instead (for scripts). A file that cannot be played is \
         reported and skipped.
@@ -115,6 +143,7 @@ public enum CommandHelp {
         seek beyond that fetches from there. A radio (no length) plays with a "live" label \
         and shows its stream title.
         """
+    }
 
     public static let render = """
         Draws what 'decibar play FILE' shows (the picture of --mode above the scrubber with \

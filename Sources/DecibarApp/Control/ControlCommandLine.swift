@@ -5,6 +5,7 @@ import Foundation
 public enum ControlCommandLine {
     /// A mistake in the words is a usage error (status 2), as a bad option is.
     public static func command(from words: [String]) throws(CommandFailure) -> [JSONValue] {
+        VisualCatalog.prepare()
         let name = words[0]
         let rest = Array(words.dropFirst())
         func none() throws(CommandFailure) {
@@ -17,8 +18,20 @@ public enum ControlCommandLine {
         case "reload": try none(); return [.string("reload_config")]
         case "version": try none(); return [.string("protocol_version")]
         case "mode":
-            guard rest.count == 1 else { throw usage("mode takes one of bars, spectrum, meter") }
-            return [.string("set"), .string(ConfigSchema.Display.mode.key.path), .string(rest[0])]
+            guard rest.count == 1 else { throw usage("mode takes next, previous or one of \(VisualMode.allCases.map(\.rawValue).joined(separator: ", "))") }
+            return [.string("mode"), .string(rest[0])]
+        case "shader":
+            guard rest == ["next"] else { throw usage("shader takes next") }
+            return [.string("shader"), .string("next")]
+        case "volume", "rate", "pitch":
+            if name == "rate" && rest == ["normal"] { return [.string("rate"), .string("normal")] }
+            guard rest.count == 1, let (amount, relative) = adjustment(rest[0]) else {
+                throw usage("\(name) takes a number: +N or -N moves it, N sets it" + (name == "rate" ? "; normal is rate 1 and pitch 0" : ""))
+            }
+            return [.string(name), .number(amount), .string(relative ? "relative" : "absolute")]
+        case "cycle":
+            guard rest.count == 1 else { throw usage("cycle takes a key, such as 'cycle loop'") }
+            return [.string("cycle"), .string(rest[0])]
         case "set":
             guard rest.count >= 2 else { throw usage("set takes a key and a value, such as 'set theme fire'") }
             // Several words are a list (loudness_targets -23 -14).
@@ -43,31 +56,69 @@ public enum ControlCommandLine {
                 throw usage("seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)")
             }
             return [.string("seek"), .number(seconds), .string(relative ? "relative" : "absolute")]
+        case "zoom":
+            guard rest.count == 1 else { throw usage("zoom takes in, out or a factor (1 shows the whole track)") }
+            if rest[0] == "in" || rest[0] == "out" { return [.string("zoom"), .string(rest[0])] }
+            guard let factor = Double(rest[0]) else { throw usage("zoom takes in, out or a factor (1 shows the whole track)") }
+            return [.string("zoom"), .number(factor)]
         case "ab-loop":
-            if rest == ["off"] { return [.string("ab_loop"), .string("off")] }
+            if rest.count == 1, ["off", "a", "b"].contains(rest[0]) { return [.string("ab_loop"), .string(rest[0])] }
             guard rest.count == 2, let start = seekTarget(rest[0]), let end = seekTarget(rest[1]), !start.1, !end.1 else {
-                throw usage("ab-loop takes a start and an end (90 or 1:30), or off")
+                throw usage("ab-loop takes a start and an end (90 or 1:30), a or b (at the playhead), or off")
             }
             return [.string("ab_loop"), .number(start.0), .number(end.0)]
         case "preset":
-            guard rest.count == 1 else { throw usage("preset takes next, previous, random, lock, unlock, or a preset's name or path") }
+            guard rest.count == 1 else { throw usage("preset takes next, previous, random, lock, unlock, toggle-lock, or a preset's name or path") }
             // The daemon has its own working folder: a path goes whole.
             let word = rest[0].contains("/") && !rest[0].hasPrefix("/")
                 ? (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(rest[0]) : rest[0]
             return [.string("preset"), .string(word)]
-        case "show", "hide", "play", "pause", "stop", "next", "previous", "quit":
+        case "show", "hide", "play", "pause", "stop", "next", "previous", "quit", "fullscreen", "close":
             try none()
             return [.string(name)]
         default:
             // Any protocol command, arguments as JSON where they parse (numbers, arrays), else text.
             guard ControlCommand.names.contains(name) else {
-                let known = ["status", "show", "hide", "toggle", "mode", "set", "get", "open", "play", "pause", "toggle-pause", "stop",
-                             "seek", "ab-loop", "next", "previous", "preset", "reload", "quit"] + ControlCommand.names
-                let suggestion = Spelling.closest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""
+                let suggestion = Spelling.closest(to: name, among: commandWords + ControlCommand.names).map { " (did you mean \($0)?)" } ?? ""
                 throw usage("no command '\(name)'\(suggestion); see 'decibar ctl --help'")
             }
             return [.string(name)] + rest.map { JSONValue(parsing: Array($0.utf8)) ?? .string($0) }
         }
+    }
+
+    /// The words of ctl's own commands (any protocol command's name is taken too).
+    static let commandWords = ["status", "show", "hide", "toggle", "close", "fullscreen", "mode", "shader", "set", "get", "cycle", "open", "play",
+                        "pause", "toggle-pause", "stop", "seek", "next", "previous", "chapter", "volume", "rate", "pitch", "zoom",
+                        "ab-loop", "preset", "screenshot", "reload", "version", "quit"]
+
+    /// A command's words from one line: split at spaces, with "double quotes" around a word that
+    /// holds spaces (a preset's name).
+    public static func words(of line: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        var started = false
+        for character in line {
+            if character == "\"" {
+                quoted.toggle()
+                started = true
+            } else if character.isWhitespace && !quoted {
+                if started { words.append(word) }
+                word = ""
+                started = false
+            } else {
+                word.append(character)
+                started = true
+            }
+        }
+        if started { words.append(word) }
+        return words
+    }
+
+    /// `+5` and `-5` move (relative); `5` sets.
+    static func adjustment(_ text: String) -> (Double, Bool)? {
+        guard let amount = Double(text), amount.isFinite else { return nil }
+        return (amount, text.hasPrefix("+") || text.hasPrefix("-"))
     }
 
     private static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }

@@ -39,8 +39,8 @@ extension Daemon {
         }
     }
 
-    /// One command; its reply's data, or why it failed.
-    func execute(_ command: ControlCommand, from client: ControlClientHandle) throws(ControlFailure) -> JSONValue? {
+    /// One command; its reply's data, or why it failed. `client` is nil for the window's own keys.
+    func execute(_ command: ControlCommand, from client: ControlClientHandle?) throws(ControlFailure) -> JSONValue? {
         switch command {
         case .getStatus:
             return status
@@ -48,73 +48,41 @@ extension Daemon {
             return .number(Double(ControlCommand.currentProtocolVersion))
         case .show:
             if let failure = show() { throw failure }
-        case .hide:
+        case .hide, .close:
             hide()
         case .toggleWindow:
             if isShown { hide() } else if let failure = show() { throw failure }
+        case .fullscreen:
+            guard isShown, let window else { throw ControlFailure(.commandFailed, "fullscreen: the window is hidden: decibar ctl show first") }
+            window.toggleFullscreen()
         case .set(let name, let value):
             try set(name, to: value)
+        case .cycle(let name):
+            let key: ConfigKey
+            do { key = try ConfigSchema.key(named: name) } catch { throw ControlFailure(.optionNotFound, error.message) }
+            let current = visualizer?.currentValue(of: key) ?? configuration[key]
+            let next: JSONValue
+            do { next = try key.cycled(from: current) } catch { throw ControlFailure(.invalidParameter, error.message) }
+            try set(key.path, to: next)
+        case .mode(.named(let name)):
+            try set(ConfigSchema.Display.mode.key.path, to: .string(name))
+        case .mode, .nextShader, .preset:
+            guard let visualizer else { throw ControlFailure(.commandFailed, "the window has not been shown yet: decibar ctl show first") }
+            _ = try visualizer.perform(command)
         case .get(let name):
             let key: ConfigKey
             do { key = try ConfigSchema.key(named: name) } catch { throw ControlFailure(.optionNotFound, error.message) }
-            if key == ConfigSchema.Display.mode.key, let visualizer { return .string(visualizer.mode.rawValue) }
-            // The preset shown, once Milkdrop draws (the setting says only where it started).
-            if key == ConfigSchema.Display.preset.key, let name = visualizer?.presetName { return .string(name) }
-            return configuration[key] ?? .null
+            // What the picture uses now (the preset it shows), else what is set.
+            return visualizer?.currentValue(of: key) ?? configuration[key] ?? .null
         case .open(let paths, let append):
             try open(paths, append: append)
-        case .play:
-            try player().play()
-        case .pause:
-            try player().pause()
-        case .cyclePause:
-            try player().togglePause()
-        case .stop:
-            // Playback stops and the playhead returns to the start; the playlist and the window stay.
-            try player().stop()
-        case .seek(let seconds, let relative):
-            let session = try player()
-            session.seek(to: relative ? session.playhead + seconds : seconds)
-        case .next:
-            let session = try player()
-            session.next()
-            if session.isOver { session.close() }
-        case .previous:
-            try player().previous()
-        case .preset(let request):
-            guard let visualizer else { throw ControlFailure(.commandFailed, "preset: the window has not been shown yet") }
-            let move: PresetMove = switch request {
-            case .next: .next
-            case .previous: .previous
-            case .random: .random
-            case .lock: .lock
-            case .unlock: .unlock
-            case .named(let name): .named(name)
-            }
-            if let problem = visualizer.movePreset(move) { throw ControlFailure(.commandFailed, "preset: \(problem)") }
-        case .chapter(let forward):
-            let session = try player()
-            guard !session.chapters.isEmpty else { throw ControlFailure(.commandFailed, "chapter: this track has no chapters") }
-            guard session.seekChapter(forward: forward) else { throw ControlFailure(.commandFailed, "chapter: this is the last chapter") }
-        case .zoom(let factor):
-            let session = try player()
-            guard session.hasTrack, session.duration > 0, !session.isLive else {
-                throw ControlFailure(.commandFailed, "zoom: no track with a length is open")
-            }
-            session.zoom(to: factor)
-        case .abLoop(let start, let end):
-            let session = try player()
-            guard session.hasTrack, !session.isLive else { throw ControlFailure(.commandFailed, "ab_loop: no track with a length is open") }
-            guard session.setLoop(from: start, to: end) else {
-                throw ControlFailure(.invalidParameter, "ab_loop: the loop must start within the track (\(TimeLabel.text(seconds: session.duration)) long)")
-            }
-        case .abLoopOff:
-            try player().clearLoop()
         case .subscribe(let subscription):
+            guard let client else { throw ControlFailure(.commandFailed, "subscribe: only a connected client can subscribe") }
             hub.add(client, subscription)
             updateTap()
             if subscription.kind == .status { hub.publishStatus(status) }
         case .unsubscribe(let kind):
+            guard let client else { break }
             hub.remove(client, kind: kind)
             updateTap()
         case .reloadConfig:
@@ -123,10 +91,18 @@ extension Daemon {
             stopping = "ctl quit"
         case .screenshot:
             break
+        default:
+            let session = try player()
+            _ = try session.perform(command)
+            if case .next = command, session.isOver { session.close() }
         }
         publishStatusIfChanged()
         return nil
     }
+
+    /// The player's settings it takes as they are, without drawing its screen anew.
+    static let appliedInPlace: [ConfigKey] = [ConfigSchema.Player.loop.key, ConfigSchema.Player.shuffle.key, ConfigSchema.Player.volume.key,
+                                             ConfigSchema.Player.rate.key, ConfigSchema.Player.pitch.key, ConfigSchema.Player.decibels.key]
 
     static let nothingOpen = ControlFailure(.commandFailed, "nothing is open in the player: decibar ctl open FILE...")
 
@@ -175,7 +151,7 @@ extension Daemon {
             }
         } else if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
             // The mode switches in place: the bars keep moving. One that cannot be drawn here
-            // (Milkdrop without its library) leaves the picture as it was.
+            // (one whose library is not installed) leaves the picture as it was.
             do {
                 try visualizer?.show(mode)
             } catch {
@@ -185,7 +161,7 @@ extension Daemon {
             }
         } else if key.section == ConfigSection.display.rawValue {
             rebuildVisualizer()
-        } else if key.section == ConfigSection.player.rawValue, let session, let window {
+        } else if key.section == ConfigSection.player.rawValue, !Self.appliedInPlace.contains(key), let session, let window {
             playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
         } else if key == ConfigSchema.Audio.source.key || key == ConfigSchema.Audio.apps.key || key == ConfigSchema.Audio.excludeApps.key
                     || key == ConfigSchema.Audio.backend.key {
@@ -193,6 +169,7 @@ extension Daemon {
             updateTap()
         }
         if key == ConfigSchema.Player.loop.key { session?.loop = loopMode }
+        if key == ConfigSchema.Player.decibels.key { playerScreen?.decibels = configuration[ConfigSchema.Player.decibels] }
         if key == ConfigSchema.Player.shuffle.key { session?.setShuffle(configuration[ConfigSchema.Player.shuffle]) }
         if key == ConfigSchema.Player.volume.key { session?.setVolume(volume) }
         if key == ConfigSchema.Player.rate.key || key == ConfigSchema.Player.pitch.key { session?.setRateAndPitch(rateAndPitch) }
@@ -236,7 +213,7 @@ extension Daemon {
             "config": .string(settings.configPath),
             "window": .string(isShown ? "shown" : "hidden"),
             "mode": .string((visualizer?.mode ?? display.mode).rawValue),
-            "preset": visualizer?.presetName.map(JSONValue.string) ?? .null,
+            "preset": visualizer?.currentValue(of: ConfigSchema.Display.preset.key) ?? .null,
             "theme": .string(display.theme),
             "clients": .number(Double(server?.clientCount ?? 0)),
             "subscribers": .number(Double(hub.count)),
@@ -353,7 +330,7 @@ extension Daemon {
     }
 
     func publishStatusIfChanged() {
-        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.presetName, theme: display.theme, player: playerState,
+        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.currentValue(of: ConfigSchema.Display.preset.key)?.string, theme: display.theme, player: playerState,
                             track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
                             loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent,
                             rateAndPitch: session?.rateAndPitch ?? .normal)

@@ -27,6 +27,8 @@ public final class Daemon {
     var runtime = Configuration()
     var configuration = Configuration()
     var display = DisplaySettings()
+    /// What each key does in its window: the defaults with the config's `[keys]` over them.
+    var keys = KeyBindings()
     /// `daemon.tap = "always"`, read once per change: the frame loop asks every frame.
     var keepsTapOpen = false
 
@@ -68,6 +70,7 @@ public final class Daemon {
     static let noticeSeconds = 8.0
 
     public init(settings: DaemonSettings) throws(CommandFailure) {
+        VisualCatalog.prepare()
         self.settings = settings
         if let path = settings.socketPath { socketPath = path } else { socketPath = try ControlSocketPath.defaultPath() }
         var logger = Logger(label: "decibar")
@@ -169,7 +172,7 @@ public final class Daemon {
         do {
             fileConfiguration = try ConfigFile.load(settings.configPath)
         } catch {
-            throw CommandFailure(message: error.summary)
+            throw CommandFailure(message: error.summary, status: 2)
         }
         applyConfiguration()
     }
@@ -177,6 +180,7 @@ public final class Daemon {
     /// Recomputes what is in force from the layers.
     func applyConfiguration() {
         configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
+        keys = KeyBindings(configuration.keys)
         display = DisplaySettings(configuration: configuration)
         display.frameLog = settings.frameLog
         keepsTapOpen = configuration[ConfigSchema.Daemon.tap] == "always"
@@ -359,15 +363,36 @@ public final class Daemon {
                 if !pendingScreenshots.isEmpty { saveScreenshots(of: window, drawnAt: frame.now) }
             }
             updateOutputSource()
+            runKeys(&frame, visualizer: visualizer)
             if let session, !session.isOver, let playerScreen {
                 playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
                 if session.isOver { session.close() }
             } else if let liveScreen {
-                for case .key(let key) in frame.events { visualizer.handle(key) }
                 liveScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
             }
         }
     }
+
+    /// The window's keys run their commands as `ctl` would send them; one that cannot be carried
+    /// out says why in the corner for a moment. Closing the window hides it, as q always has.
+    private func runKeys(_ frame: inout FrameLoop.Frame, visualizer: Visualizer) {
+        let showsPlayer = session.map { !$0.isOver } == true && playerScreen != nil
+        for case .key(let chord) in frame.events {
+            guard let command = keys.command(for: chord, in: KeyBindings.contexts(mode: visualizer.mode, player: showsPlayer)) else { continue }
+            if command == .close {
+                frame.closes = true
+                continue
+            }
+            do {
+                _ = try execute(command, from: nil)
+            } catch {
+                configNotice = (error.message, frame.now + Self.keyNoticeSeconds)
+            }
+        }
+    }
+
+    /// How long a key's failure shows in the corner.
+    static let keyNoticeSeconds = 3.0
 
     /// Saves the frame just drawn; the reply says when it was drawn (CLOCK_MONOTONIC seconds) and
     /// where the playhead stood, so a script can tell what the picture should show.

@@ -60,7 +60,8 @@ final class OutputLane {
         theme = display.barTheme
         // Lights and pages take bars or the spectrum; a meter's strip shows the bars.
         let settings = VisualTools.visualSettings(display)
-        if display.mode == .spectrum {
+        let page = display.mode.details?.page ?? .bars
+        if page == .spectrum {
             bars = SpectrumState(settings: settings) { rate, bands in
                 // An estimated plan: made at once (a measured one takes a quarter of a second, a
                 // quarter of a second of packets not sent).
@@ -69,7 +70,7 @@ final class OutputLane {
         } else {
             bars = LevelBarsState(settings: settings)
         }
-        if display.mode == .meter { meterState = MeterState(settings: settings) }
+        if page == .meter { meterState = MeterState(settings: settings) }
         nextTick = start
     }
 

@@ -32,22 +32,18 @@ final class WebOutput: Output {
         self.server = server
         layout = display.barLayout
         caps = display.caps
-        labelsFrequencies = display.mode == .spectrum
+        let page = display.mode.details?.page ?? .bars
+        labelsFrequencies = page == .spectrum
         lowsAtEdges = display.lowsAtEdges
         meterScale = display.meterScale
         loudnessTargets = display.loudnessTargets
         // A meter shows loudness: the lane measures it then.
-        needs = display.mode == .meter ? [.loudness] : []
+        needs = page == .meter ? [.loudness] : []
         // Where the window shows its background, the page is transparent unless it is opaque.
         background = display.background == .opaque ? Self.hex(display.barTheme.background) : "transparent"
-        // Milkdrop is drawn by libprojectM in the window's OpenGL context, the spectrogram and
-        // the scope from the audio itself: the page has the bars.
-        switch display.mode {
-        case .milkdrop: note = "Milkdrop shows only in the window: the page draws the bars"
-        case .spectrogram: note = "The spectrogram shows only in the window: the page draws the bars"
-        case .scope: note = "The scope shows only in the window: the page draws the bars"
-        case .bars, .spectrum, .meter: note = nil
-        }
+        // A mode the page cannot draw (one drawn by a library in the window's OpenGL context, or
+        // from the audio itself) says what the page draws instead.
+        note = display.mode.details?.pageNote
         start = MonotonicClock.now()
         notice("the page is at \(server.pageURL)")
     }

@@ -47,8 +47,8 @@ public final class Visualizer {
     }
 
     /// The next mode that can be drawn here (m); those that cannot are skipped, said once each.
-    func showNextMode() {
-        var candidate = mode.next
+    func showNextMode(backward: Bool = false) {
+        var candidate = backward ? mode.previous : mode.next
         while candidate != mode {
             do {
                 try show(candidate)
@@ -56,7 +56,7 @@ public final class Visualizer {
             } catch {
                 if !unavailableModes.contains(candidate) { writeError("decibar: \(error.description)") }
                 unavailableModes.insert(candidate)
-                candidate = candidate.next
+                candidate = backward ? candidate.previous : candidate.next
             }
         }
     }
@@ -69,35 +69,41 @@ public final class Visualizer {
         tools.options.beatAccent || tools.shaderPass?.readsBeat == true || visual.needs.contains(.beats)
     }
 
-    /// The Milkdrop preset shown (nil in other modes).
-    public var presetName: String? { (visual as? MilkdropVisual)?.presetName }
+    /// What the window's title adds to its own (the picture's own: Milkdrop's preset).
+    public var titleSuffix: String { visual.titleSuffix }
 
-    /// What the window's title adds to its own: the Milkdrop preset, and whether it is held.
-    /// Made again only when they change (a frame allocates nothing).
-    public private(set) var titleSuffix = ""
-    private var titleSource: (preset: String?, locked: Bool) = (nil, false)
-
-    private func refreshTitleSuffix() {
-        let source = (presetName, isPresetLocked)
-        guard source != titleSource else { return }
-        titleSource = source
-        titleSuffix = source.0.map { " — " + $0 + (source.1 ? " (locked)" : "") } ?? ""
+    /// A setting as the picture uses it now (the preset shown); nil for the setting's own value.
+    public func currentValue(of key: ConfigKey) -> JSONValue? {
+        if key == ConfigSchema.Display.mode.key { return .string(mode.rawValue) }
+        return visual.currentValue(of: key)
     }
 
-    /// Whether the Milkdrop preset shown is held (l, `ctl preset lock`).
-    public var isPresetLocked: Bool { (visual as? MilkdropVisual)?.isLocked ?? false }
-
-    /// A move through the Milkdrop playlist; why not, when it cannot be made (another mode, no
-    /// such preset).
-    func movePreset(_ move: PresetMove) -> String? {
-        guard let milkdrop = visual as? MilkdropVisual else { return "the display is not in milkdrop mode" }
-        return milkdrop.perform(move)
+    /// The commands of the picture: the mode, the user's shader, and those the picture shown takes
+    /// (Milkdrop's presets). False for any other command.
+    func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool {
+        switch command {
+        case .mode(.next): showNextMode()
+        case .mode(.previous): showNextMode(backward: true)
+        case .mode(.named(let name)):
+            guard let mode = VisualMode(rawValue: name) else {
+                throw ControlFailure(.invalidParameter, "mode: no mode \(name.quotedForMessage); the modes are \(VisualMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            do { try show(mode) } catch { throw ControlFailure(.commandFailed, error.description) }
+        case .nextShader:
+            guard let shaders = tools.userShaders else { throw ControlFailure(.commandFailed, "shader: no shader folder is set (display.shader_dir)") }
+            shaders.next()
+        case .preset:
+            guard try visual.perform(command) else { throw ControlFailure(.commandFailed, "preset: \(mode.rawValue) has no presets") }
+        default:
+            return try visual.perform(command)
+        }
+        return true
     }
 
     /// The square holding the empty circle in the middle of radial bars (bars and spectrum with
     /// `--layout radial`) on a `width`×`height` canvas; nil for other pictures.
     public func radialMiddle(width: Int, height: Int) -> PixelRect? {
-        guard tools.radialRenderer != nil, mode == .bars || mode == .spectrum, tools.userShaders?.isDrawing != true else { return nil }
+        guard tools.radialRenderer != nil, mode.details?.drawsRadial == true, tools.userShaders?.isDrawing != true else { return nil }
         let circle = tools.options.radialLayout.circle(width: width, height: height)
         // Just inside the bars' start, so a bar at rest does not cover the picture's edge.
         let radius = Int((circle.inner - 2).rounded(.down))
@@ -114,18 +120,6 @@ public final class Visualizer {
     /// True when nothing on screen would change: the picture has settled and no user shader
     /// animates. The window then skips drawing.
     public var isAtRest: Bool { tools.userShaders == nil && visual.isAtRest }
-
-    func handle(_ key: PlayerKey) {
-        switch key {
-        case .cycleMode: showNextMode()
-        case .cycleShader: tools.userShaders?.next()
-        case .nextPreset: _ = movePreset(.next)
-        case .previousPreset: _ = movePreset(.previous)
-        case .randomPreset: _ = movePreset(.random)
-        case .lockPreset: _ = movePreset(.toggleLock)
-        default: break
-        }
-    }
 
     /// Releases what `feed` holds that is heard by `now` (`AudioFeed.release`), showing each
     /// buffer to the picture when it wants them (the spectrogram's columns come from every sample,
@@ -156,7 +150,6 @@ public final class Visualizer {
         let frame = clock.frame(reading: reading, feed: feed, dt: dt, now: now, canvasWidth: canvasWidth)
         visual.update(frame)
         lastFrame = frame
-        refreshTitleSuffix()
     }
 
     /// Draws into the top `height` pixels of a `width`×`windowHeight` window (already cleared).

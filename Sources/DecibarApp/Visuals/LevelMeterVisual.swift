@@ -4,11 +4,13 @@ import DecibarRender
 /// `--mode meter`: a level meter per channel with its scale and figures, and the loudness bars
 /// (momentary, short-term) with the integrated loudness, range and true peak under them.
 final class LevelMeterVisual: Visual {
+    static let mode = VisualModeDescription(name: "meter", summary: "RMS, peak and loudness per channel", page: .meter, pageDrawsItself: true)
+
     private let tools: VisualTools
     private(set) var state: MeterState
     private var shapes = MeterPicture()
 
-    init(tools: VisualTools) {
+    init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
         state = MeterState(settings: VisualTools.visualSettings(tools.options))
     }

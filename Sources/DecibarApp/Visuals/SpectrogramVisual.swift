@@ -5,6 +5,8 @@ import DecibarRender
 /// `--mode spectrogram`: the last five seconds of frequencies, scrolling left (or up), on a log
 /// axis from 20 Hz to 20 kHz with its labels beside the plot and a dB legend at the right.
 final class SpectrogramVisual: Visual {
+    static let mode = VisualModeDescription(name: "spectrogram", summary: "the last 5 s of frequencies scrolling by, on a log axis")
+
     private let tools: VisualTools
     private(set) var state: SpectrogramState
     private let renderer: SpectrogramRenderer

@@ -1,3 +1,4 @@
+import DecibarRender
 import DecibarAudio
 import DecibarCore
 
@@ -5,10 +6,12 @@ extension SpectrumAnalyzer: BandAnalyzer {}
 
 /// `--mode spectrum`: each channel's spectrum as bars, with the frequencies under them.
 final class SpectrumVisual: Visual {
+    static let mode = VisualModeDescription(name: "spectrum", summary: "frequency bands, left channel on the left, right on the right", drawsRadial: true, page: .spectrum, pageDrawsItself: true)
+
     private let tools: VisualTools
     private(set) var state: SpectrumState
 
-    init(tools: VisualTools) {
+    init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
         let measured = !tools.deterministic
         state = SpectrumState(settings: VisualTools.visualSettings(tools.options)) { rate, bands in

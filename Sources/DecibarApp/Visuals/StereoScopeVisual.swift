@@ -4,6 +4,8 @@ import DecibarRender
 /// `--mode scope`: a goniometer of the last 50 ms (mid up, side across; the oldest points
 /// faintest), with the phase correlation and the balance of the last 300 ms beside it.
 final class StereoScopeVisual: Visual {
+    static let mode = VisualModeDescription(name: "scope", summary: "a goniometer of the stereo image with its phase correlation and balance")
+
     private let tools: VisualTools
     private(set) var state: StereoScopeState
     private var points: [(PixelRect, Color)] = []

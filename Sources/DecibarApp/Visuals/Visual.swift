@@ -1,8 +1,14 @@
+import DecibarRender
 import DecibarCore
 
-/// One way of showing the music (a `--mode`): its state, moved on by each frame, and its drawing.
-/// A new mode is a type here, its value of `VisualMode` and its row in `VisualCatalog`.
-protocol Visual: AnyObject {
+/// One way of showing the music (a `--mode`): what it says of itself, its state, moved on by each
+/// frame, and its drawing. A new mode is a folder with a type conforming to this and a line in
+/// `VisualCatalog` (docs/ARCHITECTURE.md, "Adding a mode").
+protocol Visual: AnyObject, SendableMetatype {
+    /// Its name, a few words on it, the keys it adds, what draws it besides the window.
+    static var mode: VisualModeDescription { get }
+    /// Fails for a picture whose library or files are not installed (said in the user's terms).
+    init(tools: VisualTools) throws(RenderError)
     /// What the feed must measure for it.
     var needs: VisualNeeds { get }
     func update(_ frame: VisualFrame)
@@ -16,11 +22,22 @@ protocol Visual: AnyObject {
     var wantsReleases: Bool { get }
     /// A buffer released from the feed this frame, in order, before `update` (when `wantsReleases`).
     func released(_ buffer: AudioBuffer)
+    /// Carries out a command only some pictures take (Milkdrop's `preset`): false when this one
+    /// does not take it; a failure says why it could not.
+    func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool
+    /// What the window's title adds while it shows (" — a preset (locked)"); "" for nothing.
+    var titleSuffix: String { get }
+    /// A setting as the picture uses it now, where that moved on from what was set (the preset
+    /// shown); nil for the setting's own value.
+    func currentValue(of key: ConfigKey) -> JSONValue?
 }
 
 extension Visual {
     var wantsReleases: Bool { false }
     func released(_ buffer: AudioBuffer) {}
+    func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool { false }
+    var titleSuffix: String { "" }
+    func currentValue(of key: ConfigKey) -> JSONValue? { nil }
 }
 
 /// What the feed measures only once a picture needs it.

@@ -12,7 +12,7 @@ struct FrameLoop {
         let now: Double
         /// Seconds since the previous frame started (0 for the first).
         let dt: Double
-        /// Input since the previous frame; quit and fullscreen are already handled.
+        /// Input since the previous frame; quit is already handled (keys are the owner's: `KeyBindings`).
         let events: [WindowEvent]
         /// Set to close the window after this frame.
         var closes = false
@@ -20,7 +20,7 @@ struct FrameLoop {
         var loggedValue: Float = 0
         /// The window closes after this frame (--exit-after reached, or quit).
         let isLast: Bool
-        /// Input arrived (other than quit and fullscreen, which are handled).
+        /// Input arrived (other than quit, which is handled).
         var hadEvents: Bool { !events.isEmpty }
         /// Set when nothing changed: the frame is not drawn or shown.
         var skipsDrawing = false
@@ -103,7 +103,6 @@ struct FrameLoop {
             events.removeAll { event in
                 switch event {
                 case .quit: quits = true
-                case .toggleFullscreen: window.toggleFullscreen()
                 default: return false
                 }
                 return true

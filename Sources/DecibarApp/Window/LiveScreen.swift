@@ -43,7 +43,6 @@ final class LiveScreen {
     func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
         let status = tap.status
-        window.presetKeys = visualizer.mode == .milkdrop
         if status != shownStatus || visualizer.titleSuffix != shownTitleSuffix {
             if status != shownStatus { reporter.report(status) }
             shownStatus = status

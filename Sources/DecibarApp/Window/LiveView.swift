@@ -17,6 +17,9 @@ public struct LiveView {
     let outputs: [OutputTarget]
     /// How the tap reaches the server (`--backend`).
     public var backend = AudioBackendChoice.auto
+    /// The settings `display` was made from (the file's, the command line's over them): what the
+    /// keys' `set` and `cycle` start from, and the `[keys]` bindings.
+    public var configuration = Configuration()
 
     /// `source` names a source or sink (its monitor); nil follows the default output's monitor.
     /// Apps named in `apps` are listened to alone (on `source`'s output only, if given).
@@ -29,6 +32,9 @@ public struct LiveView {
         self.outputs = outputs
     }
 
+    /// How long a key's failure shows in the corner.
+    static let keyNoticeSeconds = 3.0
+
     public func run() throws {
         let window = try FrameLoop.openWindow(options: display)
         func makeVisualizer(_ options: DisplaySettings) throws -> Visualizer {
@@ -40,6 +46,16 @@ public struct LiveView {
             }
         }
         var visualizer = try makeVisualizer(display)
+        // What only the command line sets stays as it was when the look is made anew.
+        func look(_ configuration: Configuration) -> DisplaySettings {
+            var options = DisplaySettings(configuration: configuration)
+            (options.exitAfter, options.screenshot, options.record, options.recordFPS, options.frameLog) =
+                (display.exitAfter, display.screenshot, display.record, display.recordFPS, display.frameLog)
+            return options
+        }
+        var commands = OwnWindowCommands(keys: KeyBindings(configuration.keys), settings: configuration) { changed throws(ControlFailure) in
+            do { visualizer = try makeVisualizer(look(changed)) } catch { throw ControlFailure(.commandFailed, "\(error)") }
+        }
         // Saving the config file redraws with its values (the command line's still on top).
         let changed = ConfigWatcher.Flag()
         let watcher = reload.flatMap { reload in
@@ -80,10 +96,10 @@ public struct LiveView {
             if changed.take(), let reload {
                 do {
                     let file = try ConfigFile.load(reload.path)
-                    var options = DisplaySettings(configuration: file.merging(reload.overrides))
-                    (options.exitAfter, options.screenshot, options.record, options.recordFPS, options.frameLog) =
-                        (display.exitAfter, display.screenshot, display.record, display.recordFPS, display.frameLog)
+                    let merged = file.merging(reload.overrides)
+                    let options = look(merged)
                     visualizer = try makeVisualizer(options)
+                    (commands.settings, commands.keys) = (merged, KeyBindings(merged.keys))
                     screen.notice = nil
                     lastProblem = nil
                     // The window is not made again here (the daemon's is): say so rather than ignore it.
@@ -101,7 +117,9 @@ public struct LiveView {
                     screen.notice = ("config not reloaded: \(failure.screenSummary)", frame.now + 8)
                 }
             }
-            for case .key(let key) in frame.events { visualizer.handle(key) }
+            if let problem = commands.run(&frame, window: window, visualizer: visualizer, player: nil) {
+                screen.notice = (problem, frame.now + Self.keyNoticeSeconds)
+            }
             screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
         }
     }

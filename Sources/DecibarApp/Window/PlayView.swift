@@ -25,6 +25,9 @@ public struct PlayView {
         public var stream: StreamSettings
         /// One line per seek for the benchmarks.
         public var seekLogPath: String?
+        /// The settings the others were read from: what the keys' `set` and `cycle` start from,
+        /// and the `[keys]` bindings.
+        public var configuration = Configuration()
 
         public init(files: [String], loop: LoopMode = .none, shuffle: Bool = false, exitsAtEnd: Bool = false, volume: Double = PlayerVolume.defaultPercent,
                     rateAndPitch: RateAndPitch = .normal, publishesMedia: Bool = true, display: DisplaySettings, scrubber: ScrubberSettings, stream: StreamSettings = StreamSettings(),
@@ -95,6 +98,7 @@ public struct PlayView {
         // other message (the daemon logs it and shows it in its status).
         let media = settings.publishesMedia ? MediaBridge.start(unavailable: { _ in }) : nil
         defer { media?.stop() }
+        var commands = OwnWindowCommands(keys: KeyBindings(settings.configuration.keys), settings: settings.configuration, redraw: nil)
         do {
             try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
                 // The window shows at once; the first file opens after the first frame. Opening it loads
@@ -111,6 +115,7 @@ public struct PlayView {
                     default: session.handle(request)
                     }
                 }
+                if let problem = commands.run(&frame, window: window, visualizer: visualizer, player: screen) { session.announce(problem) }
                 screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
                 media?.publish(session)
                 if session.isOver { frame.closes = true }

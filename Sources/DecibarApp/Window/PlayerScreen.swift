@@ -54,6 +54,31 @@ final class PlayerScreen {
         max(11, PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize * 4 / 5)
     }
 
+    /// The player's settings as they stand (the scrubber's scale, the loop), for `cycle`.
+    func currentValue(of key: ConfigKey) -> JSONValue? {
+        switch key {
+        case ConfigSchema.Player.decibels.key: .bool(decibels)
+        case ConfigSchema.Player.loop.key: .string(session.loop.rawValue)
+        default: nil
+        }
+    }
+
+    /// Takes a player setting at once; false for one it cannot (the scrubber's look is drawn as
+    /// the window opens).
+    func apply(_ key: ConfigKey, from settings: Configuration) throws(ControlFailure) -> Bool {
+        typealias Player = ConfigSchema.Player
+        switch key {
+        case Player.decibels.key: decibels = settings[Player.decibels]
+        case Player.loop.key: session.loop = settings[Player.loop]
+        case Player.shuffle.key: session.setShuffle(settings[Player.shuffle])
+        case Player.volume.key: session.setVolume(settings[Player.volume])
+        case Player.rate.key: session.setRateAndPitch(session.rateAndPitch.with(rate: settings[Player.rate]))
+        case Player.pitch.key: session.setRateAndPitch(session.rateAndPitch.with(pitch: settings[Player.pitch]))
+        default: return false
+        }
+        return true
+    }
+
     /// How often the session is looked after while nothing is drawn.
     static let coveredTickSeconds = 0.05
 
@@ -71,35 +96,7 @@ final class PlayerScreen {
 
         for event in frame.events {
             switch event {
-            case .quit, .toggleFullscreen, .resized: break
-            case .key(let key):
-                switch key {
-                case .playPause: session.togglePause()
-                case .stop: session.stop()
-                case .volumeDown: session.setVolume(PlayerVolume.stepped(session.volume, by: -1))
-                case .volumeUp: session.setVolume(PlayerVolume.stepped(session.volume, by: 1))
-                case .cycleLoop: session.loop = session.loop.next
-                case .rateDown: session.setRateAndPitch(session.rateAndPitch.steppingRate(by: -1))
-                case .rateUp: session.setRateAndPitch(session.rateAndPitch.steppingRate(by: 1))
-                case .pitchDown: session.setRateAndPitch(session.rateAndPitch.steppingPitch(by: -1))
-                case .pitchUp: session.setRateAndPitch(session.rateAndPitch.steppingPitch(by: 1))
-                case .resetRateAndPitch: session.setRateAndPitch(.normal)
-                case .back: session.seek(to: session.playhead - 5)
-                case .forward: session.seek(to: session.playhead + 5)
-                case .start: session.seek(to: 0)
-                case .end, .next: session.next()
-                case .previous: session.previous()
-                case .toggleDecibels: decibels.toggle()
-                case .cycleMode, .cycleShader, .nextPreset, .previousPreset, .randomPreset, .lockPreset: visualizer.handle(key)
-                case .zoomIn where zoomable: session.zoom(to: session.view.factor * 2)
-                case .zoomOut where zoomable: session.zoom(to: session.view.factor / 2)
-                case .zoomIn, .zoomOut: break
-                case .nextChapter: session.seekChapter(forward: true)
-                case .previousChapter: session.seekChapter(forward: false)
-                case .loopStart: session.setLoopStart()
-                case .loopEnd: session.setLoopEnd()
-                case .clearLoop: session.clearLoop()
-                }
+            case .quit, .resized, .key: break
             case .mouseDown(let x, let y, let shift):
                 if layout.isOnMinimap(x: x, y: y) {
                     isPanning = true
@@ -177,7 +174,6 @@ final class PlayerScreen {
                                 underruns: session.underrunCount, notice: now < noticeUntil ? noticeSerial : nil,
                                 isConnecting: session.isConnecting, streamTitle: stream?.title,
                                 rateAndPitch: session.rateAndPitch)
-        window.presetKeys = visualizer.mode == .milkdrop
         if titleKey != shownTitle.key || visualizer.titleSuffix != shownTitleSuffix {
             shownTitleSuffix = visualizer.titleSuffix
             var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName

@@ -37,7 +37,7 @@ extension ConfigKey {
 
     /// The words it takes (for shell completion); nil when it takes something else.
     public var words: [String]? {
-        if case .choice(let words) = kind { words } else { nil }
+        if case .choice(let words) = kind { words.list } else { nil }
     }
 
     /// It names a folder, which must be there.

@@ -7,8 +7,8 @@ public struct ConfigKey: Sendable, Equatable {
         case boolean
         case integer(ClosedRange<Int>)
         case number(ClosedRange<Double>)
-        /// One of these words.
-        case choice([String])
+        /// One of these words (read when asked: a mode registered later is among them).
+        case choice(ChoiceWords)
         /// One of these numbers.
         case numberChoice([Double])
         /// A list of numbers in the range (a single number is a list of one).
@@ -34,7 +34,11 @@ public struct ConfigKey: Sendable, Equatable {
     public let kind: Kind
     /// The documentation: one or two sentences, written into `config init`'s comments (and, for
     /// a key that keys change in a window, a last sentence that says so: `windowHelp`).
-    public let help: String
+    public var help: String {
+        let text = helpText()
+        return windowHelp.map { text + " " + $0 } ?? text
+    }
+    private let helpText: @Sendable () -> String
     /// What keys do to it in a window ("m switches at run time."): said only where there is one.
     public let windowHelp: String?
     /// The commands it means something to: they take its option; the others refuse it.
@@ -48,8 +52,9 @@ public struct ConfigKey: Sendable, Equatable {
     public let booleanWords: (true: String, false: String)?
     /// What a number counts (`ms`, `dB`, `pixels`), for help and messages; nil for a plain count.
     public let unit: String?
-    /// How help shows the value (`px`, `bars|spectrum|meter`, `WxH`).
-    public let valueName: String
+    /// How help shows the value (`px`, `WxH`, a choice's words).
+    public var valueName: String { givenValueName ?? Self.valueName(kind, unit: unit) }
+    private let givenValueName: String?
 
     /// What the command line has besides the key's own option, and its checks there.
     public struct OptionRules: Sendable {
@@ -67,26 +72,34 @@ public struct ConfigKey: Sendable, Equatable {
     init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
          appliesLive: Bool = true, booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
          option: String? = nil, inWindow windowHelp: String? = nil, rules: OptionRules = OptionRules(), _ help: String) {
+        self.init(section, name, kind, defaultValue, for: scope, appliesLive: appliesLive, booleanWords: booleanWords, unit: unit,
+                  valueName: valueName, option: option, inWindow: windowHelp, rules: rules, reading: { help })
+    }
+
+    /// A key whose help is made when asked (from what is registered then).
+    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
+         appliesLive: Bool = true, booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
+         option: String? = nil, inWindow windowHelp: String? = nil, rules: OptionRules = OptionRules(), reading help: @escaping @Sendable () -> String) {
         self.booleanWords = booleanWords
         optionName = "--" + (option ?? name.replacingUnderscores)
         self.section = section.rawValue
         self.name = name
         path = section.rawValue + "." + name
         self.kind = kind
-        self.help = windowHelp.map { help + " " + $0 } ?? help
+        helpText = help
         self.windowHelp = windowHelp
         self.scope = scope ?? section.scope
         self.rules = rules
         self.defaultValue = defaultValue
         self.appliesLive = appliesLive
         self.unit = unit
-        self.valueName = valueName ?? Self.valueName(kind, unit: unit)
+        givenValueName = valueName
     }
 
     private static func valueName(_ kind: Kind, unit: String?) -> String {
         switch kind {
         case .boolean: "true|false"
-        case .choice(let words): words.joined(separator: "|")
+        case .choice(let words): words.list.joined(separator: "|")
         case .size: "WxH"
         case .byteSize: "size"
         case .text: "text"
@@ -141,8 +154,8 @@ public struct ConfigKey: Sendable, Equatable {
         case .choice(let words):
             // A key that was a switch before it had words still takes true and false.
             if case .bool(let flag) = value, let booleanWords { return .string(flag ? booleanWords.true : booleanWords.false) }
-            guard let text = value.string?.lowercased(), words.contains(text) else {
-                throw fail("one of \(words.joined(separator: ", "))")
+            guard let text = value.string?.lowercased(), words.list.contains(text) else {
+                throw fail("one of \(words.list.joined(separator: ", "))")
             }
             return .string(text)
         case .numberChoice(let numbers):
@@ -243,7 +256,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .number(let range), .numbers(let range):
             return "must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText)\(unitText)"
         case .sensitivity: return "must be between -40 and 40 dB"
-        case .choice(let words): return "must be one of " + words.joined(separator: ", ")
+        case .choice(let words): return "must be one of " + words.list.joined(separator: ", ")
         case .numberChoice(let numbers):
             let texts = numbers.map(\.plainText)
             return "must be " + texts.dropLast().joined(separator: ", ") + " or " + (texts.last ?? "")
@@ -320,7 +333,7 @@ extension JSONValue {
 
 extension Double {
     /// `60`, `-0.5`: without a needless `.0`.
-    var plainText: String { self == rounded() && Swift.abs(self) < 1e15 ? String(Int(self)) : String(self) }
+    public var plainText: String { self == rounded() && Swift.abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 
 extension String {
@@ -329,5 +342,33 @@ extension String {
         let start = firstIndex { $0 != " " } ?? endIndex
         let end = lastIndex { $0 != " " }.map { index(after: $0) } ?? start
         return self[start ..< max(start, end)]
+    }
+}
+
+/// The words a choice takes: fixed, or read each time (the modes, which the catalog registers).
+public struct ChoiceWords: Sendable {
+    private let read: @Sendable () -> [String]
+
+    public init(_ words: [String]) { read = { words } }
+    public init(reading: @escaping @Sendable () -> [String]) { read = reading }
+
+    public var list: [String] { read() }
+}
+
+extension ConfigKey {
+    /// The value after `current` in `cycle`: a switch's other value, a choice's next word.
+    public func cycled(from current: JSONValue?) throws(ConfigFailure) -> JSONValue {
+        switch kind {
+        case .boolean:
+            if case .bool(let flag)? = current { return .bool(!flag) }
+            return .bool(true)
+        case .choice(let words):
+            let list = words.list
+            guard !list.isEmpty else { throw ConfigFailure("\(path) has no values to cycle through") }
+            let index = current?.string.flatMap { list.firstIndex(of: $0) } ?? -1
+            return .string(list[(index + 1) % list.count])
+        default:
+            throw ConfigFailure("cycle: \(path) is not a switch or a choice of words")
+        }
     }
 }

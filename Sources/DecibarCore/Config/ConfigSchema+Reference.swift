@@ -47,7 +47,7 @@ extension ConfigKey {
         case .boolean: return "true or false"
         case .integer(let range): return "\(range.lowerBound) to \(range.upperBound)\(unitText)"
         case .number(let range): return "\(range.lowerBound.plainText) to \(range.upperBound.plainText)\(unitText)"
-        case .choice(let words): return words.map { "`\($0)`" }.joined(separator: ", ")
+        case .choice(let words): return words.list.map { "`\($0)`" }.joined(separator: ", ")
         case .numberChoice(let numbers): return numbers.map(\.plainText).joined(separator: ", ") + unitText
         case .numbers(let range): return "list of \(range.lowerBound.plainText) to \(range.upperBound.plainText)\(unitText)"
         case .size: return "`WxH`, 16 to 16384 each"

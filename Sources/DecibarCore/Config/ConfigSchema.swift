@@ -34,8 +34,7 @@ public enum ConfigSchema {
 
     /// How the window looks and moves.
     public enum Display {
-        public static let mode: Setting<VisualMode> = .choice(.display, "mode", default: .bars, inWindow: "m switches at run time.",
-            "What to draw: bars (symmetric level bars), spectrum (frequency bands, left channel on the left, right on the right), spectrogram (the last 5 s of frequencies scrolling by, on a log axis), scope (a goniometer of the stereo image with its phase correlation and balance), meter (RMS, peak and loudness per channel) or milkdrop (projectM's Milkdrop presets; needs libprojectm3 and projectm-data).")
+        public static let mode: Setting<VisualMode> = .mode(.display, "mode", default: "bars", inWindow: "m switches at run time.")
         public static let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
             "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
         public static let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon", for: .picture,

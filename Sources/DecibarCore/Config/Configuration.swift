@@ -3,6 +3,8 @@
 public struct Configuration: Sendable, Equatable {
     /// Values that differ from nothing set: by path.
     public private(set) var values: [String: JSONValue] = [:]
+    /// The `[keys]` section's bindings over the defaults.
+    public var keys = KeyOverrides()
 
     public init() {}
 
@@ -66,7 +68,26 @@ public struct Configuration: Sendable, Equatable {
                 }
             }
         }
+        lines += keysText(effective: effective)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The `[keys]` section: how to bind (for `config init`), or the bindings set.
+    private func keysText(effective: Bool) -> [String] {
+        var lines = [""]
+        if !effective {
+            lines += Self.comment("Keys: what a key does in a window, as a command in the words of 'decibar ctl' (\"mode spectrum\", \"seek +5\", \"set theme ocean\"). [keys] binds in every window, [keys.player] while the player shows, [keys.MODE] while that mode shows; \"\" unbinds a key. 'decibar keys' lists every binding in effect.", width: 98)
+            return lines + ["# [keys]", "# k = \"mode spectrum\"", "# \"ctrl+n\" = \"preset next\""]
+        }
+        guard !keys.isEmpty else { return [] }
+        func entries(_ table: [KeyChord: String]) -> [String] {
+            table.sorted { $0.key.description < $1.key.description }.map { "\(JSONValue.string($0.key.description).text) = \(JSONValue.string($0.value).text)" }
+        }
+        if !keys.everywhere.isEmpty { lines += ["[keys]"] + entries(keys.everywhere) }
+        for (context, table) in keys.perContext.sorted(by: { $0.key.description < $1.key.description }) {
+            lines += ["", "[keys.\(context)]"] + entries(table)
+        }
+        return lines
     }
 
     /// Words wrapped into `# ` lines.
@@ -99,6 +120,7 @@ extension Configuration {
     public func merging(_ other: Configuration) -> Configuration {
         var merged = self
         merged.values.merge(other.values) { _, new in new }
+        merged.keys = keys.merging(other.keys)
         return merged
     }
 }

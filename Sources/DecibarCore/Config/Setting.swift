@@ -32,16 +32,27 @@ extension Setting {
                                appliesLive: Bool = true, booleanWords: (true: Choice, false: Choice)? = nil, inWindow: String? = nil,
                                _ help: String) -> Setting<Choice>
         where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
-        Setting<Choice>(ConfigKey(section, name, .choice(Choice.allCases.map(\.rawValue)), .string(defaultValue.rawValue), for: scope,
+        Setting<Choice>(ConfigKey(section, name, .choice(ChoiceWords(reading: { Choice.allCases.map(\.rawValue) })), .string(defaultValue.rawValue), for: scope,
                                   appliesLive: appliesLive, booleanWords: booleanWords.map { ($0.true.rawValue, $0.false.rawValue) },
                                   inWindow: inWindow, help)) {
             $0?.string.flatMap(Choice.init(rawValue:)) ?? defaultValue
         }
     }
 
+    /// What to draw: the modes the catalog registered, each said in its own words.
+    static func mode(_ section: ConfigSection, _ name: String, default defaultValue: String, inWindow: String) -> Setting<VisualMode> {
+        Setting<VisualMode>(ConfigKey(section, name, .choice(ChoiceWords(reading: { VisualMode.allCases.map(\.rawValue) })),
+                                      .string(defaultValue), inWindow: inWindow, reading: {
+            let modes = VisualModes.all.map { "\($0.name) (\($0.summary))" }
+            return "What to draw: " + (modes.count > 1 ? modes.dropLast().joined(separator: ", ") + " or " + modes[modes.count - 1] : modes.joined()) + "."
+        })) {
+            $0?.string.flatMap(VisualMode.init(rawValue:)) ?? VisualMode(registered: defaultValue)
+        }
+    }
+
     static func words(_ section: ConfigSection, _ name: String, _ words: [String], default defaultValue: String,
                       for scope: SettingScope? = nil, appliesLive: Bool = true, _ help: String) -> Setting<String> {
-        Setting<String>(ConfigKey(section, name, .choice(words), .string(defaultValue), for: scope, appliesLive: appliesLive, help)) {
+        Setting<String>(ConfigKey(section, name, .choice(ChoiceWords(words)), .string(defaultValue), for: scope, appliesLive: appliesLive, help)) {
             $0?.string ?? defaultValue
         }
     }

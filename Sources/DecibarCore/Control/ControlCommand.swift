@@ -21,7 +21,7 @@ public enum ControlCommand: Sendable, Equatable {
     case previous
     /// `["chapter", "next"]` or `"previous"`: the next chapter's start, or back as a CD player does.
     case chapter(forward: Bool)
-    /// `["preset", "next"]`, `"previous"`, `"random"`, `"lock"`, `"unlock"`, or a Milkdrop preset's
+    /// `["preset", "next"]`, `"previous"`, `"random"`, `"lock"`, `"unlock"`, or a preset's
     /// name or path.
     case preset(PresetRequest)
     /// `["zoom", 8]`: the scrubber shows an eighth of the track around the playhead; 1 all of it.
@@ -38,11 +38,34 @@ public enum ControlCommand: Sendable, Equatable {
     case screenshot(path: String)
     case quit
     case protocolVersion
+    /// `["mode", "next"]`, `"previous"` or a mode's name: what the window draws.
+    case mode(ModeRequest)
+    /// `["shader", "next"]`: the next shader of the user's folder.
+    case nextShader
+    /// `["volume", -5, "relative"]`: the player's volume in percent; a relative move by whole steps
+    /// lands on the steps' grid, as the keys do.
+    case volume(Adjustment)
+    /// `["rate", 0.25, "relative"]`, or `["rate", "normal"]`: rate 1 and pitch 0.
+    case rate(Adjustment)
+    case normalSpeed
+    /// `["pitch", 100, "relative"]`, in cents.
+    case pitch(Adjustment)
+    /// `["fullscreen"]`: in or out of fullscreen.
+    case fullscreen
+    /// `["cycle", "loop"]`: a choice's next word, a switch's other value (a key by path or name).
+    case cycle(key: String)
+    /// `["close"]`: what closing the window does (live and play end; the daemon hides it).
+    case close
+    /// `["zoom", "in"]` or `"out"`: the scrubber shows half (twice) as much around the playhead.
+    case zoomStep(inward: Bool)
+    /// `["ab_loop", "a"]` or `"b"`: the A-B loop's start or end at the playhead.
+    case abLoopMark(start: Bool)
 
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
         "stop", "seek", "next", "previous", "chapter", "preset", "zoom", "ab_loop", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
+        "mode", "shader", "volume", "rate", "pitch", "fullscreen", "cycle", "close",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -80,6 +103,38 @@ public enum ControlCommand: Sendable, Equatable {
         case "reload_config": try count(0...0); self = .reloadConfig
         case "quit": try count(0...0); self = .quit
         case "protocol_version": try count(0...0); self = .protocolVersion
+        case "fullscreen": try count(0...0); self = .fullscreen
+        case "close": try count(0...0); self = .close
+        case "mode":
+            try count(1...1)
+            let word = try text(0, "the mode")
+            self = .mode(word == "next" ? .next : word == "previous" ? .previous : .named(word))
+        case "shader":
+            try count(1...1)
+            guard try text(0, "the shader") == "next" else { throw ControlFailure(.invalidParameter, "shader: say next") }
+            self = .nextShader
+        case "cycle":
+            try count(1...1)
+            self = .cycle(key: try text(0, "the key"))
+        case "volume", "rate", "pitch":
+            try count(1...2)
+            if name == "rate", rest.count == 1, rest[0].string == "normal" {
+                self = .normalSpeed
+                return
+            }
+            guard let amount = rest[0].number, amount.isFinite, Swift.abs(amount) < 1e6 else {
+                throw ControlFailure(.invalidParameter, "\(name): the amount must be a number" + (name == "rate" ? ", or normal" : ""))
+            }
+            var relative = false
+            if rest.count == 2 {
+                switch try text(1, "the flag") {
+                case "relative": relative = true
+                case "absolute": relative = false
+                case let other: throw ControlFailure(.invalidParameter, "\(name): the flag must be relative or absolute, not \(other.quotedForMessage)")
+                }
+            }
+            let adjustment: Adjustment = relative ? .by(amount) : .to(amount)
+            self = name == "volume" ? .volume(adjustment) : name == "rate" ? .rate(adjustment) : .pitch(adjustment)
         case "screenshot":
             try count(1...1)
             let path = try text(0, "the path")
@@ -143,6 +198,10 @@ public enum ControlCommand: Sendable, Equatable {
             self = .preset(PresetRequest(word))
         case "zoom":
             try count(1...1)
+            if let word = rest[0].string, word == "in" || word == "out" {
+                self = .zoomStep(inward: word == "in")
+                return
+            }
             guard let factor = rest[0].number, factor.isFinite, factor > 0 else {
                 throw ControlFailure(.invalidParameter, "zoom: the factor must be a positive number (1 shows the whole track)")
             }
@@ -150,10 +209,12 @@ public enum ControlCommand: Sendable, Equatable {
         case "ab_loop":
             try count(1...2)
             if rest.count == 1 {
-                guard rest[0].string == "off" else {
-                    throw ControlFailure(.invalidParameter, "ab_loop: give the start and end in seconds, or off")
+                switch rest[0].string {
+                case "off": self = .abLoopOff
+                case "a": self = .abLoopMark(start: true)
+                case "b": self = .abLoopMark(start: false)
+                default: throw ControlFailure(.invalidParameter, "ab_loop: give the start and end in seconds, a or b (at the playhead), or off")
                 }
-                self = .abLoopOff
                 return
             }
             guard let start = rest[0].number, let end = rest[1].number, start.isFinite, end.isFinite, start >= 0 else {
@@ -201,15 +262,40 @@ public enum ControlCommand: Sendable, Equatable {
 
 extension String {
     /// Quoted and cut to a length fit for a one-line message.
-    var quotedForMessage: String {
+    public var quotedForMessage: String {
         let cut = count > 40 ? String(prefix(40)) + "..." : self
         return "\"" + cut.escapingControlCharacters + "\""
     }
 }
 
-/// What `preset` asks of the Milkdrop playlist.
+/// What `mode` asks of the window.
+public enum ModeRequest: Sendable, Equatable {
+    case next, previous
+    case named(String)
+}
+
+/// A new value, or a move from the present one.
+public enum Adjustment: Sendable, Equatable {
+    case to(Double)
+    case by(Double)
+
+    /// The value after the change: a move by a whole number of `step`s lands on their grid.
+    public func applied(to value: Double, step: Double) -> Double {
+        switch self {
+        case .to(let target): return target
+        case .by(let amount):
+            let steps = amount / step
+            guard steps == steps.rounded() else { return value + amount }
+            return ((value + amount) / step).rounded() * step
+        }
+    }
+}
+
+/// What `preset` asks of the preset playlist (of a mode that has one).
 public enum PresetRequest: Sendable, Equatable {
     case next, previous, random, lock, unlock
+    /// The lock on when off, off when on (the l key).
+    case toggleLock
     /// A preset by name (its file name without .milk) or path.
     case named(String)
 
@@ -220,6 +306,7 @@ public enum PresetRequest: Sendable, Equatable {
         case "random": self = .random
         case "lock": self = .lock
         case "unlock": self = .unlock
+        case "toggle-lock": self = .toggleLock
         default: self = .named(word)
         }
     }

@@ -6,6 +6,12 @@ import DecibarRender
 /// the picture at k/fps of the audio whatever the machine's speed. Presets change by hard cuts on
 /// the downbeat once their time is up (`PresetSchedule`), or as the user asks.
 final class MilkdropVisual: Visual {
+    static let mode = VisualModeDescription(
+        name: "milkdrop", title: "Milkdrop", summary: "projectM's Milkdrop presets; needs libprojectm3 and projectm-data",
+        keys: [("n", "preset next"), ("p", "preset previous"), ("r", "preset random"), ("l", "preset toggle-lock")],
+        // libprojectM 3.1 keeps its worker's state in globals: two engines in one process hang on exit.
+        oneOutputAtATime: "libprojectM runs one engine per process")
+
     private let tools: VisualTools
     private var playlist: PresetPlaylist
     private var schedule: PresetSchedule
@@ -13,7 +19,9 @@ final class MilkdropVisual: Visual {
     private var renderer: MilkdropRenderer?
     /// The preset the renderer shows, and whether the user holds it.
     private var shown: String?
-    private(set) var isLocked = false
+    private(set) var isLocked = false {
+        didSet { if isLocked != oldValue { refreshTitleSuffix() } }
+    }
     /// What was heard since the last draw, read from the feed when drawing.
     private var feed: AudioFeed?
     private var unheardFrames = 0
@@ -54,7 +62,9 @@ final class MilkdropVisual: Visual {
     var meanValue: Float { 0 }
 
     /// The name of the preset shown (nil before the first is).
-    private(set) var presetName: String?
+    private(set) var presetName: String? {
+        didSet { if presetName != oldValue { refreshTitleSuffix() } }
+    }
 
     func update(_ frame: VisualFrame) {
         feed = frame.feed
@@ -64,6 +74,35 @@ final class MilkdropVisual: Visual {
             playlist.next()
             schedule.restart(at: frame.now)
         }
+    }
+
+    /// `preset`: the only command of its own.
+    func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool {
+        guard case .preset(let request) = command else { return false }
+        let move: PresetMove = switch request {
+        case .next: .next
+        case .previous: .previous
+        case .random: .random
+        case .lock: .lock
+        case .unlock: .unlock
+        case .toggleLock: .toggleLock
+        case .named(let name): .named(name)
+        }
+        if let problem = perform(move) { throw ControlFailure(.commandFailed, "preset: \(problem)") }
+        return true
+    }
+
+    /// The preset shown, and whether it is held: made again only when either changes, so a
+    /// frame allocates nothing.
+    private(set) var titleSuffix = ""
+
+    private func refreshTitleSuffix() {
+        titleSuffix = presetName.map { " — " + $0 + (isLocked ? " (locked)" : "") } ?? ""
+    }
+
+    /// The preset shown, once one is (the setting says only where the playlist started).
+    func currentValue(of key: ConfigKey) -> JSONValue? {
+        key == ConfigSchema.Display.preset.key ? presetName.map(JSONValue.string) : nil
     }
 
     /// The user's moves: the next, previous or a random preset, lock, or one by name or path.

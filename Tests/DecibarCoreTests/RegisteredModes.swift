@@ -1,0 +1,13 @@
+import DecibarCore
+
+/// The application registers the modes (its catalog); the core's tests register stand-ins of
+/// the same names, so the settings that take a mode have words to check against.
+enum RegisteredModes {
+    static func prepare() { _ = registered }
+
+    private static let registered: Void = {
+        for name in ["bars", "spectrum", "spectrogram", "scope", "meter", "milkdrop"] {
+            VisualModes.register(VisualModeDescription(name: name, summary: "the \(name) stand-in"))
+        }
+    }()
+}
