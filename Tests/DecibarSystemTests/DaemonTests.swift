@@ -147,6 +147,54 @@ struct DaemonTests {
         }
     }
 
+    @Test("[keys] in the config: k switches the daemon's window to spectrum, m is unbound, and a wrong binding stops live and config check")
+    func configKeys() async throws {
+        try await onOwnThread {
+            let screen = try PrivateDisplay()
+            let rig = try DaemonRig(config: "[keys]\nk = \"mode spectrum\"\nm = \"\"\n",
+                                    arguments: ["--window", "shown", "--size", "320x180"], environment: ["DISPLAY": screen.display])
+            func xdotool(_ arguments: [String]) throws -> String {
+                String(decoding: try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display]).output, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            var id = ""
+            #expect(TestRig.wait(timeout: 10) {
+                id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--classname", "^decibar$"]))?
+                    .split(separator: "\n").first.map(String.init) ?? ""
+                return !id.isEmpty
+            })
+            #expect(try rig.status()["mode"] == .string("bars"))
+            let bars = rig.server.directory + "/bars.png"
+            #expect(try rig.ctl("screenshot", bars).status == 0)
+            // m is unbound: the picture stays; k is bound to spectrum.
+            _ = try xdotool(["windowfocus", "--sync", id, "key", "m"])
+            _ = try xdotool(["windowfocus", "--sync", id, "key", "k"])
+            #expect(TestRig.wait(timeout: 5) { (try? rig.status()["mode"]) == .string("spectrum") })
+            let spectrum = rig.server.directory + "/spectrum.png"
+            #expect(try rig.ctl("screenshot", spectrum).status == 0)
+            // The spectrum draws its frequency labels even in silence: the pictures differ.
+            let differs = try RenderTests.Frame(png: bars).pixels != RenderTests.Frame(png: spectrum).pixels
+            #expect(differs, "the screenshot after k shows the spectrum")
+            _ = try xdotool(["windowfocus", "--sync", id, "key", "m"])
+            #expect(try rig.status()["mode"] == .string("spectrum"), "m does nothing once unbound")
+
+            // A wrong command or key name: one line and status 2, from live and from config check alike.
+            for (text, said) in [("[keys]\nk = \"dance\"\n", "keys: \"dance\": no command 'dance'"),
+                                 ("[keys]\nkk = \"mode next\"\n", "keys: no key \"kk\"")] {
+                let file = rig.server.directory + "/wrong.toml"
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+                let live = try TestRig.run(TestRig.decibar, ["live", "--config", file, "--exit-after", "1"], environment: ["DISPLAY": screen.display])
+                #expect(live.status == 2 && live.error.hasPrefix("decibar: \(file):2:1: \(said)") && live.error.split(separator: "\n").count == 1,
+                        "\(live.error)")
+                let checked = try TestRig.run(TestRig.decibar, ["config", "check", file])
+                #expect(checked.status == 2 && String(decoding: checked.output, as: UTF8.self).hasPrefix("\(file):2:1: \(said)"))
+            }
+            // decibar keys lists the config's bindings with the defaults.
+            let listed = String(decoding: try TestRig.run(TestRig.decibar, ["keys", "--config", rig.config]).output, as: UTF8.self)
+            #expect(listed.contains("  k    mode spectrum\n") && !listed.contains("mode next") && listed.contains("  space    toggle-pause\n"), "\(listed)")
+        }
+    }
+
     @Test("q and Esc hide the window (as its close button does); the daemon keeps running")
     func closeHides() async throws {
         try await onOwnThread {
