@@ -34,8 +34,8 @@ extension Decibar {
             var settings = DaemonSettings(socketPath: socket, configPath: config.path)
             var layer = try options.layer()
             // The log level on the command line is the daemon's own (a reload cannot change it).
-            if layer.isSet(ConfigSchema.Daemon.logLevel) { settings.logLevel = layer[ConfigSchema.Daemon.logLevel] }
-            layer.remove(ConfigSchema.Daemon.logLevel.key)
+            if layer.isSet(ConfigSchema.daemon.logLevel) { settings.logLevel = layer[ConfigSchema.daemon.logLevel] }
+            layer.remove(ConfigSchema.daemon.logLevel.key)
             settings.overrides = layer
             settings.frameLog = frameLog
             return settings

@@ -97,8 +97,8 @@ extension Decibar {
         /// What the options say to listen to, and where to send what is heard (levels reads no config file).
         private func listening() throws -> (source: String?, apps: AppSelection, outputs: [OutputTarget], backend: AudioBackendChoice) {
             let layer = try options.layer()
-            return (layer[ConfigSchema.Audio.source], AppSelection(apps: layer[ConfigSchema.Audio.apps], excludedApps: layer[ConfigSchema.Audio.excludeApps]),
-                    layer[ConfigSchema.Outputs.send], layer[ConfigSchema.Audio.backend])
+            return (layer[ConfigSchema.audio.source], AppSelection(apps: layer[ConfigSchema.audio.apps], excludedApps: layer[ConfigSchema.audio.excludeApps]),
+                    layer[ConfigSchema.outputs.send], layer[ConfigSchema.audio.backend])
         }
 
         func run() throws {

@@ -30,9 +30,9 @@ extension Decibar {
         func settings() throws -> (source: String?, apps: AppSelection, display: DisplaySettings, avOffset: Double, outputs: [OutputTarget],
                                    backend: AudioBackendChoice, configuration: Configuration) {
             let settings = try config.load().merging(try options.layer())
-            let apps = AppSelection(apps: settings[ConfigSchema.Audio.apps], excludedApps: settings[ConfigSchema.Audio.excludeApps])
-            return (settings[ConfigSchema.Audio.source], apps, window.settings(settings), settings[ConfigSchema.Audio.avOffset] / 1000,
-                    settings[ConfigSchema.Outputs.send], settings[ConfigSchema.Audio.backend], settings)
+            let apps = AppSelection(apps: settings[ConfigSchema.audio.apps], excludedApps: settings[ConfigSchema.audio.excludeApps])
+            return (settings[ConfigSchema.audio.source], apps, window.settings(settings), settings[ConfigSchema.audio.avOffset] / 1000,
+                    settings[ConfigSchema.outputs.send], settings[ConfigSchema.audio.backend], settings)
         }
     }
 }

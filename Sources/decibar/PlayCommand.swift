@@ -4,7 +4,7 @@ import DecibarCore
 
 extension Decibar {
     struct Play: ParsableCommand, SettingsCommand {
-        private typealias Key = ConfigSchema.Player
+        private static let rows = ConfigSchema.player
 
         static let configuration = CommandConfiguration(
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
@@ -44,8 +44,8 @@ extension Decibar {
         func settings() throws -> PlayView.Settings {
             let player = try config.load().merging(try options.layer())
             var settings = PlayView.Settings(
-                files: files, loop: player[Key.loop], shuffle: player[Key.shuffle], exitsAtEnd: exitAtEnd, volume: player[Key.volume],
-                rateAndPitch: RateAndPitch(rate: player[Key.rate], pitch: player[Key.pitch]), display: window.settings(player),
+                files: files, loop: player[Self.rows.loop], shuffle: player[Self.rows.shuffle], exitsAtEnd: exitAtEnd, volume: player[Self.rows.volume],
+                rateAndPitch: RateAndPitch(rate: player[Self.rows.rate], pitch: player[Self.rows.pitch]), display: window.settings(player),
                 scrubber: ScrubberSettings(configuration: player), stream: StreamSettings(configuration: player), seekLogPath: seekLog)
             settings.configuration = player
             return settings

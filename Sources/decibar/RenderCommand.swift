@@ -85,7 +85,7 @@ extension Decibar {
                 }
                 try checkOutput(output, option: "-o", kind: kind == .pngFolder ? .folder : .file, inputs: [file])
             }
-            let mode = try options.layer()[ConfigSchema.Display.mode]
+            let mode = try options.layer()[ConfigSchema.display.mode]
             if output.count > 1, let reason = mode.details?.oneOutputAtATime {
                 throw ValidationError("--mode \(mode) renders one output at a time (\(reason))")
             }
@@ -95,7 +95,7 @@ extension Decibar {
 
         /// The size of each output: `--size`'s, one for all or one for each.
         func sizes() throws -> [PixelSize] {
-            guard let size else { return output.map { _ in ConfigSchema.Display.size.defaultValue } }
+            guard let size else { return output.map { _ in ConfigSchema.display.size.defaultValue } }
             let sizes = try size.split(separator: ",", omittingEmptySubsequences: false).map { text in
                 guard let found = ConfigKey.size(String(text)) else {
                     throw ValidationError("--size \(String(text).escapingControlCharacters): not a size; use WxH (16 to 16384 each way), 16:9, 9:16, 1:1 or 4:5")

@@ -20,7 +20,7 @@ extension Decibar {
         func validate() throws {
             guard output.lowercased().hasSuffix(".png") else { throw ValidationError("-o must end in .png") }
             try checkOutput(output, option: "-o", kind: .file, inputs: [file])
-            let size = try options.layer()[ConfigSchema.Display.size]
+            let size = try options.layer()[ConfigSchema.display.size]
             guard size.width >= 200 && size.height >= 120 else { throw ValidationError("--size must be at least 200x120 for the axes to fit") }
         }
 

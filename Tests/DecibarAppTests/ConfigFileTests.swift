@@ -31,14 +31,14 @@ struct ConfigFileTests {
             stream_cache_size = "2048M"
             loop = true
             """, path: "c.toml")
-        #expect(configuration[ConfigSchema.Audio.apps] == ["Spotify", "mpv"])
-        #expect(configuration[ConfigSchema.Audio.excludeApps] == ["Discord"])
-        #expect(configuration[ConfigSchema.Display.theme] == "fire")
-        #expect(configuration[ConfigSchema.Display.size] == PixelSize(width: 800, height: 600))
-        #expect(configuration[ConfigSchema.Display.loudnessTargets] == [-23, -14])
-        #expect(configuration[ConfigSchema.Display.sensitivity] == .fixed(decibels: -6))
-        #expect(configuration[ConfigSchema.Player.streamCacheSize] == 2 << 30)
-        #expect(configuration[ConfigSchema.Player.loop] == .playlist)
+        #expect(configuration[ConfigSchema.audio.apps] == ["Spotify", "mpv"])
+        #expect(configuration[ConfigSchema.audio.excludeApps] == ["Discord"])
+        #expect(configuration[ConfigSchema.display.theme] == "fire")
+        #expect(configuration[ConfigSchema.display.size] == PixelSize(width: 800, height: 600))
+        #expect(configuration[ConfigSchema.display.loudnessTargets] == [-23, -14])
+        #expect(configuration[ConfigSchema.display.sensitivity] == .fixed(decibels: -6))
+        #expect(configuration[ConfigSchema.player.streamCacheSize] == 2 << 30)
+        #expect(configuration[ConfigSchema.player.loop] == .playlist)
     }
 
     @Test("every problem is listed, in the order of the file, with a suggestion where one is close")

@@ -138,7 +138,7 @@ struct SettingOptionsTests {
     func daemonTakesEverySetting() throws {
         let command = try Decibar.parseAsRoot(["daemon", "--volume", "40", "--loop", "track", "--av-offset", "-20", "--stream-timeout", "5"])
         let settings = try #require(command as? Decibar.Daemon).settings()
-        #expect(settings.overrides[ConfigSchema.Player.volume] == 40 && settings.overrides[ConfigSchema.Player.loop] == .track)
-        #expect(settings.overrides[ConfigSchema.Audio.avOffset] == -20 && settings.overrides[ConfigSchema.Player.streamTimeout] == 5)
+        #expect(settings.overrides[ConfigSchema.player.volume] == 40 && settings.overrides[ConfigSchema.player.loop] == .track)
+        #expect(settings.overrides[ConfigSchema.audio.avOffset] == -20 && settings.overrides[ConfigSchema.player.streamTimeout] == 5)
     }
 }

@@ -86,9 +86,9 @@ struct SettingsPrecedenceTests {
         let settings = try #require(command as? Decibar.Daemon).settings()
         #expect(settings.configPath == "/x/config.toml" && settings.socketPath == "/x/s" && settings.logLevel == "error")
         #expect(settings.overrides.values == [
-            ConfigSchema.Display.theme.key.path: .string("mono"),
-            ConfigSchema.Daemon.window.key.path: .string("shown"),
-            ConfigSchema.Player.scrubberFilter.key.path: .string("average"),
+            ConfigSchema.display.theme.key.path: .string("mono"),
+            ConfigSchema.daemon.window.key.path: .string("shown"),
+            ConfigSchema.player.scrubberFilter.key.path: .string("average"),
         ])
     }
 

@@ -24,7 +24,7 @@ struct VisualCatalogTests {
         #expect(CommandHelp.ctl.contains("mode next|previous|" + names.joined(separator: "|")))
         #expect(CommandHelp.live.contains("(the modes in m's order: " + names.joined(separator: ", ") + ")"))
         for name in names {
-            #expect(ConfigSchema.Display.mode.key.help.contains("\(name) ("))
+            #expect(ConfigSchema.display.mode.key.help.contains("\(name) ("))
             #expect(KeyBindings().listingText().contains(name) || VisualMode(registered: name).keys.isEmpty)
         }
     }
@@ -35,11 +35,11 @@ struct VisualCatalogTests {
         VisualCatalog.register(ChequerVisual.self)
         defer { VisualCatalog.unregister(ChequerVisual.self) }
         let chequer = try #require(VisualMode(rawValue: "chequer"))
-        #expect(ConfigSchema.Display.mode.key.words?.contains("chequer") == true)
-        #expect(ConfigSchema.Display.mode.key.help.contains("chequer (a test's own squares)"))
+        #expect(ConfigSchema.display.mode.key.words?.contains("chequer") == true)
+        #expect(ConfigSchema.display.mode.key.help.contains("chequer (a test's own squares)"))
         var configuration = Configuration()
         try configuration.set("mode", to: .string("chequer"))
-        #expect(configuration[ConfigSchema.Display.mode] == chequer)
+        #expect(configuration[ConfigSchema.display.mode] == chequer)
         #expect(CommandHelp.ctl.contains("|milkdrop|chequer;"))
         #expect(KeyBindings().listingText().contains("While chequer shows:\n  c  preset next\n"))
         #expect(CommandHelp.live.contains("; while chequer shows: c preset next"))

@@ -53,7 +53,7 @@ struct OutputCoreTests {
 
     @Test("outputs.send takes a list, one URL or URLs between commas, and names the bad one")
     func setting() throws {
-        let key = ConfigSchema.Outputs.send.key
+        let key = ConfigSchema.outputs.send.key
         #expect(key.optionName == "--send" && key.path == "outputs.send")
         #expect(try key.check(.string("wled://, osc://127.0.0.1:9000")) == .array([.string("wled://"), .string("osc://127.0.0.1:9000")]))
         #expect(try key.check(.string(#"["ddp://h?pixels=3"]"#)) == .array([.string("ddp://h?pixels=3")]))

@@ -7,7 +7,9 @@ enum RegisteredModes {
 
     private static let registered: Void = {
         for name in ["bars", "spectrum", "spectrogram", "scope", "meter", "milkdrop"] {
-            VisualModes.register(VisualModeDescription(name: name, summary: "the \(name) stand-in"))
+            // Milkdrop's settings are the core's (its folder's group), so its stand-in brings them.
+            VisualModes.register(VisualModeDescription(name: name, summary: "the \(name) stand-in",
+                                                       settings: name == "milkdrop" ? MilkdropSettings.rows : nil))
         }
     }()
 }

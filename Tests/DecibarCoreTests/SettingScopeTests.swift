@@ -5,6 +5,9 @@ import Testing
 /// others say when given its option.
 @Suite("Setting scopes")
 struct SettingScopeTests {
+    /// The table holds the registered modes' rows: the stand-ins are registered first.
+    init() { RegisteredModes.prepare() }
+
     /// Every row's commands, decided by what each command does with the value.
     static let commands: [String: String] = [
         "display.mode": "live play render daemon", "display.bars": "live play render daemon",
@@ -54,29 +57,29 @@ struct SettingScopeTests {
     @Test("what keys do in a window is said only where there is one")
     func windowHelp() {
         RegisteredModes.prepare()
-        let mode = ConfigSchema.Display.mode.key
+        let mode = ConfigSchema.display.mode.key
         #expect(mode.help(for: .live).hasSuffix("(the milkdrop stand-in). m switches at run time."))
         #expect(mode.help(for: .render).hasSuffix("(the milkdrop stand-in)."))
         #expect(mode.help == mode.help(for: .daemon))
-        #expect(ConfigSchema.Player.decibels.key.help(for: .render) == "Start the scrubber in dB mode.")
-        #expect(ConfigSchema.Player.decibels.key.help(for: .play) == "Start the scrubber in dB mode. d switches at run time.")
+        #expect(ConfigSchema.player.decibels.key.help(for: .render) == "Start the scrubber in dB mode.")
+        #expect(ConfigSchema.player.decibels.key.help(for: .play) == "Start the scrubber in dB mode. d switches at run time.")
         for key in ConfigSchema.keys where key.applies(to: .render) {
             #expect(!key.help(for: .render).contains("at run time") && !key.help(for: .render).contains("switches"), "\(key.path)")
         }
     }
 
     @Test("a command a setting means nothing to says why, in one line", arguments: [
-        (ConfigSchema.Display.layer.key, SettingCommand.render, "--layer does not apply to render (there is no window)"),
-        (ConfigSchema.Display.fps.key, .render, "--display-fps does not apply to render (there is no window)"),
-        (ConfigSchema.Display.theme.key, .levels, "--theme does not apply to levels (there is no window)"),
-        (ConfigSchema.Player.follow.key, .render, "--follow does not apply to render (there is no window)"),
-        (ConfigSchema.Player.follow.key, .live, "--follow does not apply to live (it plays no files)"),
-        (ConfigSchema.Player.volume.key, .render, "--volume does not apply to render (it plays nothing)"),
-        (ConfigSchema.Player.streamTimeout.key, .render, "--stream-timeout does not apply to render (it reads addresses with the default stream settings)"),
-        (ConfigSchema.Audio.apps.key, .play, "--app does not apply to play (it reads files, not a live source)"),
-        (ConfigSchema.Audio.avOffset.key, .levels, "--av-offset does not apply to levels (only a window on a live source is delayed)"),
-        (ConfigSchema.Daemon.tap.key, .live, "--tap does not apply to live (only the daemon takes it)"),
-        (ConfigSchema.Outputs.send.key, .play, "--send does not apply to play (only live, levels and the daemon send)"),
+        (ConfigSchema.display.layer.key, SettingCommand.render, "--layer does not apply to render (there is no window)"),
+        (ConfigSchema.display.fps.key, .render, "--display-fps does not apply to render (there is no window)"),
+        (ConfigSchema.display.theme.key, .levels, "--theme does not apply to levels (there is no window)"),
+        (ConfigSchema.player.follow.key, .render, "--follow does not apply to render (there is no window)"),
+        (ConfigSchema.player.follow.key, .live, "--follow does not apply to live (it plays no files)"),
+        (ConfigSchema.player.volume.key, .render, "--volume does not apply to render (it plays nothing)"),
+        (ConfigSchema.player.streamTimeout.key, .render, "--stream-timeout does not apply to render (it reads addresses with the default stream settings)"),
+        (ConfigSchema.audio.apps.key, .play, "--app does not apply to play (it reads files, not a live source)"),
+        (ConfigSchema.audio.avOffset.key, .levels, "--av-offset does not apply to levels (only a window on a live source is delayed)"),
+        (ConfigSchema.daemon.tap.key, .live, "--tap does not apply to live (only the daemon takes it)"),
+        (ConfigSchema.outputs.send.key, .play, "--send does not apply to play (only live, levels and the daemon send)"),
     ])
     func refusals(key: ConfigKey, command: SettingCommand, line: String) {
         #expect(key.refusal(for: command) == line)
@@ -92,7 +95,7 @@ struct SettingScopeTests {
             if key.defaultValue == nil, case .number(let range) = key.kind, !range.contains(10) { value = .string("\(range.lowerBound)") }
             for command in SettingCommand.allCases {
                 do {
-                    let layer = try Configuration(options: [(key, value)] + (key.rules.needs == nil ? [] : [(ConfigSchema.Display.barWidth.key, .string("4"))]),
+                    let layer = try Configuration(options: [(key, value)] + (key.rules.needs == nil ? [] : [(ConfigSchema.display.barWidth.key, .string("4"))]),
                                                   for: command)
                     #expect(key.applies(to: command) && layer.isSet(key), "\(command) \(key.path)")
                 } catch {
@@ -105,37 +108,37 @@ struct SettingScopeTests {
 
     @Test("options given become a layer, checked by their rows")
     func options() throws {
-        typealias Display = ConfigSchema.Display
-        let layer = try Configuration(options: [(Display.bars.key, .string("8")), (Display.caps.key, .bool(false)),
-                                                (Display.loudnessTargets.key, .array([.string("-23"), .string("-14")])),
-                                                (Display.sensitivity.key, .string("off"))], for: .render)
-        #expect(layer.values == [Display.bars.key.path: .number(8), Display.caps.key.path: .bool(false),
-                                 Display.loudnessTargets.key.path: .array([.number(-23), .number(-14)]),
-                                 Display.sensitivity.key.path: .string("off")])
+        let display = ConfigSchema.display
+        let layer = try Configuration(options: [(display.bars.key, .string("8")), (display.caps.key, .bool(false)),
+                                                (display.loudnessTargets.key, .array([.string("-23"), .string("-14")])),
+                                                (display.sensitivity.key, .string("off"))], for: .render)
+        #expect(layer.values == [display.bars.key.path: .number(8), display.caps.key.path: .bool(false),
+                                 display.loudnessTargets.key.path: .array([.number(-23), .number(-14)]),
+                                 display.sensitivity.key.path: .string("off")])
         #expect(try Configuration(options: [], for: .live).values.isEmpty)
-        #expect(throws: ConfigFailure("--bars must be between 1 and 1024")) { try Configuration(options: [(Display.bars.key, .string("0"))], for: .live) }
+        #expect(throws: ConfigFailure("--bars must be between 1 and 1024")) { try Configuration(options: [(display.bars.key, .string("0"))], for: .live) }
         #expect(throws: ConfigFailure("--loudness-target must be between -59 and 0 LUFS")) {
-            try Configuration(options: [(Display.loudnessTargets.key, .array([.string("3")]))], for: .live)
+            try Configuration(options: [(display.loudnessTargets.key, .array([.string("3")]))], for: .live)
         }
     }
 
     @Test("the command line's own rules: an off switch beside its key, an option without the one it needs, an empty name")
     func rules() throws {
-        typealias Display = ConfigSchema.Display
-        #expect(Display.sensitivity.key.rules.offSwitch?.name == "no-autosens")
+        let display = ConfigSchema.display
+        #expect(display.sensitivity.key.rules.offSwitch?.name == "no-autosens")
         #expect(throws: ConfigFailure("--sensitivity and --no-autosens cannot be used together")) {
-            try Configuration(options: [(Display.sensitivity.key, .string("6")), (Display.sensitivity.key, .string("off"))], for: .play)
+            try Configuration(options: [(display.sensitivity.key, .string("6")), (display.sensitivity.key, .string("off"))], for: .play)
         }
         #expect(throws: ConfigFailure("--bar-spacing needs --bar-width")) {
-            try Configuration(options: [(Display.barSpacing.key, .string("3"))], for: .live)
+            try Configuration(options: [(display.barSpacing.key, .string("3"))], for: .live)
         }
-        #expect(try Configuration(options: [(Display.barWidth.key, .string("6")), (Display.barSpacing.key, .string("3"))], for: .live)
-            .isSet(Display.barSpacing))
+        #expect(try Configuration(options: [(display.barWidth.key, .string("6")), (display.barSpacing.key, .string("3"))], for: .live)
+            .isSet(display.barSpacing))
         #expect(throws: ConfigFailure("--source needs a name (see 'decibar devices')")) {
-            try Configuration(options: [(ConfigSchema.Audio.source.key, .string(""))], for: .live)
+            try Configuration(options: [(ConfigSchema.audio.source.key, .string(""))], for: .live)
         }
         #expect(throws: ConfigFailure("--app and --exclude-app need an app's name (see 'decibar devices')")) {
-            try Configuration(options: [(ConfigSchema.Audio.excludeApps.key, .array([.string("mpv"), .string("")]))], for: .levels)
+            try Configuration(options: [(ConfigSchema.audio.excludeApps.key, .array([.string("mpv"), .string("")]))], for: .levels)
         }
     }
 
@@ -145,8 +148,8 @@ struct SettingScopeTests {
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
             "--rotation", "--loudness-target", "--spectrum-floor", "--spectrogram-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
         ])
-        #expect(ConfigSchema.Display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
-        #expect(ConfigSchema.Display.bars.key.words == nil)
+        #expect(ConfigSchema.display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
+        #expect(ConfigSchema.display.bars.key.words == nil)
         #expect(ConfigSchema.keys.filter(\.isFolder).map(\.path) == ["display.shader_dir"])
         #expect(ConfigSchema.keys.filter(\.isFile).map(\.path) == ["display.shader"])
     }

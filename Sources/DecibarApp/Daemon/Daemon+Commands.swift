@@ -65,7 +65,7 @@ extension Daemon {
             do { next = try key.cycled(from: current) } catch { throw ControlFailure(.invalidParameter, error.message) }
             try set(key.path, to: next)
         case .mode(.named(let name)):
-            try set(ConfigSchema.Display.mode.key.path, to: .string(name))
+            try set(ConfigSchema.display.mode.key.path, to: .string(name))
         case .mode, .nextShader, .preset:
             guard let visualizer else { throw ControlFailure(.commandFailed, "the window has not been shown yet: decibar ctl show first") }
             _ = try visualizer.perform(command)
@@ -101,8 +101,8 @@ extension Daemon {
     }
 
     /// The player's settings it takes as they are, without drawing its screen anew.
-    static let appliedInPlace: [ConfigKey] = [ConfigSchema.Player.loop.key, ConfigSchema.Player.shuffle.key, ConfigSchema.Player.volume.key,
-                                             ConfigSchema.Player.rate.key, ConfigSchema.Player.pitch.key, ConfigSchema.Player.decibels.key]
+    static let appliedInPlace: [ConfigKey] = [ConfigSchema.player.loop.key, ConfigSchema.player.shuffle.key, ConfigSchema.player.volume.key,
+                                             ConfigSchema.player.rate.key, ConfigSchema.player.pitch.key, ConfigSchema.player.decibels.key]
 
     static let nothingOpen = ControlFailure(.commandFailed, "nothing is open in the player: decibar ctl open FILE...")
 
@@ -138,8 +138,8 @@ extension Daemon {
             throw ControlFailure(error.message.hasPrefix("no setting") ? .optionNotFound : .invalidParameter, error.message)
         }
         applyConfiguration()
-        typealias Display = ConfigSchema.Display
-        if [Display.layer.key, Display.monitor.key, Display.anchor.key, Display.stripHeight.key, Display.margin.key].contains(key) {
+        let rows = ConfigSchema.display
+        if [rows.layer.key, rows.monitor.key, rows.anchor.key, rows.stripHeight.key, rows.margin.key].contains(key) {
             // Where the window lives is decided as it is made; one that cannot be made (a monitor
             // not there) leaves the window as it was.
             let wasShown = isShown
@@ -149,7 +149,7 @@ extension Daemon {
                 if wasShown { _ = show() }
                 throw failure
             }
-        } else if key == ConfigSchema.Display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
+        } else if key == ConfigSchema.display.mode.key, let mode = display.mode as VisualMode?, visualizer != nil {
             // The mode switches in place: the bars keep moving. One that cannot be drawn here
             // (one whose library is not installed) leaves the picture as it was.
             do {
@@ -163,16 +163,16 @@ extension Daemon {
             rebuildVisualizer()
         } else if key.section == ConfigSection.player.rawValue, !Self.appliedInPlace.contains(key), let session, let window {
             playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
-        } else if key == ConfigSchema.Audio.source.key || key == ConfigSchema.Audio.apps.key || key == ConfigSchema.Audio.excludeApps.key
-                    || key == ConfigSchema.Audio.backend.key {
+        } else if key == ConfigSchema.audio.source.key || key == ConfigSchema.audio.apps.key || key == ConfigSchema.audio.excludeApps.key
+                    || key == ConfigSchema.audio.backend.key {
             closeTap()
             updateTap()
         }
-        if key == ConfigSchema.Player.loop.key { session?.loop = loopMode }
-        if key == ConfigSchema.Player.decibels.key { playerScreen?.decibels = configuration[ConfigSchema.Player.decibels] }
-        if key == ConfigSchema.Player.shuffle.key { session?.setShuffle(configuration[ConfigSchema.Player.shuffle]) }
-        if key == ConfigSchema.Player.volume.key { session?.setVolume(volume) }
-        if key == ConfigSchema.Player.rate.key || key == ConfigSchema.Player.pitch.key { session?.setRateAndPitch(rateAndPitch) }
+        if key == ConfigSchema.player.loop.key { session?.loop = loopMode }
+        if key == ConfigSchema.player.decibels.key { playerScreen?.decibels = configuration[ConfigSchema.player.decibels] }
+        if key == ConfigSchema.player.shuffle.key { session?.setShuffle(configuration[ConfigSchema.player.shuffle]) }
+        if key == ConfigSchema.player.volume.key { session?.setVolume(volume) }
+        if key == ConfigSchema.player.rate.key || key == ConfigSchema.player.pitch.key { session?.setRateAndPitch(rateAndPitch) }
     }
 
     private func open(_ paths: [String], append: Bool) throws(ControlFailure) {
@@ -184,7 +184,7 @@ extension Daemon {
             let session = PlaySession(files: paths, loop: loopMode, volume: volume, rateAndPitch: rateAndPitch, parts: playerParts)
             session.streamSettings = StreamSettings(configuration: configuration)
             session.videoLayout = ScrubberSettings(configuration: configuration).videoLayout
-            if configuration[ConfigSchema.Player.shuffle] { session.setShuffle(true) }
+            if configuration[ConfigSchema.player.shuffle] { session.setShuffle(true) }
             let announcer = self.announcer
             session.beatListener = { announcer.announce($0, from: .player) }
             session.unheardDropped = { announcer.discardWaiting() }
@@ -213,7 +213,7 @@ extension Daemon {
             "config": .string(settings.configPath),
             "window": .string(isShown ? "shown" : "hidden"),
             "mode": .string((visualizer?.mode ?? display.mode).rawValue),
-            "preset": visualizer?.currentValue(of: ConfigSchema.Display.preset.key) ?? .null,
+            "preset": visualizer?.shownName.map(JSONValue.string) ?? .null,
             "theme": .string(display.theme),
             "clients": .number(Double(server?.clientCount ?? 0)),
             "subscribers": .number(Double(hub.count)),
@@ -308,10 +308,10 @@ extension Daemon {
 
     private var playerState: String { (session?.status ?? .idle).rawValue }
 
-    var loopMode: LoopMode { configuration[ConfigSchema.Player.loop] }
-    var volume: Double { configuration[ConfigSchema.Player.volume] }
+    var loopMode: LoopMode { configuration[ConfigSchema.player.loop] }
+    var volume: Double { configuration[ConfigSchema.player.volume] }
     var rateAndPitch: RateAndPitch {
-        RateAndPitch(rate: configuration[ConfigSchema.Player.rate], pitch: configuration[ConfigSchema.Player.pitch])
+        RateAndPitch(rate: configuration[ConfigSchema.player.rate], pitch: configuration[ConfigSchema.player.pitch])
     }
 
     /// The parts of the status whose change is worth an event (the position moves all the time).
@@ -330,7 +330,7 @@ extension Daemon {
     }
 
     func publishStatusIfChanged() {
-        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.currentValue(of: ConfigSchema.Display.preset.key)?.string, theme: display.theme, player: playerState,
+        let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.shownName, theme: display.theme, player: playerState,
                             track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
                             loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent,
                             rateAndPitch: session?.rateAndPitch ?? .normal)

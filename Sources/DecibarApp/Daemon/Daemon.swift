@@ -84,7 +84,7 @@ public final class Daemon {
         MemoryPolicy.applyForLongRuns()
         SignalWatcher.blockSignals()
         try loadConfiguration()
-        if settings.logLevel == nil, let level = Logger.Level(rawValue: configuration[ConfigSchema.Daemon.logLevel]) {
+        if settings.logLevel == nil, let level = Logger.Level(rawValue: configuration[ConfigSchema.daemon.logLevel]) {
             log.logLevel = level
         }
         let server = try ControlServer.start(path: socketPath, handler: InboxForwarder(inbox: inbox), log: log)
@@ -104,7 +104,7 @@ public final class Daemon {
         // they held a stream's first sound back by 45-240 ms).
         Thread.detachNewThread { AudioFileDecoder.loadLibraries() }
 
-        if configuration[ConfigSchema.Daemon.window] == "shown" {
+        if configuration[ConfigSchema.daemon.window] == "shown" {
             if let failure = show() { log.error("\(failure.message)") }
         }
         updateTap()
@@ -183,8 +183,8 @@ public final class Daemon {
         keys = KeyBindings(configuration.keys)
         display = DisplaySettings(configuration: configuration)
         display.frameLog = settings.frameLog
-        keepsTapOpen = configuration[ConfigSchema.Daemon.tap] == "always"
-        liveScreen?.avOffset = configuration[ConfigSchema.Audio.avOffset] / 1000
+        keepsTapOpen = configuration[ConfigSchema.daemon.tap] == "always"
+        liveScreen?.avOffset = configuration[ConfigSchema.audio.avOffset] / 1000
         updateOutputs()
     }
 
@@ -192,7 +192,7 @@ public final class Daemon {
 
     /// Starts, replaces or stops the outputs when `outputs.send` (or the look they draw) changed.
     func updateOutputs() {
-        let targets = configuration[ConfigSchema.Outputs.send]
+        let targets = configuration[ConfigSchema.outputs.send]
         let current = outputs.current
         guard targets != (current?.targets ?? []) || (current != nil && outputsDisplay != display.outputLook) else { return }
         current?.stop()
@@ -218,7 +218,7 @@ public final class Daemon {
 
     /// How late the tap's audio is heard after its stamps.
     var tapHeardDelay: @Sendable () -> Double {
-        let (tap, offset) = (self.tap, configuration[ConfigSchema.Audio.avOffset] / 1000)
+        let (tap, offset) = (self.tap, configuration[ConfigSchema.audio.avOffset] / 1000)
         return { (tap?.sinkLatency ?? 0) + offset }
     }
 
@@ -331,7 +331,7 @@ public final class Daemon {
         let mode = visualizer?.mode
         do {
             try makeVisualizer(for: window)
-            if let mode, !configuration.isSet(ConfigSchema.Display.mode), !runtime.isSet(ConfigSchema.Display.mode) { try? visualizer?.show(mode) }
+            if let mode, !configuration.isSet(ConfigSchema.display.mode), !runtime.isSet(ConfigSchema.display.mode) { try? visualizer?.show(mode) }
         } catch {
             log.error("cannot redraw with the new settings: \(error)")
         }
@@ -427,13 +427,13 @@ public final class Daemon {
         let fragment = isShown ? nil : hub.hasBeatSubscribers || outputs.current != nil ? LiveLevels.beatFragmentDuration : LiveLevels.fragmentDuration
         if tap != nil && tapFragment == fragment { return }
         closeTap()
-        let target = TapTarget(source: configuration[ConfigSchema.Audio.source],
-                               apps: AppSelection(apps: configuration[ConfigSchema.Audio.apps],
-                                                  excludedApps: configuration[ConfigSchema.Audio.excludeApps]))
+        let target = TapTarget(source: configuration[ConfigSchema.audio.source],
+                               apps: AppSelection(apps: configuration[ConfigSchema.audio.apps],
+                                                  excludedApps: configuration[ConfigSchema.audio.excludeApps]))
         do {
             // For subscribers alone, what standalone `levels` asks for: the fewest wake-ups.
             let sends = outputs.current != nil
-            let opened = try LiveTaps.open(backend: configuration[ConfigSchema.Audio.backend], target: target, fragmentDuration: fragment,
+            let opened = try LiveTaps.open(backend: configuration[ConfigSchema.audio.backend], target: target, fragmentDuration: fragment,
                                            relaxesInSilence: isShown, measuresSinkLatency: isShown || sends,
                                            priority: RealtimePriority.tap, notice: { [log] in log.notice("\($0)") })
             let (hub, announcer, outputs) = (self.hub, self.announcer, self.outputs)
@@ -451,7 +451,7 @@ public final class Daemon {
             tap = opened
             tapFragment = fragment
             self.pump = pump
-            liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: configuration[ConfigSchema.Audio.avOffset] / 1000,
+            liveScreen = LiveScreen(tap: opened, feed: feed, pump: pump, avOffset: configuration[ConfigSchema.audio.avOffset] / 1000,
                                     text: liveText)
             updateOutputSource()
             log.info("tap opened (\(isShown ? "window" : "subscribers"))")

@@ -47,8 +47,8 @@ struct OwnWindowCommands {
     private mutating func set(_ key: ConfigKey, to value: JSONValue, visualizer: Visualizer, player: PlayerScreen?) throws(ControlFailure) {
         var changed = settings
         do { try changed.set(key, to: value) } catch { throw ControlFailure(.invalidParameter, error.message) }
-        if key == ConfigSchema.Display.mode.key {
-            _ = try visualizer.perform(.mode(.named(changed[ConfigSchema.Display.mode].rawValue)))
+        if key == ConfigSchema.display.mode.key {
+            _ = try visualizer.perform(.mode(.named(changed[ConfigSchema.display.mode].rawValue)))
         } else if let player, try player.apply(key, from: changed) {
         } else if key.section == ConfigSection.display.rawValue, let redraw {
             try redraw(changed)

@@ -4,67 +4,60 @@ import DecibarCore
 /// The command line fills it in; every value has the default a user gets without options (the
 /// settings table's).
 public struct DisplaySettings: Sendable {
-    private typealias Key = ConfigSchema.Display
+    private static let rows = ConfigSchema.display
 
-    public var mode = Key.mode.defaultValue
+    /// The settings it was read from: a mode reads its own rows here (its settings group).
+    public var configuration = Configuration()
+
+    public var mode = Self.rows.mode.defaultValue
     /// Bars to draw; nil means 48, or as many as fit with `barWidth`.
-    public var bars = Key.bars.defaultValue
-    public var theme = Key.theme.defaultValue
-    public var barWidth = Key.barWidth.defaultValue
-    public var barSpacing = Key.barSpacing.defaultValue
-    public var orientation = Key.orientation.defaultValue
+    public var bars = Self.rows.bars.defaultValue
+    public var theme = Self.rows.theme.defaultValue
+    public var barWidth = Self.rows.barWidth.defaultValue
+    public var barSpacing = Self.rows.barSpacing.defaultValue
+    public var orientation = Self.rows.orientation.defaultValue
     /// Side by side or around a circle, and the circle's shape.
-    public var arrangement = Key.layout.defaultValue
-    public var radialLayout = RadialLayout(innerRadius: Key.innerRadius.defaultValue, gap: Key.radialGap.defaultValue,
-                                           rotation: Key.rotation.defaultValue)
-    public var background = Key.background.defaultValue
-    public var borderless = Key.borderless.defaultValue
+    public var arrangement = Self.rows.layout.defaultValue
+    public var radialLayout = RadialLayout(innerRadius: Self.rows.innerRadius.defaultValue, gap: Self.rows.radialGap.defaultValue,
+                                           rotation: Self.rows.rotation.defaultValue)
+    public var background = Self.rows.background.defaultValue
+    public var borderless = Self.rows.borderless.defaultValue
     /// Where the window lives on the desktop, on which monitor, and where on it.
-    public var layer = Key.layer.defaultValue
+    public var layer = Self.rows.layer.defaultValue
     public var monitor: String? = nil
-    public var placement = LayerPlacement(anchor: Key.anchor.defaultValue, thickness: Key.stripHeight.defaultValue,
-                                          margin: Key.margin.defaultValue)
-    public var caps = Key.caps.defaultValue
+    public var placement = LayerPlacement(anchor: Self.rows.anchor.defaultValue, thickness: Self.rows.stripHeight.defaultValue,
+                                          margin: Self.rows.margin.defaultValue)
+    public var caps = Self.rows.caps.defaultValue
     /// Bars lift on each beat.
-    public var beatAccent = Key.beatAccent.defaultValue
+    public var beatAccent = Self.rows.beatAccent.defaultValue
     /// How long caps (and the meter's hold line) hold, in ms.
-    public var hold = Key.hold.defaultValue
+    public var hold = Self.rows.hold.defaultValue
     /// How fast they fall after holding, in dB/s.
-    public var fall = Float(Key.fall.defaultValue)
-    public var ballistics = Key.ballistics.defaultValue
-    public var spectrumFloor = Float(Key.spectrumFloor.defaultValue)
-    public var lowsAtEdges = Key.lowsAtEdges.defaultValue
+    public var fall = Float(Self.rows.fall.defaultValue)
+    public var ballistics = Self.rows.ballistics.defaultValue
+    public var spectrumFloor = Float(Self.rows.spectrumFloor.defaultValue)
+    public var lowsAtEdges = Self.rows.lowsAtEdges.defaultValue
     /// Spectrogram: its colors, and the level of the first.
-    public var colorMap = Key.colorMap.defaultValue
-    public var spectrogramFloor = Float(Key.spectrogramFloor.defaultValue)
+    public var colorMap = Self.rows.colorMap.defaultValue
+    public var spectrogramFloor = Float(Self.rows.spectrogramFloor.defaultValue)
     /// Scope: the goniometer follows the music's level.
-    public var scopeAutoGain = Key.scopeAutoGain.defaultValue
-    public var shader = Key.shader.defaultValue
-    public var shaderDirectory = Key.shaderDirectory.defaultValue
-    /// Milkdrop: the preset to start with, the playlist's folders (empty: the default list), its
-    /// order, how long each shows, and the seed of its random numbers.
-    public var preset = Key.preset.defaultValue
-    public var presetDirectories = Key.presetDirectories.defaultValue
-    public var allPresets = Key.allPresets.defaultValue
-    public var presetShuffle = Key.presetShuffle.defaultValue
-    public var presetDuration = Key.presetDuration.defaultValue
-    public var seed = Key.seed.defaultValue
-    /// The fraction of the canvas Milkdrop draws at; nil: by the renderer (software or GPU).
-    public var milkdropScale = Key.milkdropScale.defaultValue
-    public var size = Key.size.defaultValue
-    public var fullscreen = Key.fullscreen.defaultValue
+    public var scopeAutoGain = Self.rows.scopeAutoGain.defaultValue
+    public var shader = Self.rows.shader.defaultValue
+    public var shaderDirectory = Self.rows.shaderDirectory.defaultValue
+    public var size = Self.rows.size.defaultValue
+    public var fullscreen = Self.rows.fullscreen.defaultValue
     /// Frames per second of the window; nil: the display's refresh rate.
-    public var fps = Key.fps.defaultValue
+    public var fps = Self.rows.fps.defaultValue
     /// Rise and fall time constants of the bars in ms; nil means the seed's 158 ms.
-    public var attack = Key.attack.defaultValue
-    public var release = Key.release.defaultValue
+    public var attack = Self.rows.attack.defaultValue
+    public var release = Self.rows.release.defaultValue
     /// The level drawn as an empty bar, in dBFS.
-    public var floor = Float(Key.floor.defaultValue)
+    public var floor = Float(Self.rows.floor.defaultValue)
     /// The gain on bars and spectrum: automatic unless fixed.
-    public var sensitivity = Key.sensitivity.defaultValue
+    public var sensitivity = Self.rows.sensitivity.defaultValue
     /// The meter's scale, and the loudness targets (LUFS) marked on it.
-    public var meterScale = Key.meterScale.defaultValue
-    public var loudnessTargets = Key.loudnessTargets.defaultValue
+    public var meterScale = Self.rows.meterScale.defaultValue
+    public var loudnessTargets = Self.rows.loudnessTargets.defaultValue
     public var exitAfter: Double?
     public var screenshot: String?
     public var record: String?

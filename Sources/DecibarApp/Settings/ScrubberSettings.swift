@@ -2,26 +2,26 @@ import DecibarCore
 
 /// How the waveform scrubber looks: shared by `play` and `render`.
 public struct ScrubberSettings: Sendable {
-    private typealias Key = ConfigSchema.Player
+    private static let rows = ConfigSchema.player
 
     /// Waveform or spectrogram, and the spectrogram's colors and floor (the display's).
-    public var kind = Key.scrubber.defaultValue
-    public var colorMap = ConfigSchema.Display.colorMap.defaultValue
-    public var spectrogramFloor = Float(ConfigSchema.Display.spectrogramFloor.defaultValue)
-    public var barWidth = Key.scrubberBarWidth.defaultValue
-    public var barSpacing = Key.scrubberBarSpacing.defaultValue
-    public var filter = Key.scrubberFilter.defaultValue
+    public var kind = Self.rows.scrubber.defaultValue
+    public var colorMap = ConfigSchema.display.colorMap.defaultValue
+    public var spectrogramFloor = Float(ConfigSchema.display.spectrogramFloor.defaultValue)
+    public var barWidth = Self.rows.scrubberBarWidth.defaultValue
+    public var barSpacing = Self.rows.scrubberBarSpacing.defaultValue
+    public var filter = Self.rows.scrubberFilter.defaultValue
     /// Start in dB mode (d switches at run time).
-    public var decibels = Key.decibels.defaultValue
-    public var noiseFloor = Float(Key.noiseFloor.defaultValue)
+    public var decibels = Self.rows.decibels.defaultValue
+    public var noiseFloor = Float(Self.rows.noiseFloor.defaultValue)
     /// The played part as a filled region instead of a playhead line.
-    public var fillIndicator = Key.fillIndicator.defaultValue
+    public var fillIndicator = Self.rows.fillIndicator.defaultValue
     /// How a zoomed scrubber keeps the playhead in sight.
-    public var follow = Key.follow.defaultValue
+    public var follow = Self.rows.follow.defaultValue
     /// Hear what the scrubber is dragged over.
-    public var scrubAudio = Key.scrubAudio.defaultValue
+    public var scrubAudio = Self.rows.scrubAudio.defaultValue
     /// Where a video's picture goes.
-    public var videoLayout = Key.videoLayout.defaultValue
+    public var videoLayout = Self.rows.videoLayout.defaultValue
 
     public init() {}
 }

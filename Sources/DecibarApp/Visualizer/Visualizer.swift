@@ -33,7 +33,7 @@ public final class Visualizer {
     public func loadShader() -> String? { tools.userShaders?.loadNow() }
 
     /// Shows `mode`'s picture from the next frame; fails, leaving the picture as it was, when it
-    /// cannot be drawn here (Milkdrop without its library or presets).
+    /// cannot be drawn here (one whose library or files are not installed).
     public func show(_ mode: VisualMode) throws(RenderError) {
         guard mode != self.mode else { return }
         if let made = visuals[mode] {
@@ -69,17 +69,20 @@ public final class Visualizer {
         tools.options.beatAccent || tools.shaderPass?.readsBeat == true || visual.needs.contains(.beats)
     }
 
-    /// What the window's title adds to its own (the picture's own: Milkdrop's preset).
+    /// What the picture shows by name (a preset), for the status.
+    public var shownName: String? { visual.shownName }
+
+    /// What the window's title adds to its own (the picture's own: a preset's name).
     public var titleSuffix: String { visual.titleSuffix }
 
     /// A setting as the picture uses it now (the preset shown); nil for the setting's own value.
     public func currentValue(of key: ConfigKey) -> JSONValue? {
-        if key == ConfigSchema.Display.mode.key { return .string(mode.rawValue) }
+        if key == ConfigSchema.display.mode.key { return .string(mode.rawValue) }
         return visual.currentValue(of: key)
     }
 
     /// The commands of the picture: the mode, the user's shader, and those the picture shown takes
-    /// (Milkdrop's presets). False for any other command.
+    /// (a mode's presets). False for any other command.
     func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool {
         switch command {
         case .mode(.next): showNextMode()

@@ -22,9 +22,11 @@ protocol Visual: AnyObject, SendableMetatype {
     var wantsReleases: Bool { get }
     /// A buffer released from the feed this frame, in order, before `update` (when `wantsReleases`).
     func released(_ buffer: AudioBuffer)
-    /// Carries out a command only some pictures take (Milkdrop's `preset`): false when this one
+    /// Carries out a command only some pictures take (`preset`, where a mode has presets): false when this one
     /// does not take it; a failure says why it could not.
     func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool
+    /// What it shows by name, where it has one (a preset), for the status.
+    var shownName: String? { get }
     /// What the window's title adds while it shows (" — a preset (locked)"); "" for nothing.
     var titleSuffix: String { get }
     /// A setting as the picture uses it now, where that moved on from what was set (the preset
@@ -37,6 +39,7 @@ extension Visual {
     func released(_ buffer: AudioBuffer) {}
     func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool { false }
     var titleSuffix: String { "" }
+    var shownName: String? { nil }
     func currentValue(of key: ConfigKey) -> JSONValue? { nil }
 }
 

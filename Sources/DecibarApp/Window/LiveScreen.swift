@@ -16,7 +16,7 @@ final class LiveScreen {
     private var overlay = StatusOverlay()
     private var reporter = StatusReporter()
     private var shownStatus: TapStatus?
-    /// What the picture adds to the window's title (the Milkdrop preset), as last set.
+    /// What the picture adds to the window's title (a preset's name), as last set.
     private var shownTitleSuffix = ""
     /// A message of the app's own (a config problem), shown in the corner until a time.
     var notice: (text: String, until: Double)?

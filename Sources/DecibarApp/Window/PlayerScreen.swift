@@ -23,7 +23,7 @@ final class PlayerScreen {
     private var hoverX: Double?
     private var seekHandledAt: Double?
     private var shownTitle: (key: TitleKey?, text: String) = (nil, "")
-    /// What the picture adds to the window's title (the Milkdrop preset), as last set.
+    /// What the picture adds to the window's title (a preset's name), as last set.
     private var shownTitleSuffix = ""
     private var noticeSerial = 0
     private var noticeUntil = -Double.infinity
@@ -57,8 +57,8 @@ final class PlayerScreen {
     /// The player's settings as they stand (the scrubber's scale, the loop), for `cycle`.
     func currentValue(of key: ConfigKey) -> JSONValue? {
         switch key {
-        case ConfigSchema.Player.decibels.key: .bool(decibels)
-        case ConfigSchema.Player.loop.key: .string(session.loop.rawValue)
+        case ConfigSchema.player.decibels.key: .bool(decibels)
+        case ConfigSchema.player.loop.key: .string(session.loop.rawValue)
         default: nil
         }
     }
@@ -66,14 +66,14 @@ final class PlayerScreen {
     /// Takes a player setting at once; false for one it cannot (the scrubber's look is drawn as
     /// the window opens).
     func apply(_ key: ConfigKey, from settings: Configuration) throws(ControlFailure) -> Bool {
-        typealias Player = ConfigSchema.Player
+        let rows = ConfigSchema.player
         switch key {
-        case Player.decibels.key: decibels = settings[Player.decibels]
-        case Player.loop.key: session.loop = settings[Player.loop]
-        case Player.shuffle.key: session.setShuffle(settings[Player.shuffle])
-        case Player.volume.key: session.setVolume(settings[Player.volume])
-        case Player.rate.key: session.setRateAndPitch(session.rateAndPitch.with(rate: settings[Player.rate]))
-        case Player.pitch.key: session.setRateAndPitch(session.rateAndPitch.with(pitch: settings[Player.pitch]))
+        case rows.decibels.key: decibels = settings[rows.decibels]
+        case rows.loop.key: session.loop = settings[rows.loop]
+        case rows.shuffle.key: session.setShuffle(settings[rows.shuffle])
+        case rows.volume.key: session.setVolume(settings[rows.volume])
+        case rows.rate.key: session.setRateAndPitch(session.rateAndPitch.with(rate: settings[rows.rate]))
+        case rows.pitch.key: session.setRateAndPitch(session.rateAndPitch.with(pitch: settings[rows.pitch]))
         default: return false
         }
         return true

@@ -1,6 +1,6 @@
 /// A config key with the Swift type of its value: one row of `ConfigSchema`. The row is the only
 /// place the key is spelled; the config file, `ctl set`/`get`, the commands' options and
-/// `docs/config.md` all come from it, and code reads the value typed: `configuration[ConfigSchema.Display.bars]`.
+/// `docs/config.md` all come from it, and code reads the value typed: `configuration[ConfigSchema.display.bars]`.
 public struct Setting<Value: Sendable>: Sendable {
     public let key: ConfigKey
     /// The value from what is set (or the key's default, or nil when neither).

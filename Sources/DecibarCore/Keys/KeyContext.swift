@@ -1,5 +1,5 @@
 /// Where a key binding holds: in any window, while the player shows, or while a mode shows (its
-/// own keys, such as Milkdrop's n and p). The more particular context wins.
+/// own keys, such as a preset's n and p). The more particular context wins.
 public enum KeyContext: Hashable, Sendable, CustomStringConvertible {
     case window
     case player

@@ -8,7 +8,7 @@ public struct VisualModeDescription: Sendable {
     }
 
     public var name: String
-    /// How a sentence names it: "Milkdrop", "The spectrogram".
+    /// How a sentence names it: "The spectrogram", a name of its own.
     public var title: String
     /// A few words, as `--mode`'s help lists it: "symmetric level bars".
     public var summary: String
@@ -20,11 +20,15 @@ public struct VisualModeDescription: Sendable {
     /// the bars in its place.
     public var page: PagePicture
     public var pageDrawsItself: Bool
+    /// Its own settings' keys (its `SettingsGroup`, in its folder), which the schema collects.
+    public var settings: [ConfigKey]
     /// Why a render draws it into one output at a time, where it must (its library's limits).
     public var oneOutputAtATime: String?
 
     public init(name: String, title: String? = nil, summary: String, keys: [(String, String)] = [], drawsRadial: Bool = false,
-                page: PagePicture = .bars, pageDrawsItself: Bool = false, oneOutputAtATime: String? = nil) {
+                page: PagePicture = .bars, pageDrawsItself: Bool = false, settings: (any SettingsGroup)? = nil,
+                oneOutputAtATime: String? = nil) {
+        self.settings = settings?.keys ?? []
         self.oneOutputAtATime = oneOutputAtATime
         self.name = name
         self.title = title ?? "The " + name

@@ -9,6 +9,7 @@ final class MilkdropVisual: Visual {
     static let mode = VisualModeDescription(
         name: "milkdrop", title: "Milkdrop", summary: "projectM's Milkdrop presets; needs libprojectm3 and projectm-data",
         keys: [("n", "preset next"), ("p", "preset previous"), ("r", "preset random"), ("l", "preset toggle-lock")],
+        settings: MilkdropSettings.rows,
         // libprojectM 3.1 keeps its worker's state in globals: two engines in one process hang on exit.
         oneOutputAtATime: "libprojectM runs one engine per process")
 
@@ -40,13 +41,14 @@ final class MilkdropVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        let options = tools.options
+        let settings = tools.options.configuration
+        let rows = MilkdropSettings.rows
         _ = try MilkdropRenderer.load()
-        let paths = try PresetLibrary.playlistPaths(options)
-        seed = UInt32(truncatingIfNeeded: options.seed ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
-        playlist = PresetPlaylist(paths: paths, shuffled: options.presetShuffle, seed: UInt64(seed))
-        schedule = PresetSchedule(duration: options.presetDuration)
-        if let preset = options.preset {
+        let paths = try PresetLibrary.playlistPaths(settings)
+        seed = UInt32(truncatingIfNeeded: settings[rows.seed] ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
+        playlist = PresetPlaylist(paths: paths, shuffled: settings[rows.shuffle], seed: UInt64(seed))
+        schedule = PresetSchedule(duration: settings[rows.duration])
+        if let preset = settings[rows.preset] {
             if preset.contains("/") {
                 if let problem = PresetLibrary.check(preset) { throw RenderError("--preset \(preset) \(problem)") }
                 playlist.insert(path: preset)
@@ -92,6 +94,9 @@ final class MilkdropVisual: Visual {
         return true
     }
 
+    /// What it shows by name: the preset.
+    var shownName: String? { presetName }
+
     /// The preset shown, and whether it is held: made again only when either changes, so a
     /// frame allocates nothing.
     private(set) var titleSuffix = ""
@@ -102,7 +107,7 @@ final class MilkdropVisual: Visual {
 
     /// The preset shown, once one is (the setting says only where the playlist started).
     func currentValue(of key: ConfigKey) -> JSONValue? {
-        key == ConfigSchema.Display.preset.key ? presetName.map(JSONValue.string) : nil
+        key == MilkdropSettings.rows.preset.key ? presetName.map(JSONValue.string) : nil
     }
 
     /// The user's moves: the next, previous or a random preset, lock, or one by name or path.
@@ -129,7 +134,7 @@ final class MilkdropVisual: Visual {
         guard !failedToStart else { return }
         if renderer == nil {
             // A render draws every pixel wherever it runs (its frames are the same everywhere).
-            let scale = tools.options.milkdropScale ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
+            let scale = tools.options.configuration[MilkdropSettings.rows.scale] ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
             self.scale = scale
             do {
                 renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),

@@ -22,10 +22,11 @@ enum PresetLibrary {
     }
 
     /// The playlist's presets for these settings, or why there are none, in the user's terms.
-    static func playlistPaths(_ options: DisplaySettings) throws(RenderError) -> [String] {
-        if !options.presetDirectories.isEmpty {
+    static func playlistPaths(_ settings: Configuration) throws(RenderError) -> [String] {
+        let folders = settings[MilkdropSettings.rows.directories]
+        if !folders.isEmpty {
             var paths: [String] = []
-            for folder in options.presetDirectories {
+            for folder in folders {
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
                     throw RenderError("--preset-dir \(folder): no such folder")
@@ -40,7 +41,7 @@ enum PresetLibrary {
         guard !installed.isEmpty else {
             throw RenderError("Milkdrop needs presets: none in \(installedDirectory) (apt install projectm-data)")
         }
-        if options.allPresets { return installed }
+        if settings[MilkdropSettings.rows.allPresets] { return installed }
         let chosen = Set(DefaultPresets.names)
         let listed = installed.filter { chosen.contains(PresetPlaylist.name(of: $0)) }
         // A projectm-data whose names all changed still shows something.
