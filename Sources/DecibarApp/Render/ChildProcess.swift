@@ -57,16 +57,38 @@ final class ChildProcess {
             _ = fcntl(inputPipe[1], 1031, 1 << 20)
         }
 
+        let spawned = Self.spawn(program, arguments: arguments, environment: environment,
+                                 input: feedsInput ? inputPipe[0] : nil, error: errorPipe[1])
+        close(errorPipe[1])
+        if feedsInput { close(inputPipe[0]) }
+        guard spawned.error == 0 else {
+            close(errorPipe[0])
+            if feedsInput { close(inputPipe[1]) }
+            throw CommandFailure(message: "cannot start \(program): \(String(cString: strerror(spawned.error)))")
+        }
+        processID = spawned.pid
+        input = inputPipe[1]
+        if feedsInput { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
+
+        let tail = ErrorTail()
+        errorTail = tail
+        errorReader = Self.startReading(errorPipe[0], into: tail)
+    }
+
+    /// Starts `program` with `input` (else /dev/null) as its standard input, `error` as its
+    /// standard error, and /dev/null as its standard output; its pid, or `posix_spawn`'s error.
+    private static func spawn(_ program: String, arguments: [String], environment: [String: String], input: Int32?,
+                              error: Int32) -> (pid: pid_t, error: Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if feedsInput {
-            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, error, 2)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -88,22 +110,14 @@ final class ChildProcess {
         let envp = inherited.merging(environment) { $1 }.map { strdup($0.key + "=" + $0.value) } + [nil]
         defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        close(errorPipe[1])
-        if feedsInput { close(inputPipe[0]) }
-        guard spawned == 0 else {
-            close(errorPipe[0])
-            if feedsInput { close(inputPipe[1]) }
-            throw CommandFailure(message: "cannot start \(program): \(String(cString: strerror(spawned)))")
-        }
-        processID = pid
-        input = inputPipe[1]
-        if feedsInput { _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK) }
+        let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        return (pid, code)
+    }
 
-        let tail = ErrorTail()
-        errorTail = tail
-        let descriptor = errorPipe[0]
-        errorReader = Thread {
+    /// Reads the child's standard error on a thread of its own until the child closes it, keeping
+    /// the last of it in `tail`.
+    private static func startReading(_ descriptor: Int32, into tail: ErrorTail) -> Thread {
+        let reader = Thread {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = (try? chunk.withUnsafeMutableBytes { raw throws(Posix.Failure) in try Posix.read(descriptor, into: raw) }) ?? 0
@@ -112,8 +126,9 @@ final class ChildProcess {
             }
             close(descriptor)
         }
-        errorReader.name = "decibar-child-stderr"
-        errorReader.start()
+        reader.name = "decibar-child-stderr"
+        reader.start()
+        return reader
     }
 
     deinit {

@@ -21,7 +21,7 @@ final class RenderTarget {
     private var spectrogram: (result: SpectrogramOverview.Result, version: Int)?
     private let layout: PlayLayout
     private let scrubberSettings: ScrubberSettings
-    var output: RenderOutput?
+    var output: (any FrameSink)?
 
     /// Why the picture stopped early, if it did.
     var videoProblem: String? { video?.problem ?? backdropVideo?.problem }
@@ -110,11 +110,6 @@ final class RenderTarget {
             captionView.draw(captions.showing(at: time), at: time, bottom: captionsBottom, canvasWidth: width, canvasHeight: height)
         }
         if let watermark { watermark.renderer.drawBlended(in: watermark.rect, canvasWidth: width, canvasHeight: height) }
-        guard let output else { return }
-        if output.takesNV12 {
-            try output.writeNV12 { buffer in canvas.readNV12(into: buffer) }
-        } else {
-            try canvas.readPixels().withUnsafeBytes { bytes in try output.write(frame: bytes) }
-        }
+        try output?.writeFrame(from: canvas)
     }
 }
