@@ -275,7 +275,7 @@ public struct OfflineRender {
         let title = OutputPath.name(of: file)
         var progress = ProgressBar(total: analysis.frameCount)
         defer { progress.finish() }
-        // Every output's picture sees every buffer released (a Milkdrop preset takes them all).
+        // Every output's picture sees every buffer released (a picture that wants every buffer takes them all).
         let others = Array(targets.dropFirst())
         let forward: ((AudioBuffer, Double) -> Void)? = others.isEmpty ? nil : { buffer, _ in
             for target in others { target.visualizer.receive(buffer) }
