@@ -82,70 +82,19 @@ final class PlayerScreen {
     /// How often the session is looked after while nothing is drawn.
     static let coveredTickSeconds = 0.05
 
+    /// Where the scrubber is this frame: the layout, the time each pixel shows, and whether the
+    /// track can be zoomed (a file with a length).
+    private struct Place {
+        var layout: PlayLayout
+        var geometry: ScrubberGeometry
+        let zoomable: Bool
+    }
+
     /// Handles the frame's input, then draws the bars and the scrubber.
     func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
         let (width, height) = window.drawableSize
-        session.refreshDuration()
-        let zoomable = !session.isLive && session.duration > 0
-        // Zoomed in, the minimap shows where the scrubber's stretch lies in the whole track.
-        var layout = PlayLayout(width: width, height: height, showsMinimap: zoomable && !session.view.isWhole)
-        session.scrubberWidth = Double(layout.scrubberWidth)
-        var geometry = zoomable ? layout.scrubberGeometry(zoom: session.view) : layout.scrubberGeometry(duration: session.duration)
-        let isPlaying = session.status == .playing
-
-        for event in frame.events {
-            switch event {
-            case .quit, .resized, .key: break
-            case .mouseDown(let x, let y, let shift):
-                if layout.isOnMinimap(x: x, y: y) {
-                    isPanning = true
-                    pan(to: x, layout: layout)
-                } else if case .startDrag(let wasPlaying) = interaction.press(
-                    x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
-                    isPlaying: isPlaying, selectsLoop: shift) {
-                    // Heard while dragging, or paused as a tape deck's seed did (and when nothing can be heard).
-                    let heard = scrubber.options.scrubAudio && session.beginScrub(at: interaction.previewTime, now: now)
-                    if !heard && wasPlaying { session.pause() }
-                }
-            case .mouseMoved(let x, let y):
-                if isPanning { pan(to: x, layout: layout) }
-                interaction.move(x: x, geometry: geometry)
-                hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
-            case .mouseUp(let x, _):
-                isPanning = false
-                switch interaction.release(x: x, geometry: geometry) {
-                case .seek(let time, let resume) where session.scrubbing != nil:
-                    session.endScrub(at: time, resume: resume)
-                    seekHandledAt = now
-                case .seek(let time, let resume):
-                    session.seek(to: time)
-                    seekHandledAt = now
-                    if resume { session.play() }
-                case .loop(let start, let end):
-                    session.setLoop(from: start, to: end)
-                case .none, .startDrag: break
-                }
-            case .wheel(let x, let y, let steps):
-                // Around the time under the pointer, which stays under it.
-                guard zoomable, layout.isOnScrubber(x: x, y: y) || layout.isOnMinimap(x: x, y: y) else { break }
-                session.zoom(by: ScrubberZoom.ratio(wheelSteps: steps), around: geometry.time(forX: x))
-            }
-            if zoomable {
-                // A zoom or pan takes effect for the next event of this frame.
-                layout = PlayLayout(width: width, height: height, showsMinimap: !session.view.isWhole)
-                geometry = layout.scrubberGeometry(zoom: session.view)
-            }
-        }
-        if interaction.isSeeking, session.scrubbing != nil { session.scrub(to: interaction.previewTime, now: now) }
-        if zoomable && !interaction.isActive && !isPanning {
-            session.followPlayhead(scrubber.options.follow)
-            geometry = layout.scrubberGeometry(zoom: session.view)
-        }
-        if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
-            seekLog?.write("\(handled) \(written)")
-            seekHandledAt = nil
-        }
+        let place = handlePointer(frame.events, width: width, height: height, now: now)
         session.tick()
         if session.isOver { return }
 
@@ -160,11 +109,93 @@ final class PlayerScreen {
             frame.restTimeout = Self.coveredTickSeconds
             return
         }
-        let area = showPicture(layout: layout, now: now)
-
+        let area = showPicture(layout: place.layout, now: now)
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         let stream = session.streamSnapshot
-        // The title is made again only when what it says changes, not every frame.
+        refreshTitle(of: window, visualizer: visualizer, snapshot: snapshot, stream: stream, now: now)
+        let state = scrubberState(place, snapshot: snapshot, stream: stream)
+        PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: place.layout, area: area, scrubberState: state, now: now)
+        if let lyrics = session.captions, !session.isLive {
+            // Timed to the playhead (what is heard), as the scrubber is.
+            let time = session.playhead
+            captions.draw(lyrics.showing(at: time), at: time, bottom: place.layout.barsHeight - place.layout.labelSize / 2,
+                          canvasWidth: width, canvasHeight: height)
+        }
+    }
+
+    /// The pointer's clicks, drags and wheel on the scrubber and its minimap (keys are the
+    /// bindings'); then the scrub preview, the view following the playhead, and the seek log.
+    private func handlePointer(_ events: [WindowEvent], width: Int, height: Int, now: Double) -> Place {
+        session.refreshDuration()
+        let zoomable = !session.isLive && session.duration > 0
+        // Zoomed in, the minimap shows where the scrubber's stretch lies in the whole track.
+        let layout = PlayLayout(width: width, height: height, showsMinimap: zoomable && !session.view.isWhole)
+        session.scrubberWidth = Double(layout.scrubberWidth)
+        var place = Place(layout: layout, geometry: zoomable ? layout.scrubberGeometry(zoom: session.view) : layout.scrubberGeometry(duration: session.duration),
+                          zoomable: zoomable)
+        let isPlaying = session.status == .playing
+        for event in events {
+            handle(event, place: place, isPlaying: isPlaying, now: now)
+            if zoomable {
+                // A zoom or pan takes effect for the next event of this frame.
+                place.layout = PlayLayout(width: width, height: height, showsMinimap: !session.view.isWhole)
+                place.geometry = place.layout.scrubberGeometry(zoom: session.view)
+            }
+        }
+        if interaction.isSeeking, session.scrubbing != nil { session.scrub(to: interaction.previewTime, now: now) }
+        if zoomable && !interaction.isActive && !isPanning {
+            session.followPlayhead(scrubber.options.follow)
+            place.geometry = place.layout.scrubberGeometry(zoom: session.view)
+        }
+        if let handled = seekHandledAt, let written = session.player?.lastSeekWrittenAt {
+            seekLog?.write("\(handled) \(written)")
+            seekHandledAt = nil
+        }
+        return place
+    }
+
+    private func handle(_ event: WindowEvent, place: Place, isPlaying: Bool, now: Double) {
+        let (layout, geometry) = (place.layout, place.geometry)
+        switch event {
+        case .quit, .resized, .key: break
+        case .mouseDown(let x, let y, let shift):
+            if layout.isOnMinimap(x: x, y: y) {
+                isPanning = true
+                pan(to: x, layout: layout)
+            } else if case .startDrag(let wasPlaying) = interaction.press(
+                x: x, isInsideScrubber: layout.isOnScrubber(x: x, y: y), geometry: geometry,
+                isPlaying: isPlaying, selectsLoop: shift) {
+                // Heard while dragging, or paused as a tape deck's seed did (and when nothing can be heard).
+                let heard = scrubber.options.scrubAudio && session.beginScrub(at: interaction.previewTime, now: now)
+                if !heard && wasPlaying { session.pause() }
+            }
+        case .mouseMoved(let x, let y):
+            if isPanning { pan(to: x, layout: layout) }
+            interaction.move(x: x, geometry: geometry)
+            hoverX = layout.isOnScrubber(x: x, y: y) ? x : nil
+        case .mouseUp(let x, _):
+            isPanning = false
+            switch interaction.release(x: x, geometry: geometry) {
+            case .seek(let time, let resume) where session.scrubbing != nil:
+                session.endScrub(at: time, resume: resume)
+                seekHandledAt = now
+            case .seek(let time, let resume):
+                session.seek(to: time)
+                seekHandledAt = now
+                if resume { session.play() }
+            case .loop(let start, let end):
+                session.setLoop(from: start, to: end)
+            case .none, .startDrag: break
+            }
+        case .wheel(let x, let y, let steps):
+            // Around the time under the pointer, which stays under it.
+            guard place.zoomable, layout.isOnScrubber(x: x, y: y) || layout.isOnMinimap(x: x, y: y) else { break }
+            session.zoom(by: ScrubberZoom.ratio(wheelSteps: steps), around: geometry.time(forX: x))
+        }
+    }
+
+    /// The window's title and the scrubber's: made again only when what they say changes, not every frame.
+    private func refreshTitle(of window: Window, visualizer: Visualizer, snapshot: PeaksJob.Snapshot, stream: StreamSnapshot?, now: Double) {
         if session.notice.serial != noticeSerial {
             noticeSerial = session.notice.serial
             noticeUntil = now + Self.noticeSeconds
@@ -174,47 +205,42 @@ final class PlayerScreen {
                                 underruns: session.underrunCount, notice: now < noticeUntil ? noticeSerial : nil,
                                 isConnecting: session.isConnecting, streamTitle: stream?.title,
                                 rateAndPitch: session.rateAndPitch)
-        if titleKey != shownTitle.key || visualizer.titleSuffix != shownTitleSuffix {
-            shownTitleSuffix = visualizer.titleSuffix
-            var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
-            if titleKey.status == .paused { title += "  (paused)" }
-            if titleKey.status == .stopped { title += "  (stopped)" }
-            if let streamTitle = titleKey.streamTitle, !streamTitle.isEmpty { title += " — " + streamTitle }
-            if !titleKey.rateAndPitch.isNormal { title += "  " + titleKey.rateAndPitch.label }
-            if titleKey.status == .buffering { title += titleKey.isConnecting ? "  connecting…" : "  buffering…" }
-            if titleKey.notice != nil { title += "  " + session.notice.text }
-            if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
-            if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
-            shownTitle = (titleKey, title)
-            window.title = "Decibar — \(session.currentName)" + shownTitleSuffix
-        }
-        let spectrogram = scrubberSpectrogram(columns: layout.scrubberWidth)
-        let state: ScrubberView.State
+        guard titleKey != shownTitle.key || visualizer.titleSuffix != shownTitleSuffix else { return }
+        shownTitleSuffix = visualizer.titleSuffix
+        var title = titleKey.opening ? "opening " + OutputPath.name(of: session.files.first ?? "") : session.currentName
+        if titleKey.status == .paused { title += "  (paused)" }
+        if titleKey.status == .stopped { title += "  (stopped)" }
+        if let streamTitle = titleKey.streamTitle, !streamTitle.isEmpty { title += " — " + streamTitle }
+        if !titleKey.rateAndPitch.isNormal { title += "  " + titleKey.rateAndPitch.label }
+        if titleKey.status == .buffering { title += titleKey.isConnecting ? "  connecting…" : "  buffering…" }
+        if titleKey.notice != nil { title += "  " + session.notice.text }
+        if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
+        if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
+        shownTitle = (titleKey, title)
+        window.title = "Decibar — \(session.currentName)" + shownTitleSuffix
+    }
+
+    /// What the scrubber shows this frame: the whole track (or the stretch zoomed into), or a
+    /// radio's last minutes rolling by.
+    private func scrubberState(_ place: Place, snapshot: PeaksJob.Snapshot, stream: StreamSnapshot?) -> ScrubberView.State {
+        let spectrogram = scrubberSpectrogram(columns: place.layout.scrubberWidth)
         if session.isLive {
             // A radio: the last minutes roll through the scrubber, which does not seek.
             let window = rollingWindow(snapshot)
-            state = ScrubberView.State(
+            return ScrubberView.State(
                 peaks: window.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: window.duration,
                 playhead: max(0, session.playhead - window.start), title: shownTitle.text, decibels: decibels, hoverX: nil,
                 isLive: true, timeOffset: window.start)
-        } else {
-            state = ScrubberView.State(
-                peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
-                playhead: interaction.isSeeking ? interaction.previewTime : session.playhead, title: shownTitle.text,
-                decibels: decibels, hoverX: hoverX, isDragging: interaction.isSeeking,
-                downloaded: stream.map(downloadShading), view: zoomable ? session.view : nil, chapters: session.chapters,
-                loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints,
-                finer: zoomable ? session.finerOverview(columnCount: geometry.columnCount(barWidth: scrubber.options.barWidth,
-                                                                                          spacing: scrubber.options.barSpacing)) : nil,
-                spectrogram: spectrogram)
         }
-        PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: layout, area: area, scrubberState: state, now: now)
-        if let lyrics = session.captions, !session.isLive {
-            // Timed to the playhead (what is heard), as the scrubber is.
-            let time = session.playhead
-            captions.draw(lyrics.showing(at: time), at: time, bottom: layout.barsHeight - layout.labelSize / 2,
-                          canvasWidth: width, canvasHeight: height)
-        }
+        let columns = place.geometry.columnCount(barWidth: scrubber.options.barWidth, spacing: scrubber.options.barSpacing)
+        return ScrubberView.State(
+            peaks: snapshot.peaks, peaksKey: .init(track: session.index, version: snapshot.version), duration: session.duration,
+            playhead: interaction.isSeeking ? interaction.previewTime : session.playhead, title: shownTitle.text,
+            decibels: decibels, hoverX: hoverX, isDragging: interaction.isSeeking,
+            downloaded: stream.map(downloadShading), view: place.zoomable ? session.view : nil, chapters: session.chapters,
+            loop: interaction.loopSelection.map { ($0.start, $0.end) } ?? session.loopPoints,
+            finer: place.zoomable ? session.finerOverview(columnCount: columns) : nil,
+            spectrogram: spectrogram)
     }
 
     /// `--scrubber spectrogram`: the track's spectrogram as far as its job has got, starting a job
