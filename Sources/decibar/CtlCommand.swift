@@ -39,47 +39,14 @@ extension Decibar {
         }
 
         static func perform(socket: String?, wantsJSON: Bool, words: [String]) throws {
-            let command = try ControlCommandLine.command(from: words)
-            let client = try DaemonClient.connect(socket: socket)
-            let reply: ControlConnectionClient.Reply
-            do {
-                reply = try client.request(command)
-            } catch {
-                throw CommandFailure(message: DaemonClient.describe(error))
-            }
-            guard reply.succeeded else { throw CommandFailure(message: reply.message ?? reply.error) }
-            if wantsJSON {
-                writeLine((reply.data ?? .null).text)
-            } else if let text = ControlCommandLine.describe(reply.data, for: command) {
-                writeLine(text)
-            }
+            try ControlCommandLine.send(words, socket: socket, json: wantsJSON)
         }
 
-        /// `ctl`'s everyday forms (`[--socket PATH] [--json] COMMAND...`) read without the
-        /// reflection ArgumentParser starts with: a hotkey runs them. Anything else (help, an
-        /// unknown option, no command) is nil, and the full parser answers it.
+        /// `ctl`'s everyday forms read without the reflection ArgumentParser starts with (a hotkey
+        /// runs them); nil for anything the full parser must answer.
         static func quickRun(_ arguments: [String]) -> (() throws -> Void)? {
-            var socket: String?
-            var json = false
-            var index = arguments.startIndex
-            while index < arguments.endIndex, arguments[index].hasPrefix("-") {
-                let word = arguments[index]
-                if word == "--json" {
-                    json = true
-                } else if word == "--socket", index + 1 < arguments.endIndex {
-                    index += 1
-                    socket = arguments[index]
-                } else if word.hasPrefix("--socket="), word.count > "--socket=".count {
-                    socket = String(word.dropFirst("--socket=".count))
-                } else {
-                    return nil
-                }
-                index += 1
-            }
-            let words = arguments[index...].filter { $0 != "--json" }
-            guard let first = words.first, !["--help", "-h", "help"].contains(first) else { return nil }
-            let wantsJSON = json || arguments[index...].contains("--json")
-            return { try perform(socket: socket, wantsJSON: wantsJSON, words: Array(words)) }
+            guard let (socket, json, words) = ControlCommandLine.quickForm(arguments) else { return nil }
+            return { try perform(socket: socket, wantsJSON: json, words: words) }
         }
     }
 }

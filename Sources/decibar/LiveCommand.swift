@@ -8,6 +8,7 @@ extension Decibar {
             abstract: "Open a window of animated bars that follow what the computer is playing.",
             discussion: CommandHelp.live)
         static let settingCommand = SettingCommand.live
+        static var ownRows: [ConfigKey] { WindowRows.rows.keys }
 
         @OptionGroup(title: "Settings") var options: SettingOptions<Live>
 
@@ -15,7 +16,7 @@ extension Decibar {
 
         @OptionGroup var config: ConfigFileOption
 
-        func validate() throws { try window.check() }
+        func validate() throws { try window.check(try options.layer()) }
 
         func run() throws {
             let settings = try settings()

@@ -2,9 +2,6 @@ import ArgumentParser
 import DecibarApp
 import DecibarCore
 
-extension LevelsMode: ExpressibleByArgument {}
-extension SampleFormat: ExpressibleByArgument {}
-
 /// An output path checked as the command line is read: a bad one is a usage error (status 2).
 func checkOutput(_ path: String, option: String, kind: OutputPath.Kind, inputs: [String] = []) throws {
     do {
@@ -12,11 +9,4 @@ func checkOutput(_ path: String, option: String, kind: OutputPath.Kind, inputs: 
     } catch {
         throw ValidationError(error.description)
     }
-}
-
-/// What `levels` prints: its JSON lines, or lines for a status bar.
-enum LevelsFormat: String, CaseIterable, ExpressibleByArgument {
-    case json
-    case waybar
-    case ascii
 }

@@ -10,6 +10,7 @@ extension Decibar {
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
             discussion: CommandHelp.play)
         static let settingCommand = SettingCommand.play
+        static var ownRows: [ConfigKey] { WindowRows.rows.keys }
 
         @Argument(help: ArgumentHelp("Audio files (wav, aiff, caf, flac, ogg, opus, mp3, aac, m4a, mp4, mov) or http:// and https:// addresses of them or of a radio stream.", valueName: "file-or-url"))
         var files: [String]
@@ -29,11 +30,9 @@ extension Decibar {
 
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file to play") }
-            try window.check()
-            if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
             // What play writes must never replace what it plays.
-            if let record = window.record { try checkOutput(record, option: "--record", kind: .file, inputs: files) }
-            if let screenshot = window.screenshot { try checkOutput(screenshot, option: "--screenshot", kind: .file, inputs: files) }
+            try window.check(try options.layer(), inputs: files)
+            if let seekLog { try checkOutput(seekLog, option: "--seek-log", kind: .file, inputs: files) }
         }
 
         func run() throws {

@@ -7,12 +7,14 @@ import Foundation
 protocol SettingsCommand {
     static var settingCommand: SettingCommand { get }
     var options: SettingOptions<Self> { get }
-    /// Its own options spelled as a setting's (levels' `--mode`): that setting is not known there.
-    static var ownOptions: Set<String> { get }
+    /// Its own rows, which only its command line takes (render's `--fps`), and rows it knows only
+    /// to refuse (a window's, in render). One spelled as a table row's option (levels' `--mode`)
+    /// takes that option's place.
+    static var ownRows: [ConfigKey] { get }
 }
 
 extension SettingsCommand {
-    static var ownOptions: Set<String> { [] }
+    static var ownRows: [ConfigKey] { [] }
 }
 
 /// The options that set config keys, made from the settings table: those that apply to `Command`
@@ -31,7 +33,9 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         let values = try decoder.container(keyedBy: Label.self)
         for key in Self.keys {
             let label = Label(key)
-            if case .boolean = key.kind {
+            if case .boolean = key.kind, !key.isInConfigFile {
+                if try values.decode(Flag<Bool>.self, forKey: label).wrappedValue { given.append((key, .bool(true))) }
+            } else if case .boolean = key.kind {
                 if let flag = try values.decode(Flag<Bool?>.self, forKey: label).wrappedValue { given.append((key, .bool(flag))) }
             } else if key.isRepeated {
                 let texts = try values.decode(Option<[String]>.self, forKey: label).wrappedValue
@@ -45,8 +49,11 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         }
     }
 
-    /// The rows `Command` knows: all but those spelled as its own options.
-    private static var keys: [ConfigKey] { ConfigSchema.keys.filter { !Command.ownOptions.contains($0.optionName) } }
+    /// The rows `Command` knows: the table's (but those its own rows spell again), then its own.
+    private static var keys: [ConfigKey] {
+        let own = Command.ownRows
+        return ConfigSchema.keys.filter { key in !own.contains { $0.optionName == key.optionName } } + own
+    }
 
     var customMirror: Mirror { Mirror(self, children: Self.keys.flatMap(Self.arguments)) }
 
@@ -58,7 +65,10 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         let completion = key.words.map(CompletionKind.list) ?? (key.isFolder ? .directory : nil)
         let label = Label(key).stringValue
         var arguments: [Mirror.Child]
-        if case .boolean = key.kind {
+        if case .boolean = key.kind, !key.isInConfigFile {
+            // A command's own switch is only turned on (there is no file's value to turn off).
+            arguments = [(label, Flag<Bool>(wrappedValue: false, name: name, help: help))]
+        } else if case .boolean = key.kind {
             arguments = [(label, Flag<Bool?>(name: name, inversion: .prefixedNo, help: help))]
         } else if key.isRepeated {
             arguments = [(label, Option<[String]>(wrappedValue: [], name: name, parsing: key.takesNegativeNumbers ? .unconditionalSingleValue : .singleValue,
@@ -86,14 +96,14 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
 
     func validate() throws {
         let layer = try layer()
-        for key in ConfigSchema.keys where key.isFolder && layer.isSet(key) {
+        for key in Self.keys where key.isFolder && layer.isSet(key) {
             let folder = layer[key]?.string ?? ""
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("\(key.optionName): no such folder: \(folder.escapingControlCharacters)")
             }
         }
-        for key in ConfigSchema.keys where key.isFile && layer.isSet(key) {
+        for key in Self.keys where key.isFile && layer.isSet(key) {
             let file = layer[key]?.string ?? ""
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {

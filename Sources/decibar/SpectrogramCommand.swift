@@ -18,10 +18,9 @@ extension Decibar {
         @OptionGroup(title: "Settings") var options: SettingOptions<Spectrogram>
 
         func validate() throws {
-            guard output.lowercased().hasSuffix(".png") else { throw ValidationError("-o must end in .png") }
-            try checkOutput(output, option: "-o", kind: .file, inputs: [file])
-            let size = try options.layer()[ConfigSchema.display.size]
-            guard size.width >= 200 && size.height >= 120 else { throw ValidationError("--size must be at least 200x120 for the axes to fit") }
+            do { try FileSpectrogram.check(output: output, file: file, settings: try options.layer()) } catch let failure as CommandFailure {
+                throw ValidationError(failure.message)
+            }
         }
 
         /// Like render, it reads no config file: the same picture on every machine.

@@ -119,7 +119,7 @@ struct SettingOptionsTests {
         (["render", "x.wav", "-o", "out.mp4", "--display-fps", "144"], "--display-fps does not apply to render (there is no window)"),
         (["render", "x.wav", "-o", "out.mp4", "--no-fullscreen"], "--fullscreen does not apply to render (there is no window)"),
         (["render", "x.wav", "-o", "out.mp4", "--scrub-audio"], "--scrub-audio does not apply to render (there is no window)"),
-        (["render", "x.wav", "-o", "out.mp4", "--record-fps", "20"], "--record-fps does not apply to render; --fps is the video's"),
+        (["render", "x.wav", "-o", "out.mp4", "--record-fps", "20"], "--record-fps does not apply to render (--fps is the video's)"),
         (["levels", "--theme", "fire"], "--theme does not apply to levels (there is no window)"),
         (["play", "x.wav", "--source", "mic"], "--source does not apply to play (it reads files, not a live source)"),
         (["live", "--loop", "track"], "--loop does not apply to live (it plays no files)"),

@@ -26,7 +26,7 @@ struct SettingScopeTests {
         "display.scope_auto_gain": "live play render daemon", "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
         "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
         "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
-        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play render daemon spectrogram",
+        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play daemon spectrogram",
         "display.fullscreen": "live play daemon", "display.fps": "live play daemon", "display.attack": "live play render daemon",
         "display.release": "live play render daemon", "display.floor": "live play render daemon",
         "display.sensitivity": "live play render daemon",

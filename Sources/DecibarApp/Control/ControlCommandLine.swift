@@ -121,6 +121,49 @@ public enum ControlCommandLine {
         return (amount, text.hasPrefix("+") || text.hasPrefix("-"))
     }
 
+    /// Sends one command and prints its reply: a line (or, with `json`, the reply's data as JSON).
+    public static func send(_ words: [String], socket: String?, json: Bool) throws {
+        let command = try command(from: words)
+        let client = try DaemonClient.connect(socket: socket)
+        let reply: ControlConnectionClient.Reply
+        do {
+            reply = try client.request(command)
+        } catch {
+            throw CommandFailure(message: DaemonClient.describe(error))
+        }
+        guard reply.succeeded else { throw CommandFailure(message: reply.message ?? reply.error) }
+        if json {
+            writeLine((reply.data ?? .null).text)
+        } else if let text = describe(reply.data, for: command) {
+            writeLine(text)
+        }
+    }
+
+    /// `ctl`'s everyday form, `[--socket PATH] [--json] COMMAND...` (`--json` may also come after
+    /// the command); nil for anything else (help, another option, no command).
+    public static func quickForm(_ arguments: [String]) -> (socket: String?, json: Bool, words: [String])? {
+        var socket: String?
+        var json = false
+        var index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index].hasPrefix("-") {
+            let word = arguments[index]
+            if word == "--json" {
+                json = true
+            } else if word == "--socket", index + 1 < arguments.endIndex {
+                index += 1
+                socket = arguments[index]
+            } else if word.hasPrefix("--socket="), word.count > "--socket=".count {
+                socket = String(word.dropFirst("--socket=".count))
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        let words = arguments[index...].filter { $0 != "--json" }
+        guard let first = words.first, !["--help", "-h", "help"].contains(first) else { return nil }
+        return (socket, json || arguments[index...].contains("--json"), Array(words))
+    }
+
     private static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }
 
     /// `90`, `1:30`, `1:02:03` are absolute; `+5`, `-5`, `+1:00` relative.

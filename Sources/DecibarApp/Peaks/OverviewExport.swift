@@ -23,6 +23,14 @@ public struct OverviewExport {
         return lowered.hasSuffix(".json") ? "json" : lowered.hasSuffix(".dat") ? "dat" : nil
     }
 
+    /// OUT names a format, and never replaces the input.
+    public static func check(output: String, file: String) throws(CommandFailure) {
+        guard format(of: output) != nil else { throw CommandFailure(message: "-o must end in .json or .dat", status: 2) }
+        do { try OutputPath.check(output, option: "-o", kind: .file, inputs: [file]) } catch {
+            throw CommandFailure(message: error.description, status: 2)
+        }
+    }
+
     public func run() throws {
         let peaks: Peaks
         let input = OutputPath.fileExtension(of: file)

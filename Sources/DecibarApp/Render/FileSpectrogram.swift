@@ -18,6 +18,21 @@ public struct FileSpectrogram {
         self.display = display
     }
 
+    /// The smallest picture its axes and legend fit.
+    static let smallest = PixelSize(width: 200, height: 120)
+
+    /// What the settings' kinds cannot check: a PNG that never replaces the input, big enough
+    /// for the axes.
+    public static func check(output: String, file: String, settings: Configuration) throws(CommandFailure) {
+        func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, status: 2) }
+        guard output.lowercased().hasSuffix(".png") else { throw usage("-o must end in .png") }
+        do { try OutputPath.check(output, option: "-o", kind: .file, inputs: [file]) } catch { throw usage(error.description) }
+        let size = settings[ConfigSchema.display.size]
+        guard size.width >= smallest.width && size.height >= smallest.height else {
+            throw usage("--size must be at least \(smallest.text) for the axes to fit")
+        }
+    }
+
     public func run() throws {
         let (width, height) = (display.size.width, display.size.height)
         let analyzed = try SpectrogramOverview.analyze(path: file, columns: width)

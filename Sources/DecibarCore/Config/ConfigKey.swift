@@ -27,8 +27,11 @@ public struct ConfigKey: Sendable, Equatable {
         case outputs
     }
 
-    /// The section of the file (`display`, `audio`, `player`, `daemon`).
+    /// The section of the file (`display`, `audio`, `player`, `daemon`), or for an option only a
+    /// command line takes, its home (`render`).
     public let section: String
+    /// Whether the config file and `ctl set` take it (a command's own option is not).
+    public let isInConfigFile: Bool
     /// The key inside it, as in the file (`bar_width`); the option is `--bar-width`.
     public let name: String
     public let kind: Kind
@@ -64,12 +67,18 @@ public struct ConfigKey: Sendable, Equatable {
         public var needs: String?
         /// What an empty name given to the option says.
         public var emptyMessage: String?
+
+        public init(offSwitch: (name: String, help: String)? = nil, needs: String? = nil, emptyMessage: String? = nil) {
+            self.offSwitch = offSwitch
+            self.needs = needs
+            self.emptyMessage = emptyMessage
+        }
     }
 
     /// What the command line has besides the key's own option.
     public let rules: OptionRules
 
-    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
+    init(_ section: any RowHome, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
          appliesLive: Bool = true, booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
          option: String? = nil, inWindow windowHelp: String? = nil, rules: OptionRules = OptionRules(), _ help: String) {
         self.init(section, name, kind, defaultValue, for: scope, appliesLive: appliesLive, booleanWords: booleanWords, unit: unit,
@@ -77,18 +86,19 @@ public struct ConfigKey: Sendable, Equatable {
     }
 
     /// A key whose help is made when asked (from what is registered then).
-    init(_ section: ConfigSection, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
+    init(_ section: any RowHome, _ name: String, _ kind: Kind, _ defaultValue: JSONValue?, for scope: SettingScope? = nil,
          appliesLive: Bool = true, booleanWords: (true: String, false: String)? = nil, unit: String? = nil, valueName: String? = nil,
          option: String? = nil, inWindow windowHelp: String? = nil, rules: OptionRules = OptionRules(), reading help: @escaping @Sendable () -> String) {
         self.booleanWords = booleanWords
         optionName = "--" + (option ?? name.replacingUnderscores)
-        self.section = section.rawValue
+        self.section = section.homeName
+        isInConfigFile = section.isInConfigFile
         self.name = name
-        path = section.rawValue + "." + name
+        path = section.homeName + "." + name
         self.kind = kind
         helpText = help
         self.windowHelp = windowHelp
-        self.scope = scope ?? section.scope
+        self.scope = scope ?? section.homeScope
         self.rules = rules
         self.defaultValue = defaultValue
         self.appliesLive = appliesLive
@@ -370,5 +380,12 @@ extension ConfigKey {
         default:
             throw ConfigFailure("cycle: \(path) is not a switch or a choice of words")
         }
+    }
+}
+
+extension ConfigKey {
+    /// The range of a number's row (for another row with the same limits).
+    public var numberRange: ClosedRange<Double>? {
+        if case .number(let range) = kind { range } else { nil }
     }
 }

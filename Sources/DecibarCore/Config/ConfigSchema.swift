@@ -36,82 +36,82 @@ public enum ConfigSchema {
     public struct Display: SettingsGroup {
         public init() {}
 
-        public let mode: Setting<VisualMode> = .mode(.display, "mode", default: "bars", inWindow: "m switches at run time.")
-        public let bars: Setting<Int?> = .integer(.display, "bars", 1...1024,
+        public let mode: Setting<VisualMode> = .mode(ConfigSection.display, "mode", default: "bars", inWindow: "m switches at run time.")
+        public let bars: Setting<Int?> = .integer(ConfigSection.display, "bars", 1...1024,
             "Number of bars, 1 to 1024 (unset: 48, or as many as fit with bar_width). In spectrum mode half are the left channel's bands and half the right's.")
-        public let theme: Setting<String> = .words(.display, "theme", BarTheme.presetNames, default: "neon", for: .picture,
+        public let theme: Setting<String> = .words(ConfigSection.display, "theme", BarTheme.presetNames, default: "neon", for: .picture,
             "Colors: \(BarTheme.presetNames.joined(separator: ", ")).")
-        public let barWidth: Setting<Int?> = .integer(.display, "bar_width", 1...512, unit: "pixels",
+        public let barWidth: Setting<Int?> = .integer(ConfigSection.display, "bar_width", 1...512, unit: "pixels",
             "Width of each bar in pixels; bars then fill the window at this width (cava's layout). Unset: the bars share the width.")
-        public let barSpacing: Setting<Int?> = .integer(.display, "bar_spacing", 0...512, unit: "pixels", rules: .init(needs: "bar_width"),
+        public let barSpacing: Setting<Int?> = .integer(ConfigSection.display, "bar_spacing", 0...512, unit: "pixels", rules: .init(needs: "bar_width"),
             "Gap between bars in pixels, with bar_width (unset: a third of the width).")
-        public let orientation: Setting<BarOrientation> = .choice(.display, "orientation", default: .center,
+        public let orientation: Setting<BarOrientation> = .choice(ConfigSection.display, "orientation", default: .center,
             "Where bars grow from: center, bottom or top. A spectrogram scrolls left (center, bottom) or up (top).")
-        public let layout: Setting<BarArrangement> = .choice(.display, "layout", default: .linear,
+        public let layout: Setting<BarArrangement> = .choice(ConfigSection.display, "layout", default: .linear,
             "Bars and spectrum: linear (side by side) or radial (around a circle, growing outward; in play and render a track's cover art fills the middle).")
-        public let innerRadius: Setting<Double> = .number(.display, "inner_radius", 0.05...0.45, default: 0.12, unit: "factor",
+        public let innerRadius: Setting<Double> = .number(ConfigSection.display, "inner_radius", 0.05...0.45, default: 0.12, unit: "factor",
             "Radial layout: where the bars start, as a share of the picture's width (smaller on a picture too short for it).")
-        public let radialGap: Setting<Double> = .number(.display, "radial_gap", 0...0.9, default: 0.3, unit: "factor",
+        public let radialGap: Setting<Double> = .number(ConfigSection.display, "radial_gap", 0...0.9, default: 0.3, unit: "factor",
             "Radial layout: the share of each bar's slot left empty between bars.")
-        public let rotation: Setting<Double> = .number(.display, "rotation", -360...360, default: 0, unit: "degrees",
+        public let rotation: Setting<Double> = .number(ConfigSection.display, "rotation", -360...360, default: 0, unit: "degrees",
             "Radial layout: how far the circle is turned clockwise (0: the halves meet at the top and bottom).")
-        public let background: Setting<BackgroundStyle> = .choice(.display, "background", default: .opaque, appliesLive: false,
+        public let background: Setting<BackgroundStyle> = .choice(ConfigSection.display, "background", default: .opaque, appliesLive: false,
             "opaque (the theme's color), chroma (pure green #00FF00, for keying out in a video editor) or transparent (needs a compositing window manager; screenshots keep the alpha).")
-        public let borderless: Setting<Bool> = .boolean(.display, "borderless", for: .window, appliesLive: false,
+        public let borderless: Setting<Bool> = .boolean(ConfigSection.display, "borderless", for: .window, appliesLive: false,
             "A window without a title bar or frame.")
-        public let layer: Setting<DesktopLayer> = .choice(.display, "layer", default: .window, for: .window,
+        public let layer: Setting<DesktopLayer> = .choice(ConfigSection.display, "layer", default: .window, for: .window,
             "window (an ordinary window), or part of the desktop: background (behind every window, a live wallpaper), bottom (below the windows), top (above them) or overlay (above everything). Every layer but window is click-through (keys go through decibar ctl) and has no frame; top and overlay are see-through where the background would be.")
-        public let monitor: Setting<String?> = .text(.display, "monitor", valueName: "name", for: .window,
+        public let monitor: Setting<String?> = .text(ConfigSection.display, "monitor", valueName: "name", for: .window,
             "The monitor a layer goes on, by its output name (xrandr --listmonitors, swaymsg -t get_outputs). Unset: the primary one (on Wayland, where the compositor puts it).")
-        public let anchor: Setting<LayerAnchor> = .choice(.display, "anchor", default: .fill, for: .window,
+        public let anchor: Setting<LayerAnchor> = .choice(ConfigSection.display, "anchor", default: .fill, for: .window,
             "Where a layer goes on its monitor: fill (all of it), or a strip along the top, bottom, left or right edge, height pixels across.")
-        public let stripHeight: Setting<Int> = .integer(.display, "height", 1...8192, default: 120, for: .window, unit: "pixels",
+        public let stripHeight: Setting<Int> = .integer(ConfigSection.display, "height", 1...8192, default: 120, for: .window, unit: "pixels",
             "How thick a layer's strip is (along an anchor edge).")
-        public let margin: Setting<Int> = .integer(.display, "margin", 0...4096, default: 0, for: .window, unit: "pixels",
+        public let margin: Setting<Int> = .integer(ConfigSection.display, "margin", 0...4096, default: 0, for: .window, unit: "pixels",
             "Space between a layer and its monitor's edges.")
-        public let caps: Setting<Bool> = .boolean(.display, "caps",
+        public let caps: Setting<Bool> = .boolean(ConfigSection.display, "caps",
             "Peak caps above the bars in bars and spectrum modes: they hold, then fall (hold, fall).")
-        public let beatAccent: Setting<Bool> = .boolean(.display, "beat_accent",
+        public let beatAccent: Setting<Bool> = .boolean(ConfigSection.display, "beat_accent",
             "Bars and spectrum lift a little and flash toward white on each beat, when it is heard (off: the bars follow the level alone).")
-        public let hold: Setting<Double> = .number(.display, "hold", 0...60_000, default: 1000, unit: "ms",
+        public let hold: Setting<Double> = .number(ConfigSection.display, "hold", 0...60_000, default: 1000, unit: "ms",
             "How long peak caps (and the meter's hold line) hold, in ms.")
-        public let fall: Setting<Double> = .number(.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
+        public let fall: Setting<Double> = .number(ConfigSection.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
             "How fast peak caps fall after holding, in dB per second.")
-        public let ballistics: Setting<MeterBallistics> = .choice(.display, "ballistics", default: .digital,
+        public let ballistics: Setting<MeterBallistics> = .choice(ConfigSection.display, "ballistics", default: .digital,
             "Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).")
-        public let meterScale: Setting<MeterScale> = .choice(.display, "meter_scale", default: .dbfs,
+        public let meterScale: Setting<MeterScale> = .choice(ConfigSection.display, "meter_scale", default: .dbfs,
             "Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets).")
-        public let loudnessTargets: Setting<[Double]> = .numbers(.display, "loudness_targets", -59...0, unit: "LUFS", option: "loudness-target",
+        public let loudnessTargets: Setting<[Double]> = .numbers(ConfigSection.display, "loudness_targets", -59...0, unit: "LUFS", option: "loudness-target",
             "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming). Repeat --loudness-target for more.")
-        public let spectrumFloor: Setting<Double> = .number(.display, "spectrum_floor", -160 ... -10, default: -70, unit: "dB",
+        public let spectrumFloor: Setting<Double> = .number(ConfigSection.display, "spectrum_floor", -160 ... -10, default: -70, unit: "dB",
             "Spectrum level drawn as an empty bar, in dB (the top is 0 dB).")
-        public let lowsAtEdges: Setting<Bool> = .boolean(.display, "lows_at_edges",
+        public let lowsAtEdges: Setting<Bool> = .boolean(ConfigSection.display, "lows_at_edges",
             "Spectrum: put the low frequencies at the window's edges instead of the center.")
-        public let shaderDirectory: Setting<String?> = .text(.display, "shader_dir", valueName: "folder",
+        public let shaderDirectory: Setting<String?> = .text(ConfigSection.display, "shader_dir", valueName: "folder",
             inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
             "Draw with your own fragment shaders from this folder: the first *.frag or *.glsl by name (unset: the built-in bars).")
-        public let colorMap: Setting<ColorMap> = .choice(.display, "colormap", default: .magma, for: .picture,
+        public let colorMap: Setting<ColorMap> = .choice(ConfigSection.display, "colormap", default: .magma, for: .picture,
             "Spectrogram colors from quiet to loud: magma, viridis, inferno, plasma (perceptual maps, readable in grey) or theme (the theme's background, center and tip colors).")
-        public let spectrogramFloor: Setting<Double> = .number(.display, "spectrogram_floor", -200 ... -20, default: -100, for: .picture, unit: "dB",
+        public let spectrogramFloor: Setting<Double> = .number(ConfigSection.display, "spectrogram_floor", -200 ... -20, default: -100, for: .picture, unit: "dB",
             "Spectrogram: the level drawn as the color map's first color, in dB (0 dBFS is its last).")
-        public let scopeAutoGain: Setting<Bool> = .boolean(.display, "scope_auto_gain",
+        public let scopeAutoGain: Setting<Bool> = .boolean(ConfigSection.display, "scope_auto_gain",
             "Scope: scale the goniometer to the loudest recent sample (off: full scale reaches its edge, so quiet music draws small, as on a mastering meter).")
-        public let shader: Setting<String?> = .text(.display, "shader", valueName: "file",
+        public let shader: Setting<String?> = .text(ConfigSection.display, "shader", valueName: "file",
             inWindow: "s moves on through the other shaders of its folder; saving the file reloads it.",
             "Draw with this fragment shader (in bars and spectrum modes): one written for Decibar, or one as written on shadertoy.com (mainImage, with iChannel0 the audio texture), unchanged. Takes the place of shader_dir.")
-        public let size: Setting<PixelSize> = .size(.display, "size", default: (1280, 720), for: .picture,
+        public let size: Setting<PixelSize> = .size(ConfigSection.display, "size", default: (1280, 720), for: .pictureSize,
             "Window size in pixels, WxH (render: the video's; spectrogram: the picture's), or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350).")
-        public let fullscreen: Setting<Bool> = .boolean(.display, "fullscreen", for: .window,
+        public let fullscreen: Setting<Bool> = .boolean(ConfigSection.display, "fullscreen", for: .window,
             "Fullscreen (f switches at run time).")
-        public let fps: Setting<Double?> = .number(.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
+        public let fps: Setting<Double?> = .number(ConfigSection.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
             "Frames per second of the window (unset: the display's refresh rate). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
-        public let attack: Setting<Double?> = .number(.display, "attack", 0...60_000, unit: "ms",
+        public let attack: Setting<Double?> = .number(ConfigSection.display, "attack", 0...60_000, unit: "ms",
             "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms).")
-        public let release: Setting<Double?> = .number(.display, "release", 0...60_000, unit: "ms",
+        public let release: Setting<Double?> = .number(ConfigSection.display, "release", 0...60_000, unit: "ms",
             "Fall time constant of the bars in ms (unset: 158 ms).")
-        public let floor: Setting<Double> = .number(.display, "floor", -160 ... -1.001, default: -60, unit: "dBFS",
+        public let floor: Setting<Double> = .number(ConfigSection.display, "floor", -160 ... -1.001, default: -60, unit: "dBFS",
             "Level shown as an empty bar, in dBFS (with a fixed sensitivity).")
-        public let sensitivity: Setting<Sensitivity> = .sensitivity(.display, "sensitivity", rules: .init(offSwitch: ("no-autosens",
+        public let sensitivity: Setting<Sensitivity> = .sensitivity(ConfigSection.display, "sensitivity", rules: .init(offSwitch: ("no-autosens",
             "No automatic gain on the bars: the plain mapping of --floor...0 dBFS (the same as --sensitivity 0).")),
             "Gain on bars and spectrum: \"auto\" keeps the tallest bars just under the top whatever the music's loudness (and holds in silence); a number fixes it in dB (-40 to 40); \"off\" is the plain mapping of floor...0 dBFS.")
     }
@@ -120,16 +120,16 @@ public enum ConfigSchema {
     public struct Audio: SettingsGroup {
         public init() {}
 
-        public let source: Setting<String?> = .text(.audio, "source", valueName: "name", appliesLive: false,
+        public let source: Setting<String?> = .text(ConfigSection.audio, "source", valueName: "name", appliesLive: false,
             rules: .init(emptyMessage: "--source needs a name (see 'decibar devices')"),
             "Source to listen to, by name (see 'decibar devices'); a sink's name means its monitor. Unset: follow the monitor of the default output.")
-        public let apps: Setting<[String]> = .names(.audio, "apps", option: "app", rules: .appNames,
+        public let apps: Setting<[String]> = .names(ConfigSection.audio, "apps", option: "app", rules: .appNames,
             "Listen only to these apps, by the application.name or application.process.binary of their playback streams, in any case ('decibar devices' lists the apps playing). Their streams are followed from output to output and summed; while none plays the level is silence (-160 dBFS), never another app or the microphone. Repeat --app for more. Empty: the whole output.")
-        public let excludeApps: Setting<[String]> = .names(.audio, "exclude_apps", option: "exclude-app", rules: .appNames,
+        public let excludeApps: Setting<[String]> = .names(ConfigSection.audio, "exclude_apps", option: "exclude-app", rules: .appNames,
             "Leave these apps out (named as for apps): with apps empty, every other app playing to the output is heard (the default output, or the sink source names). Repeat --exclude-app for more.")
-        public let backend: Setting<AudioBackendChoice> = .choice(.audio, "backend", default: .auto, appliesLive: false,
+        public let backend: Setting<AudioBackendChoice> = .choice(ConfigSection.audio, "backend", default: .auto, appliesLive: false,
             "How to reach the sound server: pipewire (PipeWire's own protocol: the tap links itself to the output, or to an app's stream before it plays, so its first sample is heard; less work for the server), pulse (libpulse: PulseAudio, or PipeWire through pipewire-pulse) or auto (pipewire when a PipeWire server with audio answers, else pulse).")
-        public let avOffset: Setting<Double> = .number(.audio, "av_offset", -5000...5000, default: 0, for: .liveWindow, unit: "ms",
+        public let avOffset: Setting<Double> = .number(ConfigSection.audio, "av_offset", -5000...5000, default: 0, for: .liveWindow, unit: "ms",
             "Show the audio this much later (or earlier, if negative), in ms, on top of the output's own latency, which is measured from the server and applied by itself.")
     }
 
@@ -137,44 +137,44 @@ public enum ConfigSchema {
     public struct Player: SettingsGroup {
         public init() {}
 
-        public let loop: Setting<LoopMode> = .choice(.player, "loop", default: LoopMode.none, booleanWords: (.playlist, LoopMode.none),
+        public let loop: Setting<LoopMode> = .choice(ConfigSection.player, "loop", default: LoopMode.none, booleanWords: (.playlist, LoopMode.none),
             "At the end of a track: none (the next one; the window stays open on the last, stopped), track (play it again) or playlist (start the list again after the last). l cycles at run time.")
-        public let shuffle: Setting<Bool> = .boolean(.player, "shuffle",
+        public let shuffle: Setting<Bool> = .boolean(ConfigSection.player, "shuffle",
             "Play the list in random order (the track playing first, then each other once); off puts it back in its own order.")
-        public let volume: Setting<Double> = .number(.player, "volume", PlayerVolume.range, default: PlayerVolume.defaultPercent, unit: "percent",
+        public let volume: Setting<Double> = .number(ConfigSection.player, "volume", PlayerVolume.range, default: PlayerVolume.defaultPercent, unit: "percent",
             "Volume of the player's stream in percent, as the sound server shows it (100: the file as it is; 9 and 0 step it by 5).")
-        public let rate: Setting<Double> = .number(.player, "rate", RateAndPitch.rates, default: 1, unit: "factor",
+        public let rate: Setting<Double> = .number(ConfigSection.player, "rate", RateAndPitch.rates, default: 1, unit: "factor",
             "Playback speed, 0.25 to 4 (1: normal), at the same pitch; the playhead stays in the file's time. [ and ] step it by 0.25 at run time, \\ resets it and the pitch.")
-        public let pitch: Setting<Double> = .number(.player, "pitch", RateAndPitch.pitches, default: 0, unit: "cents",
+        public let pitch: Setting<Double> = .number(ConfigSection.player, "pitch", RateAndPitch.pitches, default: 0, unit: "cents",
             "Pitch shift in cents, -2400 to 2400 (1200: an octave up), at the same speed; { and } step it by 100 at run time.")
-        public let scrubber: Setting<ScrubberKind> = .choice(.player, "scrubber", default: .waveform, for: .scrubber,
+        public let scrubber: Setting<ScrubberKind> = .choice(ConfigSection.player, "scrubber", default: .waveform, for: .scrubber,
             "What the scrubber shows of the whole track: waveform or spectrogram (in the display's colormap, computed on its own thread as the waveform is, in at most 8 MiB; a stream shows its waveform).")
-        public let scrubberBarWidth: Setting<Int> = .integer(.player, "scrubber_bar_width", 1...64, default: 3, for: .scrubber, unit: "pixels",
+        public let scrubberBarWidth: Setting<Int> = .integer(ConfigSection.player, "scrubber_bar_width", 1...64, default: 3, for: .scrubber, unit: "pixels",
             "Width of the scrubber's bars in pixels.")
-        public let scrubberBarSpacing: Setting<Int> = .integer(.player, "scrubber_bar_spacing", 0...64, default: 2, for: .scrubber, unit: "pixels",
+        public let scrubberBarSpacing: Setting<Int> = .integer(ConfigSection.player, "scrubber_bar_spacing", 0...64, default: 2, for: .scrubber, unit: "pixels",
             "Space between the scrubber's bars in pixels.")
-        public let scrubberFilter: Setting<ScrubberFilter> = .choice(.player, "scrubber_filter", default: .max, for: .scrubber,
+        public let scrubberFilter: Setting<ScrubberFilter> = .choice(ConfigSection.player, "scrubber_filter", default: .max, for: .scrubber,
             "How a scrubber bar sums up the audio under it: max (never hides a peak) or average (smoother).")
-        public let decibels: Setting<Bool> = .boolean(.player, "decibels", for: .scrubber, inWindow: "d switches at run time.",
+        public let decibels: Setting<Bool> = .boolean(ConfigSection.player, "decibels", for: .scrubber, inWindow: "d switches at run time.",
             "Start the scrubber in dB mode.")
-        public let noiseFloor: Setting<Double> = .numberChoice(.player, "noise_floor", ScrubberScale.noiseFloors.map(Double.init),
+        public let noiseFloor: Setting<Double> = .numberChoice(ConfigSection.player, "noise_floor", ScrubberScale.noiseFloors.map(Double.init),
             default: Double(ScrubberScale.defaultNoiseFloor), for: .scrubber, unit: "dB",
             "Noise floor of the scrubber's dB mode: -50, -70 or -90 dB.")
-        public let fillIndicator: Setting<Bool> = .boolean(.player, "fill_indicator", for: .scrubber,
+        public let fillIndicator: Setting<Bool> = .boolean(ConfigSection.player, "fill_indicator", for: .scrubber,
             "Show the played part as a filled region instead of a playhead line.")
-        public let follow: Setting<ScrubberZoom.Follow> = .choice(.player, "follow", default: .page, for: .scrubbing,
+        public let follow: Setting<ScrubberZoom.Follow> = .choice(ConfigSection.player, "follow", default: .page, for: .scrubbing,
             "How a zoomed scrubber keeps the playhead in sight while playing: page (a page further when it reaches the edge) or smooth (the view slides, the playhead in the middle).")
-        public let scrubAudio: Setting<Bool> = .boolean(.player, "scrub_audio", default: true, for: .scrubbing,
+        public let scrubAudio: Setting<Bool> = .boolean(ConfigSection.player, "scrub_audio", default: true, for: .scrubbing,
             "Hear what the scrubber is dragged over: short grains at the pointer, at the file's own pitch, while the button is held (also from pause); off: the audio pauses while dragging. The release plays from the drop point either way.")
-        public let videoLayout: Setting<VideoLayout> = .choice(.player, "video_layout", default: .under, for: .scrubber, appliesLive: false,
+        public let videoLayout: Setting<VideoLayout> = .choice(ConfigSection.player, "video_layout", default: .under, for: .scrubber, appliesLive: false,
             "A video file's picture: under (behind the bars, letterboxed), above (in a panel above the bars) or off (the audio alone).")
-        public let streamCacheSize: Setting<Int64> = .byteSize(.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30, for: .streams,
+        public let streamCacheSize: Setting<Int64> = .byteSize(ConfigSection.player, "stream_cache_size", (16 << 20)...(1 << 40), default: 1 << 30, for: .streams,
             "How much the cache of streamed tracks ($XDG_CACHE_HOME/decibar/streams) may hold, e.g. 500M or 2G; the least recently used go first.")
-        public let streamTimeout: Setting<Double> = .number(.player, "stream_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
+        public let streamTimeout: Setting<Double> = .number(ConfigSection.player, "stream_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
             "Seconds a server may send nothing (before its answer or in the middle of a track) before a stream counts as failed.")
-        public let connectTimeout: Setting<Double> = .number(.player, "connect_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
+        public let connectTimeout: Setting<Double> = .number(ConfigSection.player, "connect_timeout", 1...600, default: 10, for: .streams, unit: "seconds",
             "Seconds to wait for a connection to a stream's server.")
-        public let streamStart: Setting<Double> = .number(.player, "stream_start", 0.1...1, default: 1, for: .streams, unit: "seconds",
+        public let streamStart: Setting<Double> = .number(ConfigSection.player, "stream_start", 0.1...1, default: 1, for: .streams, unit: "seconds",
             "Seconds of a stream's audio decoded before it starts playing, and again after the network fell behind (0.1 to 1: the player decodes 1 s ahead).")
     }
 
@@ -182,11 +182,11 @@ public enum ConfigSchema {
     public struct Daemon: SettingsGroup {
         public init() {}
 
-        public let tap: Setting<String> = .words(.daemon, "tap", ["on-demand", "always"], default: "on-demand",
+        public let tap: Setting<String> = .words(ConfigSection.daemon, "tap", ["on-demand", "always"], default: "on-demand",
             "on-demand: listen to the audio only while the window shows or a client subscribes (nothing listens, and no CPU is used, when nothing looks); always: keep listening.")
-        public let window: Setting<String> = .words(.daemon, "window", ["hidden", "shown"], default: "hidden", appliesLive: false,
+        public let window: Setting<String> = .words(ConfigSection.daemon, "window", ["hidden", "shown"], default: "hidden", appliesLive: false,
             "Whether the window shows when the daemon starts (decibar ctl show / hide switch it).")
-        public let logLevel: Setting<String> = .words(.daemon, "log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"],
+        public let logLevel: Setting<String> = .words(ConfigSection.daemon, "log_level", ["trace", "debug", "info", "notice", "warning", "error", "critical"],
             default: "info", "How much the daemon logs to stderr (the journal, under systemd).")
     }
 
@@ -194,7 +194,7 @@ public enum ConfigSchema {
     public struct Outputs: SettingsGroup {
         public init() {}
 
-        public let send: Setting<[OutputTarget]> = .outputs(.outputs, "send", option: "send",
+        public let send: Setting<[OutputTarget]> = .outputs(ConfigSection.outputs, "send", option: "send",
             "Send what is heard, when it is heard, to these outputs: wled:// (WLED audio sync, multicast 239.0.0.1:11988) or wled://HOST[:PORT]; ddp://HOST[:PORT]?pixels=N (the bars on N LEDs); osc://HOST:PORT (OSC, ?prefix=/decibar); http://ADDRESS:PORT (a web page of the bars; ?token=T beyond loopback). Each takes ?offset=MS (-1000 to 1000) for a controller's own delay. Repeat --send for more; decibar ctl set outputs.send changes them live.")
     }
 

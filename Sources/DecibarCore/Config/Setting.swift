@@ -28,7 +28,7 @@ extension Configuration {
 
 // The kinds of row. Each builds the key and the reader, so a default is written once.
 extension Setting {
-    static func choice<Choice>(_ section: ConfigSection, _ name: String, default defaultValue: Choice, for scope: SettingScope? = nil,
+    public static func choice<Choice>(_ section: some RowHome, _ name: String, default defaultValue: Choice, for scope: SettingScope? = nil,
                                appliesLive: Bool = true, booleanWords: (true: Choice, false: Choice)? = nil, inWindow: String? = nil,
                                _ help: String) -> Setting<Choice>
         where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
@@ -40,7 +40,7 @@ extension Setting {
     }
 
     /// What to draw: the modes the catalog registered, each said in its own words.
-    static func mode(_ section: ConfigSection, _ name: String, default defaultValue: String, inWindow: String) -> Setting<VisualMode> {
+    public static func mode(_ section: some RowHome, _ name: String, default defaultValue: String, inWindow: String) -> Setting<VisualMode> {
         Setting<VisualMode>(ConfigKey(section, name, .choice(ChoiceWords(reading: { VisualMode.allCases.map(\.rawValue) })),
                                       .string(defaultValue), inWindow: inWindow, reading: {
             let modes = VisualModes.all.map { "\($0.name) (\($0.summary))" }
@@ -50,21 +50,35 @@ extension Setting {
         }
     }
 
-    static func words(_ section: ConfigSection, _ name: String, _ words: [String], default defaultValue: String,
+    public static func words(_ section: some RowHome, _ name: String, _ words: [String], default defaultValue: String,
                       for scope: SettingScope? = nil, appliesLive: Bool = true, _ help: String) -> Setting<String> {
         Setting<String>(ConfigKey(section, name, .choice(ChoiceWords(words)), .string(defaultValue), for: scope, appliesLive: appliesLive, help)) {
             $0?.string ?? defaultValue
         }
     }
 
-    static func boolean(_ section: ConfigSection, _ name: String, default defaultValue: Bool = false, for scope: SettingScope? = nil,
+    /// One of these words, or unset (which means something computed, said in `help`).
+    public static func words(_ section: some RowHome, _ name: String, _ words: [String], for scope: SettingScope? = nil,
+                             valueName: String? = nil, _ help: String) -> Setting<String?> {
+        Setting<String?>(ConfigKey(section, name, .choice(ChoiceWords(words)), nil, for: scope, valueName: valueName, help)) { $0?.string }
+    }
+
+    /// One of a choice's words, or unset (which means something computed, said in `help`).
+    public static func choice<Choice>(_ section: some RowHome, _ name: String, for scope: SettingScope? = nil, _ help: String) -> Setting<Choice?>
+        where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+        Setting<Choice?>(ConfigKey(section, name, .choice(ChoiceWords(reading: { Choice.allCases.map(\.rawValue) })), nil, for: scope, help)) {
+            $0?.string.flatMap(Choice.init(rawValue:))
+        }
+    }
+
+    public static func boolean(_ section: some RowHome, _ name: String, default defaultValue: Bool = false, for scope: SettingScope? = nil,
                         appliesLive: Bool = true, inWindow: String? = nil, _ help: String) -> Setting<Bool> {
         Setting<Bool>(ConfigKey(section, name, .boolean, .bool(defaultValue), for: scope, appliesLive: appliesLive, inWindow: inWindow, help)) {
             if case .bool(let flag)? = $0 { flag } else { defaultValue }
         }
     }
 
-    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, default defaultValue: Int,
+    public static func integer(_ section: some RowHome, _ name: String, _ range: ClosedRange<Int>, default defaultValue: Int,
                         for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Int> {
         Setting<Int>(ConfigKey(section, name, .integer(range), .number(Double(defaultValue)), for: scope, unit: unit, help)) {
             $0?.number.map { Int($0) } ?? defaultValue
@@ -72,12 +86,12 @@ extension Setting {
     }
 
     /// A whole number whose absence means something computed (said in `help`).
-    static func integer(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int>, for scope: SettingScope? = nil,
+    public static func integer(_ section: some RowHome, _ name: String, _ range: ClosedRange<Int>, for scope: SettingScope? = nil,
                         unit: String? = nil, rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<Int?> {
         Setting<Int?>(ConfigKey(section, name, .integer(range), nil, for: scope, unit: unit, rules: rules, help)) { $0?.number.map { Int($0) } }
     }
 
-    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, default defaultValue: Double,
+    public static func number(_ section: some RowHome, _ name: String, _ range: ClosedRange<Double>, default defaultValue: Double,
                        for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Double> {
         Setting<Double>(ConfigKey(section, name, .number(range), .number(defaultValue), for: scope, unit: unit, help)) {
             $0?.number ?? defaultValue
@@ -85,28 +99,28 @@ extension Setting {
     }
 
     /// A number whose absence means something computed (said in `help`).
-    static func number(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
+    public static func number(_ section: some RowHome, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
                        unit: String? = nil, appliesLive: Bool = true, option: String? = nil, _ help: String) -> Setting<Double?> {
         Setting<Double?>(ConfigKey(section, name, .number(range), nil, for: scope, appliesLive: appliesLive, unit: unit, option: option, help)) {
             $0?.number
         }
     }
 
-    static func numberChoice(_ section: ConfigSection, _ name: String, _ numbers: [Double], default defaultValue: Double,
+    public static func numberChoice(_ section: some RowHome, _ name: String, _ numbers: [Double], default defaultValue: Double,
                              for scope: SettingScope? = nil, unit: String? = nil, _ help: String) -> Setting<Double> {
         Setting<Double>(ConfigKey(section, name, .numberChoice(numbers), .number(defaultValue), for: scope, unit: unit, help)) {
             $0?.number ?? defaultValue
         }
     }
 
-    static func numbers(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
+    public static func numbers(_ section: some RowHome, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
                         unit: String? = nil, option: String? = nil, _ help: String) -> Setting<[Double]> {
         Setting<[Double]>(ConfigKey(section, name, .numbers(range), .array([]), for: scope, unit: unit, option: option, help)) {
             if case .array(let items)? = $0 { items.compactMap(\.number) } else { [] }
         }
     }
 
-    static func size(_ section: ConfigSection, _ name: String, default defaultValue: (width: Int, height: Int),
+    public static func size(_ section: some RowHome, _ name: String, default defaultValue: (width: Int, height: Int),
                      for scope: SettingScope? = nil, _ help: String) -> Setting<PixelSize> {
         let fallback = PixelSize(width: defaultValue.width, height: defaultValue.height)
         return Setting<PixelSize>(ConfigKey(section, name, .size, .string(fallback.text), for: scope, valueName: "WxH", help)) {
@@ -114,7 +128,7 @@ extension Setting {
         }
     }
 
-    static func sensitivity(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil,
+    public static func sensitivity(_ section: some RowHome, _ name: String, for scope: SettingScope? = nil,
                             rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<Sensitivity> {
         Setting<Sensitivity>(ConfigKey(section, name, .sensitivity, .string("auto"), for: scope, unit: "dB", rules: rules, help)) {
             switch $0 {
@@ -125,7 +139,7 @@ extension Setting {
         }
     }
 
-    static func byteSize(_ section: ConfigSection, _ name: String, _ range: ClosedRange<Int64>, default defaultValue: Int64,
+    public static func byteSize(_ section: some RowHome, _ name: String, _ range: ClosedRange<Int64>, default defaultValue: Int64,
                          for scope: SettingScope? = nil, _ help: String) -> Setting<Int64> {
         Setting<Int64>(ConfigKey(section, name, .byteSize(range), .string(ConfigKey.byteText(defaultValue)), for: scope, valueName: "size",
                                  help)) {
@@ -134,7 +148,7 @@ extension Setting {
     }
 
     /// Names; none set is the empty list (said in `help`).
-    static func names(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
+    public static func names(_ section: some RowHome, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
                       rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<[String]> {
         Setting<[String]>(ConfigKey(section, name, .names, .array([]), for: scope, option: option, rules: rules, help)) {
             if case .array(let items)? = $0 { items.compactMap(\.string) } else { [] }
@@ -142,7 +156,7 @@ extension Setting {
     }
 
     /// Output URLs (`--send`), checked as `OutputTarget` reads them.
-    static func outputs(_ section: ConfigSection, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
+    public static func outputs(_ section: some RowHome, _ name: String, for scope: SettingScope? = nil, option: String? = nil,
                         _ help: String) -> Setting<[OutputTarget]> {
         Setting<[OutputTarget]>(ConfigKey(section, name, .outputs, .array([]), for: scope, option: option, help)) {
             if case .array(let items)? = $0 { items.compactMap { $0.string.flatMap { try? OutputTarget(url: $0) } } } else { [] }
@@ -150,7 +164,7 @@ extension Setting {
     }
 
     /// Free text whose absence means something computed (said in `help`).
-    static func text(_ section: ConfigSection, _ name: String, valueName: String, for scope: SettingScope? = nil, appliesLive: Bool = true,
+    public static func text(_ section: some RowHome, _ name: String, valueName: String, for scope: SettingScope? = nil, appliesLive: Bool = true,
                      inWindow: String? = nil, rules: ConfigKey.OptionRules = .init(), _ help: String) -> Setting<String?> {
         Setting<String?>(ConfigKey(section, name, .text, nil, for: scope, appliesLive: appliesLive, valueName: valueName, inWindow: inWindow,
                                    rules: rules, help)) { $0?.string }

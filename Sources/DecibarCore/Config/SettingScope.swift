@@ -6,7 +6,7 @@ public struct SettingScope: Sendable {
     private let elsewhere: String
     private let exceptions: [SettingCommand: String]
 
-    init(_ commands: Set<SettingCommand>, elsewhere: String, _ exceptions: [SettingCommand: String] = [:]) {
+    public init(_ commands: Set<SettingCommand>, elsewhere: String, _ exceptions: [SettingCommand: String] = [:]) {
         self.commands = commands
         self.elsewhere = elsewhere
         self.exceptions = exceptions
@@ -22,6 +22,9 @@ extension SettingScope {
     /// How the bars look: every command that draws them (render too, offline).
     static let look = SettingScope([.live, .play, .render, .daemon], elsewhere: "there is no window",
                                    [.spectrogram: "it draws only the spectrogram"])
+    /// The picture's size: render has its own option (a size for each -o).
+    static let pictureSize = SettingScope([.live, .play, .daemon, .spectrogram], elsewhere: "there is no window",
+                                          [.render: "its own --size takes a size for each -o"])
     /// What a picture of a file's spectrogram takes too: its size, colors and theme.
     static let picture = SettingScope([.live, .play, .render, .daemon, .spectrogram], elsewhere: "there is no window")
     /// The window itself: its place on the desktop, its frame and its pace.

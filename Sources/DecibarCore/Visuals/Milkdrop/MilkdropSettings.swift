@@ -4,19 +4,19 @@ public struct MilkdropSettings: SettingsGroup {
 
     public init() {}
 
-    public let preset: Setting<String?> = .text(.display, "preset", valueName: "name|path",
+    public let preset: Setting<String?> = .text(ConfigSection.display, "preset", valueName: "name|path",
         inWindow: "n and p show the next and previous preset, r a random one, l locks the one shown.",
         "Milkdrop: the preset to start with, by name (its file name without .milk, any case) or path (unset: the first of the playlist).")
-    public let directories: Setting<[String]> = .names(.display, "preset_dirs", option: "preset-dir",
+    public let directories: Setting<[String]> = .names(ConfigSection.display, "preset_dirs", option: "preset-dir",
         "Milkdrop: folders of .milk presets making the playlist, in this order, each sorted by name (repeat --preset-dir for more). Empty: the presets of projectm-data that draw well on a software renderer (all_presets: every one).")
-    public let allPresets: Setting<Bool> = .boolean(.display, "all_presets",
+    public let allPresets: Setting<Bool> = .boolean(ConfigSection.display, "all_presets",
         "Milkdrop: with no preset_dirs, every installed preset instead of the list that draws well without a GPU.")
-    public let shuffle: Setting<Bool> = .boolean(.display, "preset_shuffle",
+    public let shuffle: Setting<Bool> = .boolean(ConfigSection.display, "preset_shuffle",
         "Milkdrop: play the playlist in a random order (from seed).")
-    public let duration: Setting<Double> = .number(.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
+    public let duration: Setting<Double> = .number(ConfigSection.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
         "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (a hard cut on the beat), or comes on time in music without a beat.")
-    public let scale: Setting<Double?> = .number(.display, "milkdrop_scale", 0.1...1, unit: "factor",
+    public let scale: Setting<Double?> = .number(ConfigSection.display, "milkdrop_scale", 0.1...1, unit: "factor",
         "Milkdrop: presets are drawn at this fraction of the window's width and height, then scaled up (their shaders cost per pixel). Unset: 0.5 on a software renderer (Mesa's llvmpipe: 1280x720 then keeps 60 frames a second on two cores), 1 on a GPU and in render.")
-    public let seed: Setting<Int?> = .integer(.display, "seed", 0...Int(UInt32.max),
+    public let seed: Setting<Int?> = .integer(ConfigSection.display, "seed", 0...Int(UInt32.max),
         "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
 }
