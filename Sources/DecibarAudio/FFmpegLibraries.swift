@@ -17,7 +17,7 @@ struct FFmpegLibraries: @unchecked Sendable {
             table.pointee.av_log_set_level!(AV_LOG_QUIET)
             return FFmpegLibraries(table: table.pointee, failure: nil)
         }
-        return FFmpegLibraries(table: nil, failure: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        return FFmpegLibraries(table: nil, failure: String(cMessage: message))
     }()
 
     /// The largest single allocation FFmpeg may make (its own default is 2 GiB).

@@ -11,7 +11,7 @@ enum PipeWireLibrary {
             if let known = outcome { return known }
             var message = [CChar](repeating: 0, count: 256)
             let loaded = decibar_pw_load(&message, Int32(message.count)) != 0
-            let result: String? = loaded ? nil : String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let result: String? = loaded ? nil : String(cMessage: message)
             outcome = .some(result)
             return result
         }

@@ -133,7 +133,7 @@ extension PipeWireTap {
         var callbacks = Self.callbacks
         var message = [CChar](repeating: 0, count: 256)
         guard let made = decibar_pw_client_new("decibar", remote, &callbacks, userData, &message, Int32(message.count)) else {
-            scheduleRetry(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), generation: generation)
+            scheduleRetry(reason: String(cMessage: message), generation: generation)
             return
         }
         client = made

@@ -13,7 +13,7 @@ public struct LoadedLibrary<Table>: @unchecked Sendable {
             failure = nil
         } else {
             table = nil
-            failure = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            failure = String(cMessage: message)
         }
     }
 }

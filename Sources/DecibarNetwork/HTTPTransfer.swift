@@ -34,7 +34,7 @@ public enum HTTPTransfer {
     private static let libraryFailure: String? = {
         var message = [CChar](repeating: 0, count: 256)
         guard let table = decibar_curl_load(&message, Int32(message.count)) else {
-            return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return String(cMessage: message)
         }
         _ = table.pointee.curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         return nil

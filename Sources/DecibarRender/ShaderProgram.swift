@@ -68,7 +68,7 @@ final class ShaderProgram {
         if isProgram { glFunctions.glGetProgramInfoLog!(object, length, nil, &buffer) } else {
             glFunctions.glGetShaderInfoLog!(object, length, nil, &buffer)
         }
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let text = String(cMessage: buffer)
         return text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }.joined(separator: "; ")
     }
 }

@@ -1,6 +1,7 @@
 @testable import DecibarApp
 import DecibarCore
 import DecibarRender
+import Foundation
 import Testing
 
 /// A mode of the test's own: nothing but what a mode must say and do.
@@ -27,6 +28,15 @@ struct VisualCatalogTests {
             #expect(ConfigSchema.display.mode.key.help.contains("\(name) ("))
             #expect(KeyBindings().listingText().contains(name) || VisualMode(registered: name).keys.isEmpty)
         }
+    }
+
+    @Test("docs/modes.md names the modes in m's order, and each has a section there")
+    func modesPage() throws {
+        VisualCatalog.prepare()
+        let page = try String(contentsOfFile: SettingsTableTests.repository + "/docs/modes.md", encoding: .utf8)
+        let flat = page.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let names = VisualMode.allCases.map(\.rawValue)
+        #expect(flat.contains("`m` moves to the next (" + names.joined(separator: ", ") + ";"), "docs/modes.md lists the modes as the catalog does")
     }
 
     @Test("a mode registered through the catalog is in --mode's values, ctl --help, the keys listing and m's cycle")

@@ -369,7 +369,7 @@ struct RenderCommandTests {
         #expect(try marked("bar") > 200)
         #expect(try marked("none") == 0)
         let bad = try render([input, "-o", folder + "/ring.mp4", "--progress", "ring"])
-        #expect(bad.status == 2 && bad.error.contains("--progress must be bar or none"), "\(bad.error)")
+        #expect(bad.status == 2 && bad.error.contains("--progress must be one of bar, none"), "\(bad.error)")
     }
 
     @Test("--backdrop VIDEO: a one-second video, red then blue, loops behind a composed frame, each color on its frames, the loop starting again on frame 11 (1.0 s)")

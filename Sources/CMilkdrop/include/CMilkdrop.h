@@ -1,4 +1,4 @@
-// Decibar's Milkdrop plug-in (libdecibar-milkdrop.so, Sources/MilkdropShim), opened on first use
+// Decibar's Milkdrop plug-in (libdecibar-milkdrop.so, Sources/MilkdropPlugin), opened on first use
 // like every library (CLoader.h) but from a path: it is installed beside decibar, not on the
 // linker's path.
 #ifndef DECIBAR_CMILKDROP_H

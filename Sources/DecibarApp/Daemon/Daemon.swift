@@ -270,7 +270,7 @@ public final class Daemon {
     func show() -> ControlFailure? {
         if window == nil {
             do {
-                let opened = try FrameLoop.openWindow(options: display, hidden: true)
+                let opened = try FrameLoop.openWindow(display: display, hidden: true)
                 window = opened
                 liveText = LiveScreen.makeText(for: opened)
                 noticeText = try? TextRenderer(shaders: ShaderLibrary(), pixelSize: max(11, opened.drawableSize.height / 40))
@@ -309,7 +309,7 @@ public final class Daemon {
 
     func makeVisualizer(for window: Window) throws {
         let shaders = try ShaderLibrary()
-        visualizer = try Visualizer(options: display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
+        visualizer = try Visualizer(display: display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
                                     now: MonotonicClock.now())
         if let session {
             playerScreen = try makePlayerScreen(for: session, window: window, shaders: shaders)
@@ -339,7 +339,7 @@ public final class Daemon {
 
     /// The frame loop while the window shows; returns when it is hidden or the daemon stops.
     private func runWindow(_ window: Window) throws {
-        try FrameLoop(window: window, options: display).run { frame in
+        try FrameLoop(window: window, display: display).run { frame in
             handleInbox()
             // Hidden, stopping, or made again (new layer settings): this loop's window is done.
             if stopping != nil || !isShown || self.window !== window {

@@ -27,7 +27,7 @@ public struct LevelsOptions: SettingsGroup {
         "The daemon's socket to subscribe to (default $XDG_RUNTIME_DIR/decibar/control.sock).")
     public let rate: Setting<Double?> = .number(home, "rate", 0.001...1000, unit: "lines per second",
         "Lines per second (of file time with --file); with --send, also what is sent a second (default 60 for it).")
-    public let duration: Setting<Double?> = .number(home, "duration", 0.001...1_000_000, unit: "seconds",
+    public let duration: Setting<Double?> = .number(home, "duration", 0.001...Double.greatestFiniteMagnitude, unit: "seconds",
         "Stop after this many seconds (of file time with --file). Default: until interrupted, or the end of the file.")
 }
 

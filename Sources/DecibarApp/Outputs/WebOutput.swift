@@ -77,18 +77,9 @@ final class WebOutput: Output {
         text += "\"bars\":[" + rects.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ",") + "]"
         if caps {
             layout.rects(for: lane.bars.field.caps.values, width: size.width, height: size.height, into: &rects)
-            let thickness = Swift.max(2, size.height / 180)
-            var shapes: [(rect: PixelRect, color: Color)] = []
-            for rect in rects {
-                let above = PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness)
-                let below = PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness)
-                switch layout.orientation {
-                case .center: shapes += [(above, MeterPicture.capColor), (below, MeterPicture.capColor)]
-                case .bottom: shapes.append((above, MeterPicture.capColor))
-                case .top: shapes.append((below, MeterPicture.capColor))
-                }
-            }
-            text += ",\"over\":" + Self.json(shapes)
+            var strips: [PixelRect] = []
+            layout.capStrips(over: rects, canvasHeight: size.height, into: &strips)
+            text += ",\"over\":" + Self.json(strips.map { (rect: $0, color: MeterPicture.capColor) })
         }
         if labelsFrequencies, let bands = lane.bars.bands {
             layout.rects(for: lane.bars.field.values, width: size.width, height: size.height, into: &rects)

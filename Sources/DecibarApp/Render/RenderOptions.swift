@@ -11,7 +11,7 @@ public struct RenderOptions: SettingsGroup {
     public let size: Setting<String?> = .text(home, "size", valueName: "size",
         "The video's size in pixels, WxH, or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350); with several -o, one for each, comma-separated (16:9,9:16), or one for all. Default: 1280x720.")
     public let fps: Setting<Int> = .integer(home, "fps", 1...240, default: 30, "Frames per second, 1 to 240.")
-    public let duration: Setting<Double?> = .number(home, "duration", 0.001...1_000_000, unit: "seconds",
+    public let duration: Setting<Double?> = .number(home, "duration", 0.001...Double.greatestFiniteMagnitude, unit: "seconds",
         "Render only the first this many seconds; the scrubber then spans just that part (and only it is analyzed).")
     public let captions: Setting<String?> = .text(home, "captions", valueName: "file|none",
         "Words drawn on time: a SubRip .srt, WebVTT .vtt or LRC .lrc file (LRC's word times highlight each word as it is sung), or none. Unset: a file beside the audio with its name and one of those extensions, if there is one.")
@@ -19,9 +19,9 @@ public struct RenderOptions: SettingsGroup {
         "Also put the captions in the video as a soft subtitle track (mov_text in .mp4 and .mov, WebVTT in .webm), for players to show or hide.")
     public let cover: Setting<String?> = .text(home, "cover", valueName: "file|none",
         "The cover drawn beside the bars (or in the ring of --layout radial): a picture, or none. Unset: a cover, folder, front or album picture beside the audio, else the art embedded in it.")
-    public let title: Setting<String?> = .text(home, "title", valueName: "text",
+    public let title: Setting<String?> = .text(home, "title", valueName: "text", rules: .init(allowsEmpty: true),
         "The title drawn with the cover; \"\" for none. Unset: the file's title tag, else the lyrics' [ti:].")
-    public let artist: Setting<String?> = .text(home, "artist", valueName: "text",
+    public let artist: Setting<String?> = .text(home, "artist", valueName: "text", rules: .init(allowsEmpty: true),
         "The artist drawn under the title; \"\" for none. Unset: the file's artist tag, else the lyrics' [ar:].")
     public let backdrop: Setting<String?> = .text(home, "backdrop", valueName: "style",
         "Behind everything in a composed video: blur (the cover, blurred and dimmed), theme (the theme's background), a color #RRGGBB, a picture, or a video, looped (scaled to cover the frame, dimmed). Unset: blur when there is a cover.")

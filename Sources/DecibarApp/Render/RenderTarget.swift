@@ -47,9 +47,9 @@ final class RenderTarget {
         canvas = try OffscreenCanvas(width: width, height: height)
         let shaders = try ShaderLibrary()
         layout = PlayLayout(width: width, height: height)
-        var options = display
-        options.size = PixelSize(width: width, height: height)
-        visualizer = try Visualizer(options: options, shaders: shaders, labelSize: max(11, layout.labelSize * 4 / 5), now: 0, deterministic: true)
+        var sized = display
+        sized.size = PixelSize(width: width, height: height)
+        visualizer = try Visualizer(display: sized, shaders: shaders, labelSize: max(11, layout.labelSize * 4 / 5), now: 0, deterministic: true)
         scrubber = ScrubberView(options: settings, rects: try RectRenderer(shaders: shaders),
                                 text: try TextRenderer(shaders: shaders, pixelSize: layout.labelSize), shaders: shaders)
         scrubberSettings = settings

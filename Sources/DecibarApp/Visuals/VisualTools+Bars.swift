@@ -12,7 +12,7 @@ extension VisualTools {
         let (width, height, windowHeight) = (canvas.width, canvas.height, canvas.windowHeight)
         if let userShaders, userShaders.isDrawing {
             var drawn = values
-            if options.caps {
+            if display.caps {
                 shaderValues.removeAll(keepingCapacity: true)
                 for (value, cap) in zip(values, field.caps.values) { shaderValues.append(max(value, cap)) }
                 drawn = shaderValues
@@ -23,11 +23,11 @@ extension VisualTools {
             shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight, inputs: shaderInputs, theme: theme)
             shaderInputs.frame += 1
         } else if let radialRenderer {
-            let shown = options.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
-            let radial = options.radialLayout
+            let shown = display.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
+            let radial = display.radialLayout
             radialRenderer.draw(count: values.count, value: { values[$0] }, layout: radial, width: width, height: height,
                                 windowHeight: windowHeight, theme: shown)
-            if options.caps {
+            if display.caps {
                 let caps = field.caps.values
                 radialRenderer.draw(count: caps.count, value: { caps[$0] }, layout: radial, width: width, height: height,
                                     windowHeight: windowHeight, theme: theme, solid: MeterPicture.capColor, capThickness: max(2, Double(height) / 180))
@@ -35,29 +35,18 @@ extension VisualTools {
         } else {
             layout.rects(for: values, width: width, height: height, into: &barRects)
             // The accent: a flash toward white on the beat, as the bars lift (tall bars cannot).
-            let shown = options.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
+            let shown = display.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme
             barRenderer.draw(barRects, width: width, height: height, theme: shown, windowHeight: windowHeight,
                              axis: layout.growthAxis(canvasHeight: height))
-            if options.caps { drawCaps(field, width: width, height: height, windowHeight: windowHeight) }
+            if display.caps { drawCaps(field, width: width, height: height, windowHeight: windowHeight) }
         }
     }
 
     private func drawCaps(_ field: BarField, width: Int, height: Int, windowHeight: Int) {
         layout.rects(for: field.caps.values, width: width, height: height, into: &capRects)
-        let thickness = max(2, height / 180)
-        let color = MeterPicture.capColor
+        layout.capStrips(over: capRects, canvasHeight: height, into: &capStrips)
         shapes.removeAll(keepingCapacity: true)
-        for rect in capRects {
-            let above = PixelRect(x: rect.x, y: rect.y - thickness, width: rect.width, height: thickness)
-            let below = PixelRect(x: rect.x, y: rect.y + rect.height, width: rect.width, height: thickness)
-            switch layout.orientation {
-            case .center:
-                shapes.append((above, color))
-                shapes.append((below, color))
-            case .bottom: shapes.append((above, color))
-            case .top: shapes.append((below, color))
-            }
-        }
+        for strip in capStrips { shapes.append((strip, MeterPicture.capColor)) }
         rects.draw(shapes, canvasWidth: width, canvasHeight: windowHeight)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// font, the user's shaders, the theme and layout, and storage reused from frame to frame (a frame
 /// allocates nothing once running; numbers are drawn from cached glyphs rather than new strings).
 final class VisualTools {
-    let options: DisplaySettings
+    let display: DisplaySettings
     let shaders: ShaderLibrary
     let theme: BarTheme
     let layout: BarLayout
@@ -23,6 +23,7 @@ final class VisualTools {
 
     var barRects: [PixelRect] = []
     var capRects: [PixelRect] = []
+    var capStrips: [PixelRect] = []
     var shapes: [(PixelRect, Color)] = []
     var shaderValues: [Float] = []
     var textBytes: [UInt8] = []
@@ -33,23 +34,23 @@ final class VisualTools {
     /// Where iDate's seconds start: the local time of day when the window opened (a render: 0).
     private let dayStart: (date: (Float, Float, Float), seconds: Double)
 
-    init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, deterministic: Bool) throws(RenderError) {
-        self.options = options
+    init(display: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, deterministic: Bool) throws(RenderError) {
+        self.display = display
         self.shaders = shaders
         self.deterministic = deterministic
-        theme = options.barTheme
-        layout = options.barLayout
+        theme = display.barTheme
+        layout = display.barLayout
         barRenderer = try BarRenderer(shaders: shaders)
-        radialRenderer = options.arrangement == .radial ? try RadialBarRenderer(shaders: shaders) : nil
+        radialRenderer = display.arrangement == .radial ? try RadialBarRenderer(shaders: shaders) : nil
         rects = try RectRenderer(shaders: shaders)
         labels = try? TextRenderer(shaders: shaders, pixelSize: labelSize)
-        if let file = options.shader {
+        if let file = display.shader {
             guard FileManager.default.isReadableFile(atPath: file) else { throw RenderError("cannot read the shader \(file)") }
             let pass = try ShaderPassRenderer(shaders: shaders)
             shaderPass = pass
             let folder = (file as NSString).deletingLastPathComponent
             userShaders = UserShaders(directory: folder.isEmpty ? "." : folder, first: (file as NSString).lastPathComponent, renderer: pass)
-        } else if let directory = options.shaderDirectory {
+        } else if let directory = display.shaderDirectory {
             let pass = try ShaderPassRenderer(shaders: shaders)
             shaderPass = pass
             userShaders = UserShaders(directory: directory, renderer: pass)
@@ -90,22 +91,22 @@ final class VisualTools {
     }
 
     /// The pictures' settings, from the display's.
-    static func visualSettings(_ options: DisplaySettings) -> VisualSettings {
+    static func visualSettings(_ display: DisplaySettings) -> VisualSettings {
         var settings = VisualSettings()
-        settings.bars = options.bars
-        settings.layout = options.barLayout
-        settings.smoothing = options.smoothing
-        settings.levelScale = options.levelScale
-        settings.caps = options.caps
-        settings.beatAccent = options.beatAccent
-        settings.holdTime = options.hold / 1000
-        settings.fallRate = options.fall
-        settings.ballistics = options.ballistics
-        settings.spectrumFloor = options.spectrumFloor
-        settings.lowsAtEdges = options.lowsAtEdges
-        settings.sensitivity = options.sensitivity
-        settings.meterScale = options.meterScale
-        settings.loudnessTargets = options.loudnessTargets
+        settings.bars = display.bars
+        settings.layout = display.barLayout
+        settings.smoothing = display.smoothing
+        settings.levelScale = display.levelScale
+        settings.caps = display.caps
+        settings.beatAccent = display.beatAccent
+        settings.holdTime = display.hold / 1000
+        settings.fallRate = display.fall
+        settings.ballistics = display.ballistics
+        settings.spectrumFloor = display.spectrumFloor
+        settings.lowsAtEdges = display.lowsAtEdges
+        settings.sensitivity = display.sensitivity
+        settings.meterScale = display.meterScale
+        settings.loudnessTargets = display.loudnessTargets
         return settings
     }
 }

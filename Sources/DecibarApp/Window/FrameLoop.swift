@@ -32,16 +32,16 @@ struct FrameLoop {
         var restTimeout = FrameLoop.restTimeout
     }
 
-    /// Opens the window the options describe; warns when a transparent background cannot show.
-    static func openWindow(options: DisplaySettings, hidden: Bool = false) throws -> Window {
+    /// Opens the window the settings describe; warns when a transparent background cannot show.
+    static func openWindow(display: DisplaySettings, hidden: Bool = false) throws -> Window {
         // Before the GL context: the rasterizer's threads start from this one.
         DrawingPriority.raiseCurrentThread()
         let window: Window
         do {
-            window = try Window(title: "Decibar", width: options.size.width, height: options.size.height,
-                                fullscreen: options.fullscreen, hidden: hidden, borderless: options.borderless,
-                                transparent: options.background == .transparent, layer: options.layer, monitor: options.monitor,
-                                placement: options.placement)
+            window = try Window(title: "Decibar", width: display.size.width, height: display.size.height,
+                                fullscreen: display.fullscreen, hidden: hidden, borderless: display.borderless,
+                                transparent: display.background == .transparent, layer: display.layer, monitor: display.monitor,
+                                placement: display.placement)
             if let warning = window.layerWarning { writeError("warning: " + warning) }
             // When the X server goes away, Xlib ends the process; leave no partial file behind.
             let display = window.displayName
@@ -52,9 +52,9 @@ struct FrameLoop {
         } catch {
             throw CommandFailure(message: error.description)
         }
-        if options.background == .transparent {
+        if display.background == .transparent {
             // (Over other windows a layer is see-through of itself.)
-            let asked = options.layer.isAboveWindows ? "--layer \(options.layer.rawValue)" : "--background transparent"
+            let asked = display.layer.isAboveWindows ? "--layer \(display.layer.rawValue)" : "--background transparent"
             if window.alphaBits == 0 {
                 writeError("warning: \(asked): the display gave no framebuffer with alpha; the background shows black")
             } else if window.hasCompositor == false {
@@ -65,7 +65,7 @@ struct FrameLoop {
     }
 
     let window: Window
-    let options: DisplaySettings
+    let display: DisplaySettings
     /// Set with --record: every drawn frame goes to it, and it is finished when the loop ends.
     var recorder: Recorder?
 
@@ -84,13 +84,13 @@ struct FrameLoop {
     }
 
     private func loop(_ body: (inout Frame) throws -> Void, lastFrame: inout Double) throws {
-        let frameLog = try options.frameLog.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "frame log") }
+        let frameLog = try display.frameLog.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "frame log") }
         let refreshRate = window.refreshRate
-        if let fps = options.fps, refreshRate.map({ abs(fps - $0) > $0 * 0.01 }) ?? true {
+        if let fps = display.fps, refreshRate.map({ abs(fps - $0) > $0 * 0.01 }) ?? true {
             // Vertical blank would hold every frame to the display's rate: pace them ourselves.
             window.stopWaitingForVSync()
         }
-        var pacer = FramePacer(refreshRate: options.fps ?? refreshRate, vsyncClaimed: window.requestedVSync)
+        var pacer = FramePacer(refreshRate: display.fps ?? refreshRate, vsyncClaimed: window.requestedVSync)
         let start = MonotonicClock.now()
         var previous = start
         var number = 0
@@ -107,7 +107,7 @@ struct FrameLoop {
                 }
                 return true
             }
-            let timeUp = options.exitAfter.map { now - start >= $0 } == true
+            let timeUp = display.exitAfter.map { now - start >= $0 } == true
             var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits,
                               isLast: quits || timeUp)
             frame.isCovered = window.isFullyCovered
@@ -118,11 +118,11 @@ struct FrameLoop {
             if frame.skipsDrawing && !finished && recorder == nil {
                 // At rest: sleep until input, until the audio side wakes us (sound came back), or
                 // for at most `restTimeout` (status messages and --exit-after still need a look).
-                let untilExit = options.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
+                let untilExit = display.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
                 window.waitForEvent(timeout: max(0.001, min(frame.restTimeout, untilExit)))
                 continue
             }
-            if finished, let path = options.screenshot { try Self.saveScreenshot(of: window, to: path) }
+            if finished, let path = display.screenshot { try Self.saveScreenshot(of: window, to: path) }
             try recorder?.frameDrawn(in: window, at: now)
             lastFrame = now
             if pacer.pacesItself {

@@ -36,10 +36,10 @@ public struct LiveView {
     static let keyNoticeSeconds = 3.0
 
     public func run() throws {
-        let window = try FrameLoop.openWindow(options: display)
-        func makeVisualizer(_ options: DisplaySettings) throws -> Visualizer {
+        let window = try FrameLoop.openWindow(display: display)
+        func makeVisualizer(_ display: DisplaySettings) throws -> Visualizer {
             do {
-                return try Visualizer(options: options, shaders: ShaderLibrary(),
+                return try Visualizer(display: display, shaders: ShaderLibrary(),
                                       labelSize: max(11, window.drawableSize.height / 48), now: MonotonicClock.now())
             } catch {
                 throw CommandFailure(message: error.description)
@@ -48,10 +48,10 @@ public struct LiveView {
         var visualizer = try makeVisualizer(display)
         // What only the command line sets stays as it was when the look is made anew.
         func look(_ configuration: Configuration) -> DisplaySettings {
-            var options = DisplaySettings(configuration: configuration)
-            (options.exitAfter, options.screenshot, options.record, options.recordFPS, options.frameLog) =
+            var look = DisplaySettings(configuration: configuration)
+            (look.exitAfter, look.screenshot, look.record, look.recordFPS, look.frameLog) =
                 (display.exitAfter, display.screenshot, display.record, display.recordFPS, display.frameLog)
-            return options
+            return look
         }
         var commands = OwnWindowCommands(keys: KeyBindings(configuration.keys), settings: configuration) { changed throws(ControlFailure) in
             do { visualizer = try makeVisualizer(look(changed)) } catch { throw ControlFailure(.commandFailed, "\(error)") }
@@ -92,18 +92,18 @@ public struct LiveView {
         }
         var lastProblem: String?
         var saidPlacement = false
-        try FrameLoop(window: window, options: display, recorder: recorder).run { frame in
+        try FrameLoop(window: window, display: display, recorder: recorder).run { frame in
             if changed.take(), let reload {
                 do {
                     let file = try ConfigFile.load(reload.path)
                     let merged = file.merging(reload.overrides)
-                    let options = look(merged)
-                    visualizer = try makeVisualizer(options)
+                    let reloaded = look(merged)
+                    visualizer = try makeVisualizer(reloaded)
                     (commands.settings, commands.keys) = (merged, KeyBindings(merged.keys))
                     screen.notice = nil
                     lastProblem = nil
                     // The window is not made again here (the daemon's is): say so rather than ignore it.
-                    let placed = (options.layer, options.monitor, options.placement)
+                    let placed = (reloaded.layer, reloaded.monitor, reloaded.placement)
                     if placed != (display.layer, display.monitor, display.placement) && !saidPlacement {
                         saidPlacement = true
                         writeError("config reloaded; a new display.layer, monitor, anchor, height or margin takes effect when live starts again")

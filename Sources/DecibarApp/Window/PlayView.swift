@@ -69,7 +69,7 @@ public struct PlayView {
         session.prefetch(0)
         let window: Window
         do {
-            window = try FrameLoop.openWindow(options: settings.display)
+            window = try FrameLoop.openWindow(display: settings.display)
         } catch {
             session.close()
             throw error
@@ -79,7 +79,7 @@ public struct PlayView {
         let shaders: ShaderLibrary
         do {
             shaders = try ShaderLibrary()
-            visualizer = try Visualizer(options: settings.display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
+            visualizer = try Visualizer(display: settings.display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
                                         now: MonotonicClock.now())
             renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
         } catch {
@@ -100,7 +100,7 @@ public struct PlayView {
         defer { media?.stop() }
         var commands = OwnWindowCommands(keys: KeyBindings(settings.configuration.keys), settings: settings.configuration, redraw: nil)
         do {
-            try FrameLoop(window: window, options: settings.display, recorder: recorder).run { frame in
+            try FrameLoop(window: window, display: settings.display, recorder: recorder).run { frame in
                 // The window shows at once; the first file opens after the first frame. Opening it loads
                 // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
                 // driver's first draw waits on the same dynamic loader lock.

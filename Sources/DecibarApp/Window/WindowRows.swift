@@ -8,7 +8,7 @@ public struct WindowRows: SettingsGroup {
 
     public init() {}
 
-    public let exitAfter: Setting<Double?> = .number(home, "exit_after", 0.001...1_000_000,
+    public let exitAfter: Setting<Double?> = .number(home, "exit_after", 0.001...Double.greatestFiniteMagnitude,
         for: SettingScope([.live, .play], elsewhere: "there is no window", [.render: "use --duration"]), unit: "seconds",
         "Close the window after this many seconds.")
     public let screenshot: Setting<String?> = .text(home, "screenshot", valueName: "path",

@@ -67,11 +67,15 @@ public struct ConfigKey: Sendable, Equatable {
         public var needs: String?
         /// What an empty name given to the option says.
         public var emptyMessage: String?
+        /// Text may be empty (`--title ""`: no title), which says something of its own.
+        public var allowsEmpty = false
 
-        public init(offSwitch: (name: String, help: String)? = nil, needs: String? = nil, emptyMessage: String? = nil) {
+        public init(offSwitch: (name: String, help: String)? = nil, needs: String? = nil, emptyMessage: String? = nil,
+                    allowsEmpty: Bool = false) {
             self.offSwitch = offSwitch
             self.needs = needs
             self.emptyMessage = emptyMessage
+            self.allowsEmpty = allowsEmpty
         }
     }
 
@@ -158,7 +162,8 @@ public struct ConfigKey: Sendable, Equatable {
             return .number(number)
         case .number(let range):
             guard let number = value.numeric, range.contains(number) else {
-                throw fail("a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText)")
+                throw fail(range.upperBound == .greatestFiniteMagnitude ? "a number of at least \(range.lowerBound.plainText)"
+                           : "a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText)")
             }
             return .number(number)
         case .choice(let words):
@@ -202,7 +207,7 @@ public struct ConfigKey: Sendable, Equatable {
             }
             return .string(Self.byteText(bytes))
         case .text:
-            guard let text = value.string, !text.isEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
+            guard let text = value.string, !text.isEmpty || rules.allowsEmpty, !text.contains("\0") else { throw fail("a non-empty string") }
             return value
         case .names:
             // From the command line or `ctl set`: a JSON list (`["spotify"]`) or names between commas.
@@ -263,6 +268,8 @@ public struct ConfigKey: Sendable, Equatable {
         let unitText = unit.map { " " + $0 } ?? ""
         switch kind {
         case .integer(let range): return "must be between \(range.lowerBound) and \(range.upperBound)\(unitText)"
+        case .number(let range) where range.upperBound == .greatestFiniteMagnitude:
+            return "must be at least \(range.lowerBound.plainText)\(unitText)"
         case .number(let range), .numbers(let range):
             return "must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText)\(unitText)"
         case .sensitivity: return "must be between -40 and 40 dB"

@@ -41,7 +41,7 @@ final class MilkdropVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        let settings = tools.options.configuration
+        let settings = tools.display.configuration
         let rows = MilkdropSettings.rows
         _ = try MilkdropRenderer.load()
         let paths = try PresetLibrary.playlistPaths(settings)
@@ -134,7 +134,7 @@ final class MilkdropVisual: Visual {
         guard !failedToStart else { return }
         if renderer == nil {
             // A render draws every pixel wherever it runs (its frames are the same everywhere).
-            let scale = tools.options.configuration[MilkdropSettings.rows.scale] ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
+            let scale = tools.display.configuration[MilkdropSettings.rows.scale] ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
             self.scale = scale
             do {
                 renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),

@@ -12,7 +12,7 @@ final class StereoScopeVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        state = StereoScopeState(autoGain: tools.options.scopeAutoGain)
+        state = StereoScopeState(autoGain: tools.display.scopeAutoGain)
         points.reserveCapacity(StereoScopeState.capacity * Self.maximumSteps)
     }
 

@@ -2,7 +2,7 @@ import CGL
 import DecibarCore
 
 /// Draws a spectrogram from a ring of columns (`SpectrogramState`, or a whole file's columns) into
-/// a rectangle (`Shaders/spectrogram.frag`). Columns are colored as they are uploaded (only those
+/// a rectangle (`Shaders/spectrogram/spectrogram.frag`). Columns are colored as they are uploaded (only those
 /// made since the last frame), so a pixel costs one lookup of an RGBA texture: on Mesa's software
 /// renderer a float texture and a color map lookup per pixel cost four times the CPU of bars mode.
 public final class SpectrogramRenderer {
@@ -16,7 +16,7 @@ public final class SpectrogramRenderer {
     private let locations: (columns: GLint, newest: GLint, capacity: GLint, shown: GLint, rows: GLint, vertical: GLint)
 
     public init(shaders: ShaderLibrary) throws(RenderError) {
-        program = try ShaderProgram(library: shaders, vertex: "pass.vert", fragment: "spectrogram.frag")
+        program = try ShaderProgram(library: shaders, vertex: "pass.vert", fragment: "spectrogram/spectrogram.frag")
         locations = (program.uniformLocation("columns"), program.uniformLocation("newest"), program.uniformLocation("capacity"),
                      program.uniformLocation("shown"), program.uniformLocation("rowCount"), program.uniformLocation("vertical"))
         glFunctions.glGenVertexArrays!(1, &vertexArray)

@@ -24,7 +24,7 @@ final class SpectrogramVisual: Visual {
             }
         }
         renderer = try SpectrogramRenderer(shaders: tools.shaders)
-        let colors = tools.options.colorMap.table(count: 256, theme: tools.theme)
+        let colors = tools.display.colorMap.table(count: 256, theme: tools.theme)
         renderer.setColorMap(colors)
         legendColors = stride(from: 0, to: colors.count, by: 8).map { colors[$0] }
     }
@@ -37,10 +37,10 @@ final class SpectrogramVisual: Visual {
     var wantsReleases: Bool { true }
     func released(_ buffer: AudioBuffer) { state.add(buffer) }
 
-    private var floorDB: Float { tools.options.spectrogramFloor }
+    private var floorDB: Float { tools.display.spectrogramFloor }
 
     func draw(_ canvas: VisualCanvas) {
-        let vertical = tools.options.orientation == .top
+        let vertical = tools.display.orientation == .top
         let labels = tools.labels
         if layout?.width != canvas.width || layout?.height != canvas.height || layout?.vertical != vertical {
             let textHeight = labels?.pixelSize ?? 12

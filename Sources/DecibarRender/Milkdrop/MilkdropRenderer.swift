@@ -33,7 +33,7 @@ public final class MilkdropRenderer {
         }
         var message = [CChar](repeating: 0, count: 512)
         guard let table = decibar_milkdrop_load(path, &message, Int32(message.count)) else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(cMessage: message)
             if reason.contains("libprojectM") {
                 throw RenderError("Milkdrop needs libprojectM 3, which is not installed (apt install libprojectm3)")
             }
@@ -199,7 +199,7 @@ public final class MilkdropRenderer {
     }
 
     private static func text(_ message: [CChar]) -> String {
-        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        String(cMessage: message)
     }
 
     /// The framebuffers and viewport in use when the library was called.

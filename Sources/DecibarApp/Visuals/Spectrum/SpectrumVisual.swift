@@ -14,7 +14,7 @@ final class SpectrumVisual: Visual {
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
         let measured = !tools.deterministic
-        state = SpectrumState(settings: VisualTools.visualSettings(tools.options)) { rate, bands in
+        state = SpectrumState(settings: VisualTools.visualSettings(tools.display)) { rate, bands in
             SpectrumAnalyzer(sampleRate: rate, bandCount: bands, channelCount: 2, measuredPlan: measured)
         }
     }
@@ -38,7 +38,7 @@ final class SpectrumVisual: Visual {
                                   orientation: layout.orientation, textHeight: labels.pixelSize)
         // barRects holds this frame's bars (drawn just before).
         FrequencyLabels.place(bandCount: bands.count, band: { bands.band(containing: $0) }, barRects: tools.barRects, width: canvas.width,
-                              lowsAtEdges: tools.options.lowsAtEdges, textWidth: { labels.size(of: $0).width }) { text, x in
+                              lowsAtEdges: tools.display.lowsAtEdges, textWidth: { labels.size(of: $0).width }) { text, x in
             labels.draw(text, x: x, y: y, color: FrequencyLabels.color, canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
         }
     }

@@ -10,7 +10,7 @@ final class LevelBarsVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        state = LevelBarsState(settings: VisualTools.visualSettings(tools.options))
+        state = LevelBarsState(settings: VisualTools.visualSettings(tools.display))
     }
 
     var needs: VisualNeeds { [] }

@@ -12,7 +12,7 @@ final class LevelMeterVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        state = MeterState(settings: VisualTools.visualSettings(tools.options))
+        state = MeterState(settings: VisualTools.visualSettings(tools.display))
     }
 
     var needs: VisualNeeds { [.loudness] }
@@ -21,7 +21,7 @@ final class LevelMeterVisual: Visual {
 
     func update(_ frame: VisualFrame) { state.update(frame) }
 
-    private var options: DisplaySettings { tools.options }
+    private var display: DisplaySettings { tools.display }
     private static let labelColor = MeterPicture.labelColor
     private static let targetColor = MeterPicture.targetColor
 
@@ -30,8 +30,8 @@ final class LevelMeterVisual: Visual {
         let channels = state.channels
         let meter = state.meter
         let geometry = MeterLayout(width: width, height: height, channelCount: channels, loudnessBarCount: 2,
-                                   scale: options.meterScale)
-        shapes.build(geometry, meter: meter, loudness: state.loudness, targets: options.loudnessTargets,
+                                   scale: display.meterScale)
+        shapes.build(geometry, meter: meter, loudness: state.loudness, targets: display.loudnessTargets,
                      theme: tools.theme, floorDB: MeterState.floorDB)
         tools.shapes.removeAll(keepingCapacity: true)
         for shape in shapes.under { tools.shapes.append(shape) }
@@ -44,7 +44,7 @@ final class LevelMeterVisual: Visual {
         guard let labels = tools.labels else { return }
         var lastLabelBottom = Int.min
         for level in geometry.visibleTicks {
-            let text = level == 0 ? (options.meterScale == .lufs ? "LUFS" : "0 dB") : Self.tickText(level)
+            let text = level == 0 ? (display.meterScale == .lufs ? "LUFS" : "0 dB") : Self.tickText(level)
             let size = labels.size(of: text)
             let y = geometry.y(forDB: level) - size.height / 2
             // On a short window the labels near 0 dB would overlap: skip those that would.
@@ -88,7 +88,7 @@ final class LevelMeterVisual: Visual {
                         canvasWidth: width, canvasHeight: windowHeight)
         }
         let last = geometry.loudnessSlot(1)
-        for target in options.loudnessTargets {
+        for target in display.loudnessTargets {
             tools.textBytes.removeAll(keepingCapacity: true)
             DecimalText.append(target, places: 0, to: &tools.textBytes)
             let size = labels.size(ofCharacters: tools.textBytes)

@@ -18,13 +18,13 @@ public final class Visualizer {
 
     /// - Parameter deterministic: bit-identical output from run to run (offline renders): FFTW plans
     ///   are estimated, not timed.
-    public init(options: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, now: Double,
+    public init(display: DisplaySettings, shaders: ShaderLibrary, labelSize: Int, now: Double,
                 deterministic: Bool = false) throws(RenderError) {
-        tools = try VisualTools(options: options, shaders: shaders, labelSize: labelSize, deterministic: deterministic)
+        tools = try VisualTools(display: display, shaders: shaders, labelSize: labelSize, deterministic: deterministic)
         startTime = now
-        mode = options.mode
-        visual = try VisualCatalog.make(options.mode, tools: tools)
-        visuals[options.mode] = visual
+        mode = display.mode
+        visual = try VisualCatalog.make(display.mode, tools: tools)
+        visuals[display.mode] = visual
     }
 
     public private(set) var mode: VisualMode
@@ -66,7 +66,7 @@ public final class Visualizer {
     /// Whether what it draws follows the beat: the accent, a shader reading the beat, or a
     /// picture that changes on it.
     var usesBeats: Bool {
-        tools.options.beatAccent || tools.shaderPass?.readsBeat == true || visual.needs.contains(.beats)
+        tools.display.beatAccent || tools.shaderPass?.readsBeat == true || visual.needs.contains(.beats)
     }
 
     /// What the picture shows by name (a preset), for the status.
@@ -107,7 +107,7 @@ public final class Visualizer {
     /// `--layout radial`) on a `width`×`height` canvas; nil for other pictures.
     public func radialMiddle(width: Int, height: Int) -> PixelRect? {
         guard tools.radialRenderer != nil, mode.details?.drawsRadial == true, tools.userShaders?.isDrawing != true else { return nil }
-        let circle = tools.options.radialLayout.circle(width: width, height: height)
+        let circle = tools.display.radialLayout.circle(width: width, height: height)
         // Just inside the bars' start, so a bar at rest does not cover the picture's edge.
         let radius = Int((circle.inner - 2).rounded(.down))
         guard radius > 2 else { return nil }
@@ -115,7 +115,7 @@ public final class Visualizer {
     }
 
     /// The color to clear the window to.
-    public var clearColor: Color { tools.options.background.color(theme: tools.theme) }
+    public var clearColor: Color { tools.display.background.color(theme: tools.theme) }
 
     /// The picture's mean value (for the latency benchmarks' frame log).
     public var meanValue: Float { visual.meanValue }
