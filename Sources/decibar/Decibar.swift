@@ -30,7 +30,6 @@ extension Decibar {
 enum Main {
     static func main() {
         ProcessSignals.prepare()
-        VisualCatalog.prepare()
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             // What hotkeys and status bars run starts without reflecting over every command.
@@ -48,6 +47,8 @@ enum Main {
                 try command.run()
                 return
             }
+            // The modes are registered before the options that name them are made.
+            VisualCatalog.prepare()
             var command = try Decibar.parseAsRoot()
             try command.run()
         } catch {

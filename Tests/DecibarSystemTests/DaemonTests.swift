@@ -147,22 +147,31 @@ struct DaemonTests {
         }
     }
 
+    /// `xdotool` on the test's display, its output trimmed.
+    private static func xdotool(_ arguments: [String], on screen: PrivateDisplay) throws -> String {
+        String(decoding: try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display]).output, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The daemon's shown window on `screen` (waited for up to 10 s; "" if it never shows).
+    private static func window(of rig: DaemonRig, on screen: PrivateDisplay) -> String {
+        var id = ""
+        #expect(TestRig.wait(timeout: 10) {
+            id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--classname", "^decibar$"],
+                               on: screen))?.split(separator: "\n").first.map(String.init) ?? ""
+            return !id.isEmpty
+        })
+        return id
+    }
+
     @Test("[keys] in the config: k switches the daemon's window to spectrum, m is unbound, and a wrong binding stops live and config check")
     func configKeys() async throws {
         try await onOwnThread {
             let screen = try PrivateDisplay()
             let rig = try DaemonRig(config: "[keys]\nk = \"mode spectrum\"\nm = \"\"\n",
                                     arguments: ["--window", "shown", "--size", "320x180"], environment: ["DISPLAY": screen.display])
-            func xdotool(_ arguments: [String]) throws -> String {
-                String(decoding: try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display]).output, as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            var id = ""
-            #expect(TestRig.wait(timeout: 10) {
-                id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--classname", "^decibar$"]))?
-                    .split(separator: "\n").first.map(String.init) ?? ""
-                return !id.isEmpty
-            })
+            func xdotool(_ arguments: [String]) throws -> String { try Self.xdotool(arguments, on: screen) }
+            let id = Self.window(of: rig, on: screen)
             #expect(try rig.status()["mode"] == .string("bars"))
             let bars = rig.server.directory + "/bars.png"
             #expect(try rig.ctl("screenshot", bars).status == 0)
@@ -200,16 +209,8 @@ struct DaemonTests {
         try await onOwnThread {
             let screen = try PrivateDisplay()
             let rig = try DaemonRig(arguments: ["--window", "shown", "--size", "320x180"], environment: ["DISPLAY": screen.display])
-            func xdotool(_ arguments: [String]) throws -> String {
-                String(decoding: try TestRig.run("xdotool", arguments, environment: ["DISPLAY": screen.display]).output, as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            var id = ""
-            #expect(TestRig.wait(timeout: 10) {
-                id = (try? xdotool(["search", "--onlyvisible", "--pid", "\(rig.daemon!.process.processIdentifier)", "--classname", "^decibar$"]))?
-                    .split(separator: "\n").first.map(String.init) ?? ""
-                return !id.isEmpty
-            })
+            func xdotool(_ arguments: [String]) throws -> String { try Self.xdotool(arguments, on: screen) }
+            let id = Self.window(of: rig, on: screen)
             #expect(try rig.status()["window"] == .string("shown"))
             _ = try xdotool(["windowfocus", "--sync", id, "key", "q"])
             #expect(TestRig.wait(timeout: 5) { (try? rig.status()["window"]) == .string("hidden") })

@@ -5,7 +5,6 @@ import Foundation
 public enum ControlCommandLine {
     /// A mistake in the words is a usage error (status 2), as a bad option is.
     public static func command(from words: [String]) throws(CommandFailure) -> [JSONValue] {
-        VisualCatalog.prepare()
         let name = words[0]
         let rest = Array(words.dropFirst())
         func none() throws(CommandFailure) {
@@ -18,6 +17,8 @@ public enum ControlCommandLine {
         case "reload": try none(); return [.string("reload_config")]
         case "version": try none(); return [.string("protocol_version")]
         case "mode":
+            // The modes are named only here: a hotkey's `ctl status` registers none.
+            VisualCatalog.prepare()
             guard rest.count == 1 else { throw usage("mode takes next, previous or one of \(VisualMode.allCases.map(\.rawValue).joined(separator: ", "))") }
             return [.string("mode"), .string(rest[0])]
         case "shader":
@@ -93,27 +94,7 @@ public enum ControlCommandLine {
 
     /// A command's words from one line: split at spaces, with "double quotes" around a word that
     /// holds spaces (a preset's name).
-    public static func words(of line: String) -> [String] {
-        var words: [String] = []
-        var word = ""
-        var quoted = false
-        var started = false
-        for character in line {
-            if character == "\"" {
-                quoted.toggle()
-                started = true
-            } else if character.isWhitespace && !quoted {
-                if started { words.append(word) }
-                word = ""
-                started = false
-            } else {
-                word.append(character)
-                started = true
-            }
-        }
-        if started { words.append(word) }
-        return words
-    }
+    public static func words(of line: String) -> [String] { line.quotedWords }
 
     /// `+5` and `-5` move (relative); `5` sets.
     static func adjustment(_ text: String) -> (Double, Bool)? {

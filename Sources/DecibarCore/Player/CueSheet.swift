@@ -49,27 +49,7 @@ public enum CueSheet {
     }
 
     /// A line's words; a quoted one keeps its spaces.
-    private static func words(_ line: Substring) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quoted = false
-        var started = false
-        for character in line {
-            if character == "\"" {
-                quoted.toggle()
-                started = true
-            } else if (character == " " || character == "\t") && !quoted {
-                if started { words.append(current) }
-                current = ""
-                started = false
-            } else {
-                current.append(character)
-                started = true
-            }
-        }
-        if started { words.append(current) }
-        return words
-    }
+    private static func words(_ line: Substring) -> [String] { line.quotedWords }
 
     private static func lastComponent(_ path: String) -> String {
         String(path.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last ?? Substring(path))
