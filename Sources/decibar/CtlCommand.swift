@@ -4,8 +4,11 @@ import DecibarCore
 
 extension Decibar {
     struct Ctl: ParsableCommand {
+        /// Its name, read without building its configuration (a hotkey's `ctl` starts with this alone).
+        static let name = "ctl"
+
         static let configuration = CommandConfiguration(
-            commandName: "ctl",
+            commandName: name,
             abstract: "Tell the running daemon what to do, or ask it how it is.",
             discussion: CommandHelp.ctl)
 
@@ -35,18 +38,14 @@ extension Decibar {
         }
 
         func run() throws {
-            try Self.perform(socket: socket, wantsJSON: wantsJSON, words: commandWords)
-        }
-
-        static func perform(socket: String?, wantsJSON: Bool, words: [String]) throws {
-            try ControlCommandLine.send(words, socket: socket, json: wantsJSON)
+            try ControlCommandLine.send(commandWords, socket: socket, json: wantsJSON)
         }
 
         /// `ctl`'s everyday forms read without the reflection ArgumentParser starts with (a hotkey
         /// runs them); nil for anything the full parser must answer.
         static func quickRun(_ arguments: [String]) -> (() throws -> Void)? {
             guard let (socket, json, words) = ControlCommandLine.quickForm(arguments) else { return nil }
-            return { try perform(socket: socket, wantsJSON: json, words: words) }
+            return { try ControlCommandLine.send(words, socket: socket, json: json) }
         }
     }
 }

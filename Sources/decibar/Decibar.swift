@@ -37,7 +37,7 @@ enum Main {
                 print(Decibar.configuration.version)
                 return
             }
-            if arguments.first == Decibar.Ctl.configuration.commandName {
+            if arguments.first == Decibar.Ctl.name {
                 let rest = Array(arguments.dropFirst())
                 if let run = Decibar.Ctl.quickRun(rest) {
                     try run()
@@ -59,7 +59,8 @@ enum Main {
     /// Help and version go to stdout with status 0; everything else is one line on stderr.
     /// Bad command-line values exit with 2, runtime failures with 1.
     static func exit(reporting error: any Error) -> Never {
-        if Decibar.exitCode(for: error) == .success {
+        // The app's own failure is said without building the command tree (a hotkey's `ctl`).
+        if !(error is CommandFailure), Decibar.exitCode(for: error) == .success {
             print(Decibar.fullMessage(for: error))
             Foundation.exit(0)
         }
