@@ -78,6 +78,7 @@ struct KeyBindingsTests {
         }
         #expect(problems("[keys]\nk = \"pase\"\n") == ["c.toml:2:1: keys: \"pase\": no command 'pase' (did you mean pause?); see 'decibar ctl --help'"])
         #expect(problems("[keys]\nkk = \"mode next\"\n") == ["c.toml:2:1: keys: no key \"kk\" (did you mean k?)"])
+        #expect(problems("[keys]\nk = \"mode sparkle\"\n") == ["c.toml:2:1: keys: \"mode sparkle\": mode takes next, previous or one of bars, spectrum, spectrogram, scope, meter, milkdrop"])
         #expect(problems("[keys]\nk = \"mode\"\n") == ["c.toml:2:1: keys: \"mode\": mode takes next, previous or one of bars, spectrum, spectrogram, scope, meter, milkdrop"])
         #expect(problems("[keys]\nk = 5\n") == ["c.toml:2:1: keys: k must be a command in quotes, such as \"mode spectrum\" (\"\" unbinds it)"])
         #expect(problems("[keys.playr]\nk = \"stop\"\n").first?.hasPrefix("c.toml:1:1: no key context \"playr\"") == true)

@@ -19,7 +19,10 @@ public enum ControlCommandLine {
         case "mode":
             // The modes are named only here: a hotkey's `ctl status` registers none.
             VisualCatalog.prepare()
-            guard rest.count == 1 else { throw usage("mode takes next, previous or one of \(VisualMode.allCases.map(\.rawValue).joined(separator: ", "))") }
+            // A mode that is not there is said here, so a key bound to one fails `config check`.
+            guard rest.count == 1, ["next", "previous"].contains(rest[0]) || VisualMode(rawValue: rest[0]) != nil else {
+                throw usage("mode takes next, previous or one of \(VisualMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
             return [.string("mode"), .string(rest[0])]
         case "shader":
             guard rest == ["next"] else { throw usage("shader takes next") }
