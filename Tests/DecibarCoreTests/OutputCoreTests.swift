@@ -124,6 +124,24 @@ struct OutputCoreTests {
         #expect(abs(channel(after: 0.1, every: 0.02) - channel(after: 0.1, every: 0.05)) <= 2)
     }
 
+    @Test("audio sync: packets no audio reached (a late delivery) carry the tone for 0.1 s, then read silence")
+    func audioSyncGap() {
+        var sync = AudioSync()
+        var channels = [Float](repeating: -60, count: 16)
+        channels[7] = -6
+        for _ in 0 ..< 50 { sync.advance(peakDB: -6, channelDB: channels, strongest: (1000, -6), beat: false, dt: 0.02) }
+        let raw = sync.packet.sampleRaw
+        for _ in 0 ..< 4 {
+            sync.advance(peakDB: nil, channelDB: channels, strongest: (1000, -6), beat: false, dt: 0.02)
+            #expect(sync.packet.majorPeak == 1000 && sync.packet.sampleRaw == raw)
+        }
+        sync.advance(peakDB: nil, channelDB: channels, strongest: (1000, -6), beat: false, dt: 0.04)
+        #expect(sync.packet.majorPeak == 0 && sync.packet.sampleRaw == 0)
+        // Audio again: heard at once.
+        sync.advance(peakDB: -6, channelDB: channels, strongest: (1000, -6), beat: false, dt: 0.02)
+        #expect(sync.packet.majorPeak == 1000 && sync.packet.sampleRaw == raw)
+    }
+
     @Test("DDP: 500 pixels in two packets of 480 and 20 pixels, offsets and lengths in bytes, push on the last; sequence 1 to 15")
     func ddpPackets() {
         var packets = DDPPacketizer(pixelCount: 500)

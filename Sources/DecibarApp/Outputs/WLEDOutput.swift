@@ -19,7 +19,7 @@ final class WLEDOutput: Output {
 
     func prepare(_ lane: OutputLane, now: Double) {
         let reading = lane.reading
-        sync.advance(peakDB: reading.frameCount > 0 ? reading.combinedPeakDB : -.infinity, channelDB: lane.channelDB,
+        sync.advance(peakDB: reading.frameCount > 0 ? reading.combinedPeakDB : nil, channelDB: lane.channelDB,
                      strongest: lane.strongest, beat: lane.hitHeard, dt: lane.dt)
         sync.packet.encode(into: &bytes)
     }

@@ -12,6 +12,9 @@ public struct AudioSync: Sendable {
     private var smoothChannels = [Float](repeating: 0, count: AudioSyncPacket.channelCount)
     /// Seconds below the squelch since the last sound.
     private var quietTime = 0.0
+    /// The peak of the last stretch that had audio, and how long no audio has reached the packets.
+    private var heldPeakDB: Float = -.infinity
+    private var gapTime = 0.0
 
     /// Below this peak (dBFS) the input counts as silence, as WLED's squelch.
     public static let squelchDB: Float = -80
@@ -20,6 +23,9 @@ public struct AudioSync: Sendable {
     /// Below the squelch this long is a rest: beats carried over it set no `samplePeak`. A packet
     /// whose own stretch is quiet (the ms after a click) still carries its beat.
     static let restTime = 0.3
+    /// A stretch no audio reached (the capture's delivery came late) carries the last peak for this
+    /// long: a busy machine's late buffer is not silence. Longer, the source has stopped.
+    static let gapHoldTime = 0.1
     /// `sampleSmth`: WLED's 1/16 step at every pass of its main loop, a few hundred ms to settle.
     static let smoothTime = 0.15
     /// Channels: WLED's 0.75 rise and 0.17 fall every ~23 ms (its default 1400 ms decay).
@@ -32,12 +38,16 @@ public struct AudioSync: Sendable {
 
     /// Moves on by `dt` seconds of heard audio and fills the next packet.
     /// - Parameters:
-    ///   - peakDB: the largest sample heard since the last packet, dBFS.
+    ///   - peakDB: the largest sample heard since the last packet, dBFS; nil when no audio reached
+    ///     this stretch.
     ///   - channelDB: the 16 channels' levels in dB (corrected so pink noise reads flat).
     ///   - strongest: the strongest frequency and its level.
     ///   - beat: a hit was heard since the last packet (a beat, or a burst while no beat is followed).
-    public mutating func advance(peakDB: Float, channelDB: [Float], strongest: (hertz: Double, decibels: Float)?,
+    public mutating func advance(peakDB heard: Float?, channelDB: [Float], strongest: (hertz: Double, decibels: Float)?,
                                  beat: Bool, dt: Double) {
+        gapTime = heard == nil ? gapTime + Swift.max(0, dt) : 0
+        if let heard { heldPeakDB = heard }
+        let peakDB = gapTime <= Self.gapHoldTime ? heldPeakDB : -.infinity
         let silent = !(peakDB >= Self.squelchDB)
         quietTime = silent ? quietTime + Swift.max(0, dt) : 0
         let loudest = channelDB.max() ?? -.infinity
