@@ -35,7 +35,7 @@ struct ConfigFileTests {
         #expect(configuration[ConfigSchema.audio.excludeApps] == ["Discord"])
         #expect(configuration[ConfigSchema.display.theme] == "fire")
         #expect(configuration[ConfigSchema.display.size] == PixelSize(width: 800, height: 600))
-        #expect(configuration[ConfigSchema.display.loudnessTargets] == [-23, -14])
+        #expect(configuration[MeterSettings.rows.loudnessTargets] == [-23, -14])
         #expect(configuration[ConfigSchema.display.sensitivity] == .fixed(decibels: -6))
         #expect(configuration[ConfigSchema.player.streamCacheSize] == 2 << 30)
         #expect(configuration[ConfigSchema.player.loop] == .playlist)

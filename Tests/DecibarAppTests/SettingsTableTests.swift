@@ -19,7 +19,7 @@ struct SettingsTableTests {
         let help = Self.helpTexts.joined(separator: "\n")
         for key in ConfigSchema.keys {
             // The file's list of loudness targets is one repeated option.
-            let option = key == ConfigSchema.display.loudnessTargets.key ? "--loudness-target" : key.optionName
+            let option = key == MeterSettings.rows.loudnessTargets.key ? "--loudness-target" : key.optionName
             #expect(help.contains(option + " ") || help.contains(option + "/") || help.contains(option + "\n"), "\(key.path): no \(option)")
             let firstWords = key.help.split(separator: " ").prefix(4).joined(separator: " ")
             #expect(help.contains(firstWords), "\(key.path): help does not say \"\(firstWords)\"")
@@ -84,7 +84,7 @@ struct SettingsTableTests {
         let display = DisplaySettings()
         let fromTable = DisplaySettings(configuration: Configuration())
         #expect(display.theme == fromTable.theme && display.hold == fromTable.hold && display.floor == fromTable.floor)
-        #expect(display.size == fromTable.size && display.fall == fromTable.fall && display.spectrumFloor == fromTable.spectrumFloor)
+        #expect(display.size == fromTable.size && display.fall == fromTable.fall && display.orientation == fromTable.orientation)
         let scrubber = ScrubberSettings()
         #expect(scrubber.barWidth == 3 && scrubber.barSpacing == 2 && scrubber.noiseFloor == -70)
         #expect(StreamSettings(configuration: Configuration()) == StreamSettings())

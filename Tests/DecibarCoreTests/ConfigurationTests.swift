@@ -18,7 +18,7 @@ struct ConfigurationTests {
         try configuration.set("sensitivity", to: .string("-6"))
         #expect(configuration[ConfigSchema.display.sensitivity.key] == .number(-6))
         try configuration.set("loudness_targets", to: .string("-23,-14"))
-        #expect(configuration[ConfigSchema.display.loudnessTargets] == [-23, -14])
+        #expect(configuration[MeterSettings.rows.loudnessTargets] == [-23, -14])
         try configuration.set("size", to: .string("800X600"))
         #expect(configuration[ConfigSchema.display.size.key] == .string("800x600"))
         #expect(throws: ConfigFailure("display.bars must be a whole number from 1 to 1024, not 0")) { try configuration.set("bars", to: .number(0)) }

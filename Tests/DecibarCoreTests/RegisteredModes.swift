@@ -5,11 +5,15 @@ import DecibarCore
 enum RegisteredModes {
     static func prepare() { _ = registered }
 
+    private static let groups: [String: any SettingsGroup] = [
+        "spectrum": SpectrumSettings.rows, "spectrogram": SpectrogramSettings.rows, "scope": ScopeSettings.rows,
+        "meter": MeterSettings.rows, "milkdrop": MilkdropSettings.rows,
+    ]
+
     private static let registered: Void = {
         for name in ["bars", "spectrum", "spectrogram", "scope", "meter", "milkdrop"] {
-            // Milkdrop's settings are the core's (its folder's group), so its stand-in brings them.
-            VisualModes.register(VisualModeDescription(name: name, summary: "the \(name) stand-in",
-                                                       settings: name == "milkdrop" ? MilkdropSettings.rows : nil))
+            // A mode's settings are the core's (its folder's group), so its stand-in brings them.
+            VisualModes.register(VisualModeDescription(name: name, summary: "the \(name) stand-in", settings: groups[name]))
         }
     }()
 }

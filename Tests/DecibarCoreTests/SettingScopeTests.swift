@@ -110,15 +110,15 @@ struct SettingScopeTests {
     func options() throws {
         let display = ConfigSchema.display
         let layer = try Configuration(options: [(display.bars.key, .string("8")), (display.caps.key, .bool(false)),
-                                                (display.loudnessTargets.key, .array([.string("-23"), .string("-14")])),
+                                                (MeterSettings.rows.loudnessTargets.key, .array([.string("-23"), .string("-14")])),
                                                 (display.sensitivity.key, .string("off"))], for: .render)
         #expect(layer.values == [display.bars.key.path: .number(8), display.caps.key.path: .bool(false),
-                                 display.loudnessTargets.key.path: .array([.number(-23), .number(-14)]),
+                                 MeterSettings.rows.loudnessTargets.key.path: .array([.number(-23), .number(-14)]),
                                  display.sensitivity.key.path: .string("off")])
         #expect(try Configuration(options: [], for: .live).values.isEmpty)
         #expect(throws: ConfigFailure("--bars must be between 1 and 1024")) { try Configuration(options: [(display.bars.key, .string("0"))], for: .live) }
         #expect(throws: ConfigFailure("--loudness-target must be between -59 and 0 LUFS")) {
-            try Configuration(options: [(display.loudnessTargets.key, .array([.string("3")]))], for: .live)
+            try Configuration(options: [(MeterSettings.rows.loudnessTargets.key, .array([.string("3")]))], for: .live)
         }
     }
 
@@ -146,7 +146,7 @@ struct SettingScopeTests {
     func optionShapes() {
         #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--app", "--exclude-app", "--send"])
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
-            "--rotation", "--loudness-target", "--spectrum-floor", "--spectrogram-floor", "--floor", "--sensitivity", "--av-offset", "--pitch", "--noise-floor",
+            "--rotation", "--floor", "--sensitivity", "--spectrum-floor", "--spectrogram-floor", "--loudness-target", "--av-offset", "--pitch", "--noise-floor",
         ])
         #expect(ConfigSchema.display.theme.key.words == ["neon", "fire", "ocean", "forest", "mono", "sunset"])
         #expect(ConfigSchema.display.bars.key.words == nil)

@@ -27,14 +27,6 @@ extension DisplaySettings {
         beatAccent = c[rows.beatAccent]
         hold = c[rows.hold]
         fall = Float(c[rows.fall])
-        ballistics = c[rows.ballistics]
-        meterScale = c[rows.meterScale]
-        loudnessTargets = c[rows.loudnessTargets]
-        spectrumFloor = Float(c[rows.spectrumFloor])
-        lowsAtEdges = c[rows.lowsAtEdges]
-        colorMap = c[rows.colorMap]
-        spectrogramFloor = Float(c[rows.spectrogramFloor])
-        scopeAutoGain = c[rows.scopeAutoGain]
         shader = c[rows.shader]
         shaderDirectory = c[rows.shaderDirectory]
         size = c[rows.size]
@@ -52,8 +44,8 @@ extension ScrubberSettings {
         let rows = ConfigSchema.player
         self.init()
         kind = c[rows.scrubber]
-        colorMap = c[ConfigSchema.display.colorMap]
-        spectrogramFloor = Float(c[ConfigSchema.display.spectrogramFloor])
+        colorMap = c[SpectrogramSettings.rows.colorMap]
+        spectrogramFloor = Float(c[SpectrogramSettings.rows.floor])
         barWidth = c[rows.scrubberBarWidth]
         barSpacing = c[rows.scrubberBarSpacing]
         filter = c[rows.scrubberFilter]

@@ -42,7 +42,7 @@ public final class Daemon {
     var liveScreen: LiveScreen?
     var playerScreen: PlayerScreen?
     /// The look the outputs draw with (theme, bars, mode), to restart them when it changes.
-    var outputsDisplay: DisplaySettings.OutputLook?
+    var outputsDisplay: [String: JSONValue]?
 
     var tap: (any LiveTap)?
     /// The tap's delivery size (nil: 256 frames, for the window).

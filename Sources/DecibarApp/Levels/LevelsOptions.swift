@@ -19,7 +19,7 @@ public struct LevelsOptions: SettingsGroup {
         "The value of a full bar in --format ascii (cava's ascii_max_range).")
     public let raw: Setting<Bool> = .boolean(home, "raw", "Spectrum: each line's own analysis, without the window's smoothing (floor -160 dB).")
     // The window's spectrum floor's range: the same bars, the same limits.
-    public let floor: Setting<Double?> = .number(home, "floor", ConfigSchema.display.spectrumFloor.key.numberRange!, unit: "dB",
+    public let floor: Setting<Double?> = .number(home, "floor", SpectrumSettings.rows.floor.key.numberRange!, unit: "dB",
         "Spectrum: the level of an empty bar, in dB (default -70, as the window's); smoothed levels stay at or above it.")
     public let standalone: Setting<Bool> = .boolean(home, "standalone",
         "Open a tap of its own even when a daemon runs (by default, live levels come from the running daemon's tap).")

@@ -1,26 +1,14 @@
 import DecibarCore
 
 extension DisplaySettings {
-    /// What of the window's look the outputs draw with: a change restarts them.
-    struct OutputLook: Equatable {
-        var mode: VisualMode
-        var bars: Int?
-        var theme: String
-        var barWidth: Int?
-        var barSpacing: Int?
-        var beatAccent: Bool
-        var sensitivity: Sensitivity
-        var floor: Float
-        var attack: Double?
-        var release: Double?
-        var spectrumFloor: Float
-        var lowsAtEdges: Bool
-        var fps: Double?
-    }
-
-    var outputLook: OutputLook {
-        OutputLook(mode: mode, bars: bars, theme: theme, barWidth: barWidth, barSpacing: barSpacing, beatAccent: beatAccent,
-                   sensitivity: sensitivity, floor: floor, attack: attack, release: release, spectrumFloor: spectrumFloor,
-                   lowsAtEdges: lowsAtEdges, fps: fps)
+    /// What of the window's look the outputs draw with: every display row that a render takes too
+    /// (the picture, not the window), and the rate. A change restarts them.
+    var outputLook: [String: JSONValue] {
+        var look: [String: JSONValue] = [:]
+        for key in ConfigSchema.keys where key.section == ConfigSection.display.rawValue
+            && (key.scope.commands.contains(.render) || key == ConfigSchema.display.fps.key) {
+            look[key.path] = configuration[key]
+        }
+        return look
     }
 }

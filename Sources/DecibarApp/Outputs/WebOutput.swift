@@ -34,9 +34,9 @@ final class WebOutput: Output {
         caps = display.caps
         let page = display.mode.details?.page ?? .bars
         labelsFrequencies = page == .spectrum
-        lowsAtEdges = display.lowsAtEdges
-        meterScale = display.meterScale
-        loudnessTargets = display.loudnessTargets
+        lowsAtEdges = display[SpectrumSettings.rows.lowsAtEdges]
+        meterScale = display[MeterSettings.rows.scale]
+        loudnessTargets = display[MeterSettings.rows.loudnessTargets]
         // A meter shows loudness: the lane measures it then.
         needs = page == .meter ? [.loudness] : []
         // Where the window shows its background, the page is transparent unless it is opaque.

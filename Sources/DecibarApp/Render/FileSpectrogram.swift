@@ -55,11 +55,11 @@ public struct FileSpectrogram {
             let rects = try RectRenderer(shaders: shaders)
             let renderer = try SpectrogramRenderer(shaders: shaders)
             let theme = display.barTheme
-            let colors = display.colorMap.table(count: 256, theme: theme)
+            let colors = display[SpectrogramSettings.rows.colorMap].table(count: 256, theme: theme)
             renderer.setColorMap(colors)
             let lineHeight = labels.size(of: "0").height
             let top = lineHeight + 8, bottom = lineHeight + 10
-            let floorText = String(Int(display.spectrogramFloor.rounded()))
+            let floorText = String(Int(display[SpectrogramSettings.rows.floor].rounded()))
             let layout = SpectrogramLayout(width: width - 8, height: height - top - bottom, textWidth: labels.size(of: "20k").width,
                                            textHeight: lineHeight, legendTextWidth: max(labels.size(of: floorText).width, labels.size(of: "0 dB").width))
             func shifted(_ rect: PixelRect) -> PixelRect { PixelRect(x: rect.x, y: rect.y + top, width: rect.width, height: rect.height) }
@@ -68,7 +68,7 @@ public struct FileSpectrogram {
             let background = theme.background
             BarRenderer.clear(to: background)
             renderer.upload(columns, rows: SpectrogramState.rowCount, capacity: plot.width, newest: plot.width - 1, count: plot.width,
-                            floorDB: display.spectrogramFloor)
+                            floorDB: Float(display[SpectrogramSettings.rows.floor]))
             renderer.draw(in: plot, canvasWidth: width, canvasHeight: height, newest: plot.width - 1, shown: plot.width, vertical: false)
             var shapes: [(PixelRect, Color)] = []
             let ticks = layout.ticks { text in let size = labels.size(of: text); return (size.width, size.height) }

@@ -9,6 +9,9 @@ public struct DisplaySettings: Sendable {
     /// The settings it was read from: a mode reads its own rows here (its settings group).
     public var configuration = Configuration()
 
+    /// A mode's own setting, from `configuration`.
+    public subscript<Value>(setting: Setting<Value>) -> Value { configuration[setting] }
+
     public var mode = Self.rows.mode.defaultValue
     /// Bars to draw; nil means 48, or as many as fit with `barWidth`.
     public var bars = Self.rows.bars.defaultValue
@@ -34,14 +37,6 @@ public struct DisplaySettings: Sendable {
     public var hold = Self.rows.hold.defaultValue
     /// How fast they fall after holding, in dB/s.
     public var fall = Float(Self.rows.fall.defaultValue)
-    public var ballistics = Self.rows.ballistics.defaultValue
-    public var spectrumFloor = Float(Self.rows.spectrumFloor.defaultValue)
-    public var lowsAtEdges = Self.rows.lowsAtEdges.defaultValue
-    /// Spectrogram: its colors, and the level of the first.
-    public var colorMap = Self.rows.colorMap.defaultValue
-    public var spectrogramFloor = Float(Self.rows.spectrogramFloor.defaultValue)
-    /// Scope: the goniometer follows the music's level.
-    public var scopeAutoGain = Self.rows.scopeAutoGain.defaultValue
     public var shader = Self.rows.shader.defaultValue
     public var shaderDirectory = Self.rows.shaderDirectory.defaultValue
     public var size = Self.rows.size.defaultValue
@@ -55,9 +50,6 @@ public struct DisplaySettings: Sendable {
     public var floor = Float(Self.rows.floor.defaultValue)
     /// The gain on bars and spectrum: automatic unless fixed.
     public var sensitivity = Self.rows.sensitivity.defaultValue
-    /// The meter's scale, and the loudness targets (LUFS) marked on it.
-    public var meterScale = Self.rows.meterScale.defaultValue
-    public var loudnessTargets = Self.rows.loudnessTargets.defaultValue
     public var exitAfter: Double?
     public var screenshot: String?
     public var record: String?

@@ -6,8 +6,8 @@ public struct ScrubberSettings: Sendable {
 
     /// Waveform or spectrogram, and the spectrogram's colors and floor (the display's).
     public var kind = Self.rows.scrubber.defaultValue
-    public var colorMap = ConfigSchema.display.colorMap.defaultValue
-    public var spectrogramFloor = Float(ConfigSchema.display.spectrogramFloor.defaultValue)
+    public var colorMap = SpectrogramSettings.rows.colorMap.defaultValue
+    public var spectrogramFloor = Float(SpectrogramSettings.rows.floor.defaultValue)
     public var barWidth = Self.rows.scrubberBarWidth.defaultValue
     public var barSpacing = Self.rows.scrubberBarSpacing.defaultValue
     public var filter = Self.rows.scrubberFilter.defaultValue

@@ -101,12 +101,8 @@ final class VisualTools {
         settings.beatAccent = display.beatAccent
         settings.holdTime = display.hold / 1000
         settings.fallRate = display.fall
-        settings.ballistics = display.ballistics
-        settings.spectrumFloor = display.spectrumFloor
-        settings.lowsAtEdges = display.lowsAtEdges
         settings.sensitivity = display.sensitivity
-        settings.meterScale = display.meterScale
-        settings.loudnessTargets = display.loudnessTargets
+        settings.configuration = display.configuration
         return settings
     }
 }

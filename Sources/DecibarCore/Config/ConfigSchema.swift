@@ -77,25 +77,9 @@ public enum ConfigSchema {
             "How long peak caps (and the meter's hold line) hold, in ms.")
         public let fall: Setting<Double> = .number(ConfigSection.display, "fall", 0.001...1000, default: Double(LevelMeter.defaultHoldFallRate), unit: "dB/s",
             "How fast peak caps fall after holding, in dB per second.")
-        public let ballistics: Setting<MeterBallistics> = .choice(ConfigSection.display, "ballistics", default: .digital,
-            "Meter peak bar: digital (falls at 40 dB/s) or iec (IEC 60268-18: 20 dB in 1.7 s).")
-        public let meterScale: Setting<MeterScale> = .choice(ConfigSection.display, "meter_scale", default: .dbfs,
-            "Meter scale: dbfs (-70...0, levels first) or lufs (-59...0 with ticks at the -23 and -14 LUFS targets).")
-        public let loudnessTargets: Setting<[Double]> = .numbers(ConfigSection.display, "loudness_targets", -59...0, unit: "LUFS", option: "loudness-target",
-            "Loudness targets marked on the meter's loudness bars, in LUFS (e.g. [-23, -14]: EBU R128 and streaming). Repeat --loudness-target for more.")
-        public let spectrumFloor: Setting<Double> = .number(ConfigSection.display, "spectrum_floor", -160 ... -10, default: -70, unit: "dB",
-            "Spectrum level drawn as an empty bar, in dB (the top is 0 dB).")
-        public let lowsAtEdges: Setting<Bool> = .boolean(ConfigSection.display, "lows_at_edges",
-            "Spectrum: put the low frequencies at the window's edges instead of the center.")
         public let shaderDirectory: Setting<String?> = .text(ConfigSection.display, "shader_dir", valueName: "folder",
             inWindow: "s switches to the next; saving a file reloads it, and one that does not compile shows the compiler's message while the last good one stays.",
             "Draw with your own fragment shaders from this folder: the first *.frag or *.glsl by name (unset: the built-in bars).")
-        public let colorMap: Setting<ColorMap> = .choice(ConfigSection.display, "colormap", default: .magma, for: .picture,
-            "Spectrogram colors from quiet to loud: magma, viridis, inferno, plasma (perceptual maps, readable in grey) or theme (the theme's background, center and tip colors).")
-        public let spectrogramFloor: Setting<Double> = .number(ConfigSection.display, "spectrogram_floor", -200 ... -20, default: -100, for: .picture, unit: "dB",
-            "Spectrogram: the level drawn as the color map's first color, in dB (0 dBFS is its last).")
-        public let scopeAutoGain: Setting<Bool> = .boolean(ConfigSection.display, "scope_auto_gain",
-            "Scope: scale the goniometer to the loudest recent sample (off: full scale reaches its edge, so quiet music draws small, as on a mastering meter).")
         public let shader: Setting<String?> = .text(ConfigSection.display, "shader", valueName: "file",
             inWindow: "s moves on through the other shaders of its folder; saving the file reloads it.",
             "Draw with this fragment shader (in bars and spectrum modes): one written for Decibar, or one as written on shadertoy.com (mainImage, with iChannel0 the audio texture), unchanged. Takes the place of shader_dir.")

@@ -1,5 +1,6 @@
 /// What the pictures are asked to show, from the display settings: bar count and layout,
-/// smoothing, scales, caps, the beat accent and the meter's options.
+/// smoothing, scales, caps and the beat accent, which every bar picture shares. A mode's own
+/// settings it reads from `configuration` (its group's rows).
 public struct VisualSettings: Sendable {
     /// Bars to draw; nil: as many as fit `layout`'s fixed width, else `defaultBarCount`.
     public var bars: Int?
@@ -12,13 +13,9 @@ public struct VisualSettings: Sendable {
     /// Caps' (and the meter's hold line's) hold, in seconds, then fall, in dB/s.
     public var holdTime = 1.0
     public var fallRate: Float = LevelMeter.defaultHoldFallRate
-    public var ballistics: MeterBallistics = .digital
-    public var spectrumFloor: Float = -70
-    public var lowsAtEdges = false
     public var sensitivity = Sensitivity.automatic
-    /// The meter's scale, and loudness targets marked on its loudness bars, in LUFS.
-    public var meterScale = MeterScale.dbfs
-    public var loudnessTargets: [Double] = []
+    /// The settings in force, where a mode finds its own.
+    public var configuration = Configuration()
 
     public static let defaultBarCount = 48
 

@@ -4,7 +4,8 @@ import DecibarRender
 /// `--mode meter`: a level meter per channel with its scale and figures, and the loudness bars
 /// (momentary, short-term) with the integrated loudness, range and true peak under them.
 final class LevelMeterVisual: Visual {
-    static let mode = VisualModeDescription(name: "meter", summary: "RMS, peak and loudness per channel", page: .meter, pageDrawsItself: true)
+    static let mode = VisualModeDescription(name: "meter", summary: "RMS, peak and loudness per channel", page: .meter, pageDrawsItself: true,
+                                            settings: MeterSettings.rows)
 
     private let tools: VisualTools
     private(set) var state: MeterState
@@ -30,8 +31,8 @@ final class LevelMeterVisual: Visual {
         let channels = state.channels
         let meter = state.meter
         let geometry = MeterLayout(width: width, height: height, channelCount: channels, loudnessBarCount: 2,
-                                   scale: display.meterScale)
-        shapes.build(geometry, meter: meter, loudness: state.loudness, targets: display.loudnessTargets,
+                                   scale: display[MeterSettings.rows.scale])
+        shapes.build(geometry, meter: meter, loudness: state.loudness, targets: display[MeterSettings.rows.loudnessTargets],
                      theme: tools.theme, floorDB: MeterState.floorDB)
         tools.shapes.removeAll(keepingCapacity: true)
         for shape in shapes.under { tools.shapes.append(shape) }
@@ -44,7 +45,7 @@ final class LevelMeterVisual: Visual {
         guard let labels = tools.labels else { return }
         var lastLabelBottom = Int.min
         for level in geometry.visibleTicks {
-            let text = level == 0 ? (display.meterScale == .lufs ? "LUFS" : "0 dB") : Self.tickText(level)
+            let text = level == 0 ? (display[MeterSettings.rows.scale] == .lufs ? "LUFS" : "0 dB") : Self.tickText(level)
             let size = labels.size(of: text)
             let y = geometry.y(forDB: level) - size.height / 2
             // On a short window the labels near 0 dB would overlap: skip those that would.
@@ -88,7 +89,7 @@ final class LevelMeterVisual: Visual {
                         canvasWidth: width, canvasHeight: windowHeight)
         }
         let last = geometry.loudnessSlot(1)
-        for target in display.loudnessTargets {
+        for target in display[MeterSettings.rows.loudnessTargets] {
             tools.textBytes.removeAll(keepingCapacity: true)
             DecimalText.append(target, places: 0, to: &tools.textBytes)
             let size = labels.size(ofCharacters: tools.textBytes)

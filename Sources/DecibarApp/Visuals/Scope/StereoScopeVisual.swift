@@ -4,7 +4,8 @@ import DecibarRender
 /// `--mode scope`: a goniometer of the last 50 ms (mid up, side across; the oldest points
 /// faintest), with the phase correlation and the balance of the last 300 ms beside it.
 final class StereoScopeVisual: Visual {
-    static let mode = VisualModeDescription(name: "scope", summary: "a goniometer of the stereo image with its phase correlation and balance")
+    static let mode = VisualModeDescription(name: "scope", summary: "a goniometer of the stereo image with its phase correlation and balance",
+                                            settings: ScopeSettings.rows)
 
     private let tools: VisualTools
     private(set) var state: StereoScopeState
@@ -12,7 +13,7 @@ final class StereoScopeVisual: Visual {
 
     init(tools: VisualTools) throws(RenderError) {
         self.tools = tools
-        state = StereoScopeState(autoGain: tools.display.scopeAutoGain)
+        state = StereoScopeState(autoGain: tools.display[ScopeSettings.rows.autoGain])
         points.reserveCapacity(StereoScopeState.capacity * Self.maximumSteps)
     }
 

@@ -5,7 +5,8 @@ import DecibarRender
 /// `--mode spectrogram`: the last five seconds of frequencies, scrolling left (or up), on a log
 /// axis from 20 Hz to 20 kHz with its labels beside the plot and a dB legend at the right.
 final class SpectrogramVisual: Visual {
-    static let mode = VisualModeDescription(name: "spectrogram", summary: "the last 5 s of frequencies scrolling by, on a log axis")
+    static let mode = VisualModeDescription(name: "spectrogram", summary: "the last 5 s of frequencies scrolling by, on a log axis",
+                                            settings: SpectrogramSettings.rows)
 
     private let tools: VisualTools
     private(set) var state: SpectrogramState
@@ -24,7 +25,7 @@ final class SpectrogramVisual: Visual {
             }
         }
         renderer = try SpectrogramRenderer(shaders: tools.shaders)
-        let colors = tools.display.colorMap.table(count: 256, theme: tools.theme)
+        let colors = tools.display[SpectrogramSettings.rows.colorMap].table(count: 256, theme: tools.theme)
         renderer.setColorMap(colors)
         legendColors = stride(from: 0, to: colors.count, by: 8).map { colors[$0] }
     }
@@ -37,7 +38,7 @@ final class SpectrogramVisual: Visual {
     var wantsReleases: Bool { true }
     func released(_ buffer: AudioBuffer) { state.add(buffer) }
 
-    private var floorDB: Float { tools.display.spectrogramFloor }
+    private var floorDB: Float { Float(tools.display[SpectrogramSettings.rows.floor]) }
 
     func draw(_ canvas: VisualCanvas) {
         let vertical = tools.display.orientation == .top

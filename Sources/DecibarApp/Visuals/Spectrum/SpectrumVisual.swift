@@ -6,7 +6,8 @@ extension SpectrumAnalyzer: BandAnalyzer {}
 
 /// `--mode spectrum`: each channel's spectrum as bars, with the frequencies under them.
 final class SpectrumVisual: Visual {
-    static let mode = VisualModeDescription(name: "spectrum", summary: "frequency bands, left channel on the left, right on the right", drawsRadial: true, page: .spectrum, pageDrawsItself: true)
+    static let mode = VisualModeDescription(name: "spectrum", summary: "frequency bands, left channel on the left, right on the right", drawsRadial: true, page: .spectrum, pageDrawsItself: true,
+                                            settings: SpectrumSettings.rows)
 
     private let tools: VisualTools
     private(set) var state: SpectrumState
@@ -38,7 +39,7 @@ final class SpectrumVisual: Visual {
                                   orientation: layout.orientation, textHeight: labels.pixelSize)
         // barRects holds this frame's bars (drawn just before).
         FrequencyLabels.place(bandCount: bands.count, band: { bands.band(containing: $0) }, barRects: tools.barRects, width: canvas.width,
-                              lowsAtEdges: tools.display.lowsAtEdges, textWidth: { labels.size(of: $0).width }) { text, x in
+                              lowsAtEdges: tools.display[SpectrumSettings.rows.lowsAtEdges], textWidth: { labels.size(of: $0).width }) { text, x in
             labels.draw(text, x: x, y: y, color: FrequencyLabels.color, canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
         }
     }

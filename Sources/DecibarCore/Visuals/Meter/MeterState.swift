@@ -18,7 +18,7 @@ public struct MeterState: VisualState {
     }
 
     private static func makeMeter(settings: VisualSettings, channels: Int) -> LevelMeter {
-        LevelMeter(channelCount: channels, ballistics: settings.ballistics, holdTime: settings.holdTime,
+        LevelMeter(channelCount: channels, ballistics: settings.configuration[MeterSettings.rows.ballistics], holdTime: settings.holdTime,
                    holdFallRate: settings.fallRate, floorDB: floorDB)
     }
 

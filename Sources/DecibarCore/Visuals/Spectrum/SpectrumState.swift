@@ -7,6 +7,9 @@ public struct SpectrumState: BarVisualState {
 
     public let settings: VisualSettings
     private let makeAnalyzer: AnalyzerFactory
+    /// The level drawn as an empty bar (dB), and where the lows go.
+    private let floorDB: Float
+    private let lowsAtEdges: Bool
     public private(set) var field: BarField
     public private(set) var analyzer: (any BandAnalyzer)?
     /// The analyzer's band powers averaged over the time each band's width needs (see `BandPowerAverager`).
@@ -22,14 +25,16 @@ public struct SpectrumState: BarVisualState {
         self.settings = settings
         self.makeAnalyzer = makeAnalyzer
         field = BarField(settings: settings)
-        sensitivity.spanDB = -settings.spectrumFloor
+        floorDB = Float(settings.configuration[SpectrumSettings.rows.floor])
+        lowsAtEdges = settings.configuration[SpectrumSettings.rows.lowsAtEdges]
+        sensitivity.spanDB = -floorDB
     }
 
     public var bands: SpectrumBands? { analyzer?.bands }
 
     public mutating func update(_ frame: VisualFrame) {
         setTargets(frame)
-        field.advance(dt: frame.dt, rangeDB: -settings.spectrumFloor, beatLevel: frame.beatLevel)
+        field.advance(dt: frame.dt, rangeDB: -floorDB, beatLevel: frame.beatLevel)
     }
 
     private mutating func setTargets(_ frame: VisualFrame) {
@@ -57,7 +62,7 @@ public struct SpectrumState: BarVisualState {
         }
         bandAverager?.advance(toward: raw, dt: frame.dt)
         let levels = bandAverager?.levels ?? raw
-        SpectrumScale(floorDB: settings.spectrumFloor).normalize(levels, into: &bandHeights)
+        SpectrumScale(floorDB: floorDB).normalize(levels, into: &bandHeights)
         if let gain = settings.sensitivity.fixedGain {
             if gain != 1 { scaleBandHeights { $0 * gain } }
         } else {
@@ -72,7 +77,7 @@ public struct SpectrumState: BarVisualState {
                 }
             }
         }
-        StereoSpectrum.arrange(bandHeights, lowsAtEdges: settings.lowsAtEdges, into: &field.targets)
+        StereoSpectrum.arrange(bandHeights, lowsAtEdges: lowsAtEdges, into: &field.targets)
     }
 
     private mutating func scaleBandHeights(_ transform: (Float) -> Float) {
