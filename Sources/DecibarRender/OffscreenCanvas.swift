@@ -1,17 +1,20 @@
 import CEGL
 import CGL
 import DecibarCore
+import Foundation
 import Synchronization
 
 /// An OpenGL 3.3 core context with no window and no display (EGL on Mesa's surfaceless platform),
 /// drawing into a framebuffer object of a fixed size. Frames are read back with `readPixels`.
 /// Create, use and destroy it on one thread. Several may live at once (a render's outputs): each
-/// has its own context, made current with `makeCurrent` before drawing into it.
-public final class OffscreenCanvas {
+/// has its own context, made current with `makeCurrent` before drawing into it. As a `Surface` it
+/// shows nothing and hears no input: a loop drawn on it keeps its frames for whoever reads them.
+public final class OffscreenCanvas: Surface {
     /// Canvases alive: EGL's display is one for all of them, terminated when the last one goes.
     private static let alive = Mutex(0)
     public let width: Int
     public let height: Int
+    public var title = ""
     private let display: EGLDisplay
     private let context: EGLContext
     private var framebuffer: GLuint = 0
@@ -99,7 +102,6 @@ public final class OffscreenCanvas {
 
     private static var lastError: String { "0x" + String(eglFunctions.eglGetError!(), radix: 16) }
 
-    /// The frame just drawn, RGBA, bottom row first; valid until the next call.
     /// Waits until everything drawn so far is done (for timing what drawing costs).
     public func finish() {
         glFunctions.glFinish!()
@@ -135,7 +137,8 @@ public final class OffscreenCanvas {
         }
     }
 
-    public func readPixels() -> [UInt8] {
+    /// The frame just drawn, RGBA, bottom row first; valid until the next call.
+    public func readRGBA() -> [UInt8] {
         glFunctions.glFinish!()
         if pixels.isEmpty { pixels = [UInt8](repeating: 0, count: width * height * 4) }
         glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
@@ -143,5 +146,25 @@ public final class OffscreenCanvas {
             glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
         return pixels
+    }
+
+    // Surface: no display, no input; frames wait to be read.
+    public var drawableSize: (width: Int, height: Int) { (width, height) }
+    public var refreshRate: Double? { nil }
+    public var requestedVSync: Bool { false }
+    public var isFullyCovered: Bool { false }
+    public func pollEvents() -> [SurfaceEvent] { [] }
+    public func waitForEvent(timeout: Double) { Thread.sleep(forTimeInterval: max(0, timeout)) }
+    public func stopWaitingForVSync() {}
+    public func finishDrawing() { finish() }
+    public func present() { finish() }
+    public func toggleFullscreen() {}
+
+    public func readPixels(into pixels: inout [UInt8], width: Int, height: Int) {
+        precondition(pixels.count >= width * height * 4, "pixel buffer too small")
+        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
+        pixels.withUnsafeMutableBytes { bytes in
+            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
+        }
     }
 }

@@ -11,7 +11,7 @@ extension Window {
     }
 
     /// What the compositor said to the layer since the last call; never blocks.
-    func layerEvents(of surface: WaylandLayerSurface) -> [WindowEvent] {
+    func layerEvents(of surface: WaylandLayerSurface) -> [SurfaceEvent] {
         if !surface.dispatch(timeout: 0) { Self.displayWasLost() }
         return surface.takeEvents().map { event in
             switch event {

@@ -9,7 +9,7 @@ let displayLostAction = Mutex<(@Sendable () -> Void)?>(nil)
 
 /// An SDL2 window with an OpenGL 3.3 core context. Create, use and destroy it on one thread:
 /// the thread that owns the event loop (the process main thread in `decibar`).
-public final class Window {
+public final class Window: Surface {
     /// SDL's window and context; nil for a layer of a Wayland desktop, which SDL cannot make.
     private var window: OpaquePointer?
     private var context: SDL_GLContext?
@@ -419,11 +419,11 @@ public final class Window {
     }
 
     /// Everything that happened since the last call; never blocks.
-    public func pollEvents() -> [WindowEvent] {
+    public func pollEvents() -> [SurfaceEvent] {
         guard !isClosed else { return [] }
         if let layerSurface { return layerEvents(of: layerSurface) }
         if layer != .window { keepInLayer() }
-        var events: [WindowEvent] = []
+        var events: [SurfaceEvent] = []
         var event = SDL_Event()
         while sdlFunctions.SDL_PollEvent!(&event) != 0 {
             switch SDL_EventType(event.type) {
@@ -514,7 +514,7 @@ public final class Window {
     }
 
     /// Shows the frame just drawn.
-    public func swap() {
+    public func present() {
         guard !isClosed else { return }
         if let layerSurface { return layerSurface.swap() }
         sdlFunctions.SDL_GL_SwapWindow!(window)
@@ -527,7 +527,6 @@ public final class Window {
         glFunctions.glFinish!()
     }
 
-    /// The pixels of the frame being drawn (call before `swap()`), RGBA rows bottom to top.
     /// Reads the bottom-left `width`×`height` pixels of the frame just drawn (RGBA, bottom row
     /// first) into `pixels`, which must hold `width × height × 4` bytes.
     public func readPixels(into pixels: inout [UInt8], width: Int, height: Int) {
@@ -537,17 +536,5 @@ public final class Window {
         pixels.withUnsafeMutableBytes { bytes in
             glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
         }
-    }
-
-    public func readPixels() -> (pixels: [UInt8], width: Int, height: Int) {
-        let (width, height) = drawableSize
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        glFunctions.glFinish!()
-        glFunctions.glPixelStorei!(GLenum(GL_PACK_ALIGNMENT), 1)
-        glFunctions.glReadBuffer!(GLenum(GL_BACK))
-        pixels.withUnsafeMutableBytes { bytes in
-            glFunctions.glReadPixels!(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), bytes.baseAddress)
-        }
-        return (pixels, width, height)
     }
 }

@@ -48,7 +48,7 @@ struct RenderTests {
             let rects = layout.rects(for: values, width: width, height: height)
             renderer.draw(rects, width: width, height: height, theme: Self.theme)
             let readback = window.readPixels()
-            window.swap()
+            window.present()
             let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
             for rect in rects {
                 let span = frame.paintedSpan(x: rect.x + rect.width / 2, theme: Self.theme)
@@ -74,7 +74,7 @@ struct RenderTests {
         text.draw("waiting for audio server", x: 50, y: 60, color: Color(hex: 0xFFFFFF),
                   canvasWidth: width, canvasHeight: height)
         let readback = window.readPixels()
-        window.swap()
+        window.present()
         let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
         var inside = 0
         var outside = 0

@@ -162,7 +162,7 @@ extension Daemon {
         } else if key.section == ConfigSection.display.rawValue {
             rebuildVisualizer()
         } else if key.section == ConfigSection.player.rawValue, !Self.appliedInPlace.contains(key), let session, let window {
-            playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
+            playerScreen = try? makePlayerScreen(for: session, surface: window, shaders: ShaderLibrary())
         } else if key == ConfigSchema.audio.source.key || key == ConfigSchema.audio.apps.key || key == ConfigSchema.audio.excludeApps.key
                     || key == ConfigSchema.audio.backend.key {
             closeTap()
@@ -193,7 +193,7 @@ extension Daemon {
             self.session = session
             session.open(from: 0)
             if let window {
-                playerScreen = try? makePlayerScreen(for: session, window: window, shaders: ShaderLibrary())
+                playerScreen = try? makePlayerScreen(for: session, surface: window, shaders: ShaderLibrary())
             }
         }
         guard let session, session.hasTrack else {

@@ -307,18 +307,18 @@ public final class Daemon {
         log.info("window hidden")
     }
 
-    func makeVisualizer(for window: Window) throws {
+    func makeVisualizer(for surface: any Surface) throws {
         let shaders = try ShaderLibrary()
-        visualizer = try Visualizer(display: display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: window),
+        visualizer = try Visualizer(display: display, shaders: shaders, labelSize: PlayerScreen.labelSize(for: surface),
                                     now: MonotonicClock.now())
         if let session {
-            playerScreen = try makePlayerScreen(for: session, window: window, shaders: shaders)
+            playerScreen = try makePlayerScreen(for: session, surface: surface, shaders: shaders)
         }
     }
 
-    func makePlayerScreen(for session: PlaySession, window: Window, shaders: ShaderLibrary) throws -> PlayerScreen {
+    func makePlayerScreen(for session: PlaySession, surface: any Surface, shaders: ShaderLibrary) throws -> PlayerScreen {
         let scrubberSettings = ScrubberSettings(configuration: configuration)
-        let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
+        let renderers = try PlayerScreen.makeRenderers(for: surface, shaders: shaders)
         return PlayerScreen(session: session, scrubber: ScrubberView(options: scrubberSettings, rects: renderers.rects, text: renderers.text, shaders: shaders),
                             pictures: renderers.pictures, captions: renderers.captions,
                             decibels: playerScreen?.decibels ?? scrubberSettings.decibels)
@@ -339,7 +339,7 @@ public final class Daemon {
 
     /// The frame loop while the window shows; returns when it is hidden or the daemon stops.
     private func runWindow(_ window: Window) throws {
-        try FrameLoop(window: window, display: display).run { frame in
+        try FrameLoop(surface: window, display: display).run { frame in
             handleInbox()
             // Hidden, stopping, or made again (new layer settings): this loop's window is done.
             if stopping != nil || !isShown || self.window !== window {
@@ -365,10 +365,10 @@ public final class Daemon {
             updateOutputSource()
             runKeys(&frame, visualizer: visualizer)
             if let session, !session.isOver, let playerScreen {
-                playerScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
+                playerScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil)
                 if session.isOver { session.close() }
             } else if let liveScreen {
-                liveScreen.frame(&frame, window: window, visualizer: visualizer, recorder: nil)
+                liveScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil)
             }
         }
     }
@@ -396,12 +396,12 @@ public final class Daemon {
 
     /// Saves the frame just drawn; the reply says when it was drawn (CLOCK_MONOTONIC seconds) and
     /// where the playhead stood, so a script can tell what the picture should show.
-    private func saveScreenshots(of window: Window, drawnAt: Double) {
+    private func saveScreenshots(of surface: any Surface, drawnAt: Double) {
         var data: [String: JSONValue] = ["drawn_at": .number(drawnAt)]
         if let session, session.hasTrack { data["playhead"] = .number(session.playhead) }
         for pending in pendingScreenshots {
             do {
-                try FrameLoop.saveScreenshot(of: window, to: pending.path)
+                try FrameLoop.saveScreenshot(of: surface, to: pending.path)
                 pending.client.reply(ControlMessage.success(id: pending.id, data: .object(data)))
             } catch {
                 let message = (error as? CommandFailure)?.message ?? "\(error)"

@@ -12,12 +12,12 @@ struct OwnWindowCommands {
     var redraw: ((Configuration) throws(ControlFailure) -> Void)?
 
     /// Runs the commands of the frame's keys; the last failure, said for a moment by the window.
-    mutating func run(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, player: PlayerScreen?) -> String? {
+    mutating func run(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, player: PlayerScreen?) -> String? {
         var failure: String?
         for case .key(let chord) in frame.events {
             guard let command = keys.command(for: chord, in: KeyBindings.contexts(mode: visualizer.mode, player: player != nil)) else { continue }
             do {
-                try perform(command, frame: &frame, window: window, visualizer: visualizer, player: player)
+                try perform(command, frame: &frame, surface: surface, visualizer: visualizer, player: player)
             } catch {
                 failure = error.message
             }
@@ -25,11 +25,11 @@ struct OwnWindowCommands {
         return failure
     }
 
-    mutating func perform(_ command: ControlCommand, frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer,
+    mutating func perform(_ command: ControlCommand, frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer,
                           player: PlayerScreen?) throws(ControlFailure) {
         switch command {
         case .close, .quit: frame.closes = true
-        case .fullscreen: window.toggleFullscreen()
+        case .fullscreen: surface.toggleFullscreen()
         case .set(let name, let value): try set(try Self.key(named: name), to: value, visualizer: visualizer, player: player)
         case .cycle(let name):
             let key = try Self.key(named: name)

@@ -40,7 +40,7 @@ final class FFmpegSink: FrameSink {
     /// Writes the frame as NV12 top row first when `takesNV12`, else as RGBA bottom row first
     /// (ffmpeg flips it).
     func writeFrame(from canvas: OffscreenCanvas) throws(CommandFailure) {
-        guard takesNV12 else { return try send(canvas.readPixels()) }
+        guard takesNV12 else { return try send(canvas.readRGBA()) }
         if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: NV12Frame.byteCount(width: canvas.width, height: canvas.height)) }
         scratch.withUnsafeMutableBytes { canvas.readNV12(into: $0) }
         try send(scratch)

@@ -99,7 +99,7 @@ public struct FileSpectrogram {
             let title = OutputPath.name(of: file) + "   " + TimeLabel.text(seconds: seconds) + "   " + String(sampleRate) + " Hz"
             labels.draw(title, x: plot.x, y: 3, color: FrequencyLabels.color, canvasWidth: width, canvasHeight: height)
             labels.endFrame()
-            return try PNGImage.encode(rgba: canvas.readPixels(), width: width, height: height, flipVertically: true)
+            return try PNGImage.encode(rgba: canvas.readRGBA(), width: width, height: height, flipVertically: true)
         } catch {
             throw CommandFailure(message: error.description)
         }

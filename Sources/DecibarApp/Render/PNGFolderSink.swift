@@ -23,7 +23,7 @@ final class PNGFolderSink: FrameSink {
         frameNumber += 1
         let png: [UInt8]
         do {
-            png = try PNGImage.encode(rgba: canvas.readPixels(), width: width, height: height, flipVertically: true)
+            png = try PNGImage.encode(rgba: canvas.readRGBA(), width: width, height: height, flipVertically: true)
         } catch {
             throw cannotWrite(error.description)
         }

@@ -57,11 +57,11 @@ final class Recorder {
 
     /// Call after drawing a frame, before it is shown; `now` is when the frame loop started it.
     /// Throws once recording has failed.
-    func frameDrawn(in window: Window, at now: Double) throws(CommandFailure) {
+    func frameDrawn(in surface: any Surface, at now: Double) throws(CommandFailure) {
         if let failure { throw failure }
         let due = timeline.slotsForFrame(drawnAt: now)
         guard due > 0 else { return }
-        window.readPixels(into: &pixels, width: width, height: height)
+        surface.readPixels(into: &pixels, width: width, height: height)
         haveFrame = true
         for _ in 0 ..< due { try writeSlot() }
     }

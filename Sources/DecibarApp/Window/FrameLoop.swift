@@ -2,8 +2,8 @@ import DecibarCore
 import DecibarRender
 import Foundation
 
-/// The frame loop both windows share: measures dt, paces frames to the display, handles quit and
-/// fullscreen, and on the way out saves the screenshot. The view draws each frame in `body`.
+/// The frame loop every view shares, on any surface: measures dt, paces frames to the display,
+/// handles quit, and on the way out saves the screenshot. The view draws each frame in `body`.
 struct FrameLoop {
     struct Frame {
         /// 0 for the first frame.
@@ -13,7 +13,7 @@ struct FrameLoop {
         /// Seconds since the previous frame started (0 for the first).
         let dt: Double
         /// Input since the previous frame; quit is already handled (keys are the owner's: `KeyBindings`).
-        let events: [WindowEvent]
+        let events: [SurfaceEvent]
         /// Set to close the window after this frame.
         var closes = false
         /// Logged with the frame for the benchmarks (the mean bar value).
@@ -64,7 +64,8 @@ struct FrameLoop {
         return window
     }
 
-    let window: Window
+    /// Where the frames go: a window or a layer, or any other surface.
+    let surface: any Surface
     let display: DisplaySettings
     /// Set with --record: every drawn frame goes to it, and it is finished when the loop ends.
     var recorder: Recorder?
@@ -85,20 +86,20 @@ struct FrameLoop {
 
     private func loop(_ body: (inout Frame) throws -> Void, lastFrame: inout Double) throws {
         let frameLog = try display.frameLog.map { path throws(CommandFailure) in try LineLog(path: path, purpose: "frame log") }
-        let refreshRate = window.refreshRate
+        let refreshRate = surface.refreshRate
         if let fps = display.fps, refreshRate.map({ abs(fps - $0) > $0 * 0.01 }) ?? true {
             // Vertical blank would hold every frame to the display's rate: pace them ourselves.
-            window.stopWaitingForVSync()
+            surface.stopWaitingForVSync()
         }
-        var pacer = FramePacer(refreshRate: display.fps ?? refreshRate, vsyncClaimed: window.requestedVSync)
+        var pacer = FramePacer(refreshRate: display.fps ?? refreshRate, vsyncClaimed: surface.requestedVSync)
         let start = MonotonicClock.now()
         var previous = start
         var number = 0
         while true {
             let now = MonotonicClock.now()
             pacer.frameStarted(at: now)
-            window.makeCurrent()
-            var events = window.pollEvents()
+            surface.makeCurrent()
+            var events = surface.pollEvents()
             var quits = false
             events.removeAll { event in
                 switch event {
@@ -110,7 +111,7 @@ struct FrameLoop {
             let timeUp = display.exitAfter.map { now - start >= $0 } == true
             var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits,
                               isLast: quits || timeUp)
-            frame.isCovered = window.isFullyCovered
+            frame.isCovered = surface.isFullyCovered
             previous = now
             number += 1
             try body(&frame)
@@ -119,19 +120,19 @@ struct FrameLoop {
                 // At rest: sleep until input, until the audio side wakes us (sound came back), or
                 // for at most `restTimeout` (status messages and --exit-after still need a look).
                 let untilExit = display.exitAfter.map { start + $0 - MonotonicClock.now() } ?? .infinity
-                window.waitForEvent(timeout: max(0.001, min(frame.restTimeout, untilExit)))
+                surface.waitForEvent(timeout: max(0.001, min(frame.restTimeout, untilExit)))
                 continue
             }
-            if finished, let path = display.screenshot { try Self.saveScreenshot(of: window, to: path) }
-            try recorder?.frameDrawn(in: window, at: now)
+            if finished, let path = display.screenshot { try Self.saveScreenshot(of: surface, to: path) }
+            try recorder?.frameDrawn(in: surface, at: now)
             lastFrame = now
             if pacer.pacesItself {
                 // Drawn ahead of the slot: finish it, then show it at the slot, not whenever the
                 // drawing happened to end.
-                window.finishDrawing()
+                surface.finishDrawing()
                 MonotonicClock.sleep(seconds: pacer.presentDelay(drawnAt: MonotonicClock.now(), startedAt: now))
             }
-            window.swap()
+            surface.present()
             // Stamped after the swap: the moment this frame is handed to the display.
             frameLog?.write("\(MonotonicClock.now()) \(frame.loggedValue)")
             if finished { return }
@@ -140,8 +141,8 @@ struct FrameLoop {
     }
 
     /// Saves what was drawn into the back buffer (before the swap) as a PNG, atomically.
-    static func saveScreenshot(of window: Window, to path: String) throws {
-        let frame = window.readPixels()
+    static func saveScreenshot(of surface: any Surface, to path: String) throws {
+        let frame = surface.readPixels()
         let png: [UInt8]
         do {
             png = try PNGImage.encode(rgba: frame.pixels, width: frame.width, height: frame.height, flipVertically: true)

@@ -29,10 +29,10 @@ final class LiveScreen {
         self.text = text
     }
 
-    /// The text renderer status messages use, sized for `window`; nil (with a warning) without a font.
-    static func makeText(for window: Window) -> TextRenderer? {
+    /// The text renderer status messages use, sized for `surface`; nil (with a warning) without a font.
+    static func makeText(for surface: any Surface) -> TextRenderer? {
         do {
-            return try TextRenderer(shaders: ShaderLibrary(), pixelSize: max(14, window.drawableSize.height / 24))
+            return try TextRenderer(shaders: ShaderLibrary(), pixelSize: max(14, surface.drawableSize.height / 24))
         } catch {
             writeError("warning: no on-screen text: \(error.description)")
             return nil
@@ -40,21 +40,21 @@ final class LiveScreen {
     }
 
     /// Moves the bars on by the frame and draws them, or marks the frame as skipped when nothing moves.
-    func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
+    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
         let status = tap.status
         if status != shownStatus || visualizer.titleSuffix != shownTitleSuffix {
             if status != shownStatus { reporter.report(status) }
             shownStatus = status
             shownTitleSuffix = visualizer.titleSuffix
-            window.title = "Decibar — \(status.summary)" + shownTitleSuffix
+            surface.title = "Decibar — \(status.summary)" + shownTitleSuffix
         }
         overlay.update(status, at: now)
 
         // The monitor hears audio before the speakers do, by the sink's latency: show it then.
         feed.delay = tap.sinkLatency + avOffset
         let reading = visualizer.release(feed, heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
-        let (width, height) = window.drawableSize
+        let (width, height) = surface.drawableSize
         visualizer.update(reading: reading, feed: feed, dt: frame.dt, now: now, canvasWidth: width)
         let message = notice.flatMap { $0.until > now ? StatusOverlay.Message(text: $0.text, opacity: 1, isProminent: false) : nil }
             ?? overlay.message(at: now)

@@ -92,7 +92,7 @@ public struct LiveView {
         }
         var lastProblem: String?
         var saidPlacement = false
-        try FrameLoop(window: window, display: display, recorder: recorder).run { frame in
+        try FrameLoop(surface: window, display: display, recorder: recorder).run { frame in
             if changed.take(), let reload {
                 do {
                     let file = try ConfigFile.load(reload.path)
@@ -117,10 +117,10 @@ public struct LiveView {
                     screen.notice = ("config not reloaded: \(failure.screenSummary)", frame.now + 8)
                 }
             }
-            if let problem = commands.run(&frame, window: window, visualizer: visualizer, player: nil) {
+            if let problem = commands.run(&frame, surface: window, visualizer: visualizer, player: nil) {
                 screen.notice = (problem, frame.now + Self.keyNoticeSeconds)
             }
-            screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
+            screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder)
         }
     }
 }

@@ -100,7 +100,7 @@ public struct PlayView {
         defer { media?.stop() }
         var commands = OwnWindowCommands(keys: KeyBindings(settings.configuration.keys), settings: settings.configuration, redraw: nil)
         do {
-            try FrameLoop(window: window, display: settings.display, recorder: recorder).run { frame in
+            try FrameLoop(surface: window, display: settings.display, recorder: recorder).run { frame in
                 // The window shows at once; the first file opens after the first frame. Opening it loads
                 // FFmpeg (~45 ms of dynamic linking), which would otherwise hold up the first frame: the GL
                 // driver's first draw waits on the same dynamic loader lock.
@@ -115,8 +115,8 @@ public struct PlayView {
                     default: session.handle(request)
                     }
                 }
-                if let problem = commands.run(&frame, window: window, visualizer: visualizer, player: screen) { session.announce(problem) }
-                screen.frame(&frame, window: window, visualizer: visualizer, recorder: recorder)
+                if let problem = commands.run(&frame, surface: window, visualizer: visualizer, player: screen) { session.announce(problem) }
+                screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder)
                 media?.publish(session)
                 if session.isOver { frame.closes = true }
             }

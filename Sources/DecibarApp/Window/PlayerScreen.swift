@@ -40,18 +40,18 @@ final class PlayerScreen {
         self.seekLog = seekLog
     }
 
-    /// The renderers a player screen needs, sized for `window`.
-    static func makeRenderers(for window: Window, shaders: ShaderLibrary) throws(RenderError)
+    /// The renderers a player screen needs, sized for `surface`.
+    static func makeRenderers(for surface: any Surface, shaders: ShaderLibrary) throws(RenderError)
         -> (rects: RectRenderer, text: TextRenderer, pictures: PictureRenderer, captions: CaptionView) {
-        let (width, height) = window.drawableSize
+        let (width, height) = surface.drawableSize
         let labelSize = PlayLayout(width: width, height: height).labelSize
         return (try RectRenderer(shaders: shaders), try TextRenderer(shaders: shaders, pixelSize: labelSize),
                 try PictureRenderer(shaders: shaders), try CaptionView(shaders: shaders, width: width, height: height))
     }
 
     /// The visualizer's label size under a player layout.
-    static func labelSize(for window: Window) -> Int {
-        max(11, PlayLayout(width: window.drawableSize.width, height: window.drawableSize.height).labelSize * 4 / 5)
+    static func labelSize(for surface: any Surface) -> Int {
+        max(11, PlayLayout(width: surface.drawableSize.width, height: surface.drawableSize.height).labelSize * 4 / 5)
     }
 
     /// The player's settings as they stand (the scrubber's scale, the loop), for `cycle`.
@@ -91,9 +91,9 @@ final class PlayerScreen {
     }
 
     /// Handles the frame's input, then draws the bars and the scrubber.
-    func frame(_ frame: inout FrameLoop.Frame, window: Window, visualizer: Visualizer, recorder: Recorder?) {
+    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
-        let (width, height) = window.drawableSize
+        let (width, height) = surface.drawableSize
         let place = handlePointer(frame.events, width: width, height: height, now: now)
         session.tick()
         if session.isOver { return }
@@ -112,7 +112,7 @@ final class PlayerScreen {
         let area = showPicture(layout: place.layout, now: now)
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         let stream = session.streamSnapshot
-        refreshTitle(of: window, visualizer: visualizer, snapshot: snapshot, stream: stream, now: now)
+        refreshTitle(of: surface, visualizer: visualizer, snapshot: snapshot, stream: stream, now: now)
         let state = scrubberState(place, snapshot: snapshot, stream: stream)
         PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: place.layout, area: area, scrubberState: state, now: now)
         if let lyrics = session.captions, !session.isLive {
@@ -125,7 +125,7 @@ final class PlayerScreen {
 
     /// The pointer's clicks, drags and wheel on the scrubber and its minimap (keys are the
     /// bindings'); then the scrub preview, the view following the playhead, and the seek log.
-    private func handlePointer(_ events: [WindowEvent], width: Int, height: Int, now: Double) -> Place {
+    private func handlePointer(_ events: [SurfaceEvent], width: Int, height: Int, now: Double) -> Place {
         session.refreshDuration()
         let zoomable = !session.isLive && session.duration > 0
         // Zoomed in, the minimap shows where the scrubber's stretch lies in the whole track.
@@ -154,7 +154,7 @@ final class PlayerScreen {
         return place
     }
 
-    private func handle(_ event: WindowEvent, place: Place, isPlaying: Bool, now: Double) {
+    private func handle(_ event: SurfaceEvent, place: Place, isPlaying: Bool, now: Double) {
         let (layout, geometry) = (place.layout, place.geometry)
         switch event {
         case .quit, .resized, .key: break
@@ -195,7 +195,7 @@ final class PlayerScreen {
     }
 
     /// The window's title and the scrubber's: made again only when what they say changes, not every frame.
-    private func refreshTitle(of window: Window, visualizer: Visualizer, snapshot: PeaksJob.Snapshot, stream: StreamSnapshot?, now: Double) {
+    private func refreshTitle(of surface: any Surface, visualizer: Visualizer, snapshot: PeaksJob.Snapshot, stream: StreamSnapshot?, now: Double) {
         if session.notice.serial != noticeSerial {
             noticeSerial = session.notice.serial
             noticeUntil = now + Self.noticeSeconds
@@ -217,7 +217,7 @@ final class PlayerScreen {
         if let analyzed = titleKey.analyzed, !session.isLive { title += "  analyzing \(analyzed) %" }
         if titleKey.underruns > 0 { title += "  \(titleKey.underruns) underruns" }
         shownTitle = (titleKey, title)
-        window.title = "Decibar — \(session.currentName)" + shownTitleSuffix
+        surface.title = "Decibar — \(session.currentName)" + shownTitleSuffix
     }
 
     /// What the scrubber shows this frame: the whole track (or the stretch zoomed into), or a

@@ -1,8 +1,8 @@
 import DecibarCore
 
-/// Input the frame loop acts on, translated from SDL's events.
-public enum WindowEvent: Sendable, Equatable {
-    /// The window was closed, or the process was interrupted.
+/// Input the frame loop acts on, from any surface (a window translates SDL's events).
+public enum SurfaceEvent: Sendable, Equatable {
+    /// The surface was closed, or the process was interrupted.
     case quit
     /// The drawable area changed size (pixels).
     case resized(width: Int, height: Int)
