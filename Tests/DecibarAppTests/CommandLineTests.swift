@@ -123,6 +123,11 @@ struct ControlReplyTests {
         ])
         let line = ControlCommandLine.describe(status, for: [.string("get_status")])
         #expect(line == "window shown  ·  spectrum  ·  tap capturing (viz.monitor) via pipewire  ·  player playing 2/2 a.flac 1:15/3:20 1.50x  0 cents  ·  1 subscriber  ·  config error: c.toml:2:1: bad")
+        // At the display's rate nothing more is said; at a part of it, the rate.
+        let full = JSONValue.object(["window": .string("shown"), "mode": .string("bars"), "frame_rate": .number(60), "refresh_rate": .number(60)])
+        #expect(ControlCommandLine.describe(full, for: [.string("get_status")]) == "window shown  ·  bars")
+        let slow = JSONValue.object(["window": .string("shown"), "mode": .string("milkdrop"), "frame_rate": .number(30), "refresh_rate": .number(60)])
+        #expect(ControlCommandLine.describe(slow, for: [.string("get_status")]) == "window shown at 30 frames/s (display 60)  ·  milkdrop")
     }
 
     @Test("other replies: text as it is, anything else as JSON, nothing for no data")

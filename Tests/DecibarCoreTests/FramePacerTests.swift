@@ -100,4 +100,76 @@ struct FramePacerTests {
         #expect(abs(FramePacer(refreshRate: 0, vsyncClaimed: false).period - 1.0 / 60) < 1e-12)
         #expect(abs(FramePacer(refreshRate: 144, vsyncClaimed: false).period - 1.0 / 144) < 1e-12)
     }
+
+    /// Runs a self-paced loop whose frames take `drawing(time)` seconds to draw; returns when each
+    /// frame was shown and the divisor then.
+    private static func run(_ pacer: inout FramePacer, from start: Double, seconds: Double,
+                            drawing: (Double) -> Double) -> (shown: [Double], divisors: [Int], end: Double) {
+        var now = start
+        var shown: [Double] = [], divisors: [Int] = []
+        while now < start + seconds {
+            pacer.frameStarted(at: now)
+            let began = now
+            now += drawing(now)
+            now += pacer.presentDelay(drawnAt: now, startedAt: began)
+            shown.append(now)
+            divisors.append(pacer.divisor)
+            now += pacer.delayAfterFrame(finishedAt: now)
+        }
+        return (shown, divisors, now)
+    }
+
+    @Test("frames that take 20 to 28 ms at 60 Hz are shown every other slot, each within 2 ms of 33.3 ms after the last, once 30 drawings are seen")
+    func steadyDivisor() {
+        var pacer = FramePacer(refreshRate: 60, vsyncClaimed: false)
+        let drawings = [0.020, 0.026, 0.022, 0.028, 0.024]
+        var count = 0
+        let (shown, divisors, _) = Self.run(&pacer, from: 0, seconds: 10) { _ in
+            count += 1
+            return drawings[count % drawings.count]
+        }
+        #expect(pacer.divisor == 2)
+        let first = divisors.firstIndex(of: 2) ?? shown.count
+        #expect(first == FramePacer.divisorObservations - 1)
+        // From the second frame after the change (the first moves onto the new budget), every
+        // interval is two periods, give or take the lateness of a drawing longer than the budget.
+        let gaps = zip(shown[(first + 3)...], shown[(first + 2)...]).map { $0 - $1 }
+        #expect(gaps.count > 250 && gaps.allSatisfy { abs($0 - 2.0 / 60) <= 0.002 }, "\(gaps.prefix(8))")
+        // The budget: the longest drawing less the lateness allowed.
+        #expect(abs(pacer.drawBudget - (0.028 - FramePacer.allowedLateness)) < 1e-9)
+    }
+
+    @Test("40 ms frames go to 20 a second; 13 ms ones after 23 ms ones stay at 30 (between the thresholds); 5 ms ones return to 60, each change a second or more after the last")
+    func divisorFollowsDrawings() {
+        var pacer = FramePacer(refreshRate: 60, vsyncClaimed: false)
+        var run = Self.run(&pacer, from: 0, seconds: 4) { _ in 0.040 }
+        #expect(pacer.divisor == 3)
+        // (Going down waits until 95 % of the last 90 drawings are faster: 4.5 s at 20 a second.)
+        run = Self.run(&pacer, from: run.end, seconds: 6) { _ in 0.023 }
+        #expect(pacer.divisor == 2 && run.divisors.allSatisfy { $0 >= 2 }, "\(pacer.divisor)")
+        run = Self.run(&pacer, from: run.end, seconds: 6) { _ in 0.013 }
+        #expect(run.divisors.allSatisfy { $0 == 2 }, "13 ms fits 60 Hz's 15 ms, but not with room: no flapping")
+        let back = Self.run(&pacer, from: run.end, seconds: 6) { _ in 0.005 }
+        #expect(pacer.divisor == 1)
+        // The changes: at most one a second.
+        var changes: [Double] = []
+        for index in back.divisors.indices.dropFirst() where back.divisors[index] != back.divisors[index - 1] { changes.append(back.shown[index]) }
+        #expect(changes.count == 1)
+    }
+
+    @Test("a few slow frames (a shader compiling) among fast ones change nothing; a vsync that paces keeps the divisor at 1")
+    func divisorIgnoresStalls() {
+        var pacer = FramePacer(refreshRate: 60, vsyncClaimed: false)
+        _ = Self.run(&pacer, from: 0, seconds: 5) { now in Int(now * 60) % 40 == 0 ? 0.05 : 0.004 }
+        #expect(pacer.divisor == 1)
+        var synced = FramePacer(refreshRate: 60, vsyncClaimed: true)
+        var now = 0.0
+        for _ in 0 ..< 200 {
+            synced.frameStarted(at: now)
+            #expect(synced.presentDelay(drawnAt: now + 0.03, startedAt: now) == 0)
+            now += 2.0 / 60
+        }
+        #expect(synced.isVSyncTrusted && synced.divisor == 1)
+    }
+
 }

@@ -117,6 +117,43 @@ struct MilkdropTests {
         #expect(desktop.colors >= 8 && desktop.lit >= 0.25, "layer: \(desktop)")
     }
 
+    @Test("a preset slower than a slot is shown at a steady part of 60 Hz: its intervals within 2 ms of one multiple of the slot as often as bars' within 2 ms of 16.7 ms in the same run (5 points less at most)")
+    func pacedToADivisor() throws {
+        let screen = try PrivateDisplay()
+        let server = try PrivatePulseServer()
+        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
+        let music = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+        defer { music.terminate() }
+        let slot = 1.0 / 60
+        /// The intervals between frames shown, from the third second on.
+        func intervals(_ arguments: [String]) throws -> [Double] {
+            let log = server.directory + "/frames-\(arguments.joined().hashValue).log"
+            let live = try TestRig.run(TestRig.decibar, ["live", "--size", "1280x720", "--display-fps", "60", "--exit-after", "12",
+                                                         "--frame-log", log] + arguments, environment: environment)
+            #expect(live.status == 0, "\(live.error)")
+            let times = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
+            let steady = times.filter { $0 >= (times.first ?? 0) + 2 }
+            return zip(steady.dropFirst(), steady).map { $0 - $1 }
+        }
+        // Drawn at half size, this preset takes 20-30 ms a frame on two cores with llvmpipe.
+        let milkdrop = try intervals(["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2"])
+        let bars = try intervals(["--mode", "bars"])
+        func share(_ gaps: [Double], within target: Double) -> Double {
+            Double(gaps.filter { abs($0 - target) <= 0.002 }.count) / Double(max(1, gaps.count))
+        }
+        let median = milkdrop.sorted()[milkdrop.count / 2]
+        let multiple = max(1, (median / slot).rounded())
+        let held = share(milkdrop, within: multiple * slot), barsHeld = share(bars, within: slot)
+        print(String(format: "paced: milkdrop %d frames, every %.0f slots, %.1f %% within 2 ms; bars %.1f %% within 2 ms of 16.7 ms",
+                     milkdrop.count + 1, multiple, held * 100, barsHeld * 100))
+        #expect(multiple >= 2, "the preset drew in time here: \(median * 1000) ms a frame")
+        // The machine's own steadiness is bars' (Xvfb's copy of each frame and the music player
+        // beside it move both alike): the preset, shown every few slots, must keep up with it.
+        #expect(held >= barsHeld - 0.05, "milkdrop every \(multiple) slots: \(held * 100) % within 2 ms; bars \(barsHeld * 100) %")
+        let barsMedian = bars.sorted()[bars.count / 2]
+        #expect(abs(barsMedian - slot) < 0.0005, "bars every \(barsMedian * 1000) ms")
+    }
+
     @Test("bars drawn after Milkdrop in the same window (the m key) are the bars drawn without it: each within 3 pixels for a steady tone")
     func barsAfterMilkdrop() throws {
         let screen = try PrivateDisplay()

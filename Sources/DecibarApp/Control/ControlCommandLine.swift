@@ -173,7 +173,12 @@ public enum ControlCommandLine {
 
     private static func describeStatus(_ status: [String: JSONValue]) -> String {
         var parts: [String] = []
-        parts.append("window \(status["window"]?.string ?? "?")")
+        var window = "window \(status["window"]?.string ?? "?")"
+        // A picture slower than the display is shown at a steady part of its rate: said then.
+        if let shown = status["frame_rate"]?.number, let display = status["refresh_rate"]?.number, shown < display * 0.99 {
+            window += String(format: " at %g frames/s (display %g)", shown, display)
+        }
+        parts.append(window)
         parts.append((status["mode"]?.string ?? "?") + (status["preset"]?.string.map { " (preset \($0))" } ?? ""))
         if case .object(let tap)? = status["tap"] {
             let state = tap["state"]?.string ?? "?"

@@ -218,6 +218,10 @@ extension Daemon {
             "clients": .number(Double(server?.clientCount ?? 0)),
             "subscribers": .number(Double(hub.count)),
         ]
+        if isShown, let frameRates {
+            members["frame_rate"] = .number((frameRates.shown * 100).rounded() / 100)
+            members["refresh_rate"] = .number((frameRates.display * 100).rounded() / 100)
+        }
         // How the window's thread is scheduled (raised where allowed), once a window opened.
         if let priority = DrawingPriority.summary { members["window_priority"] = .string(priority) }
         var tapMembers: [String: JSONValue] = ["state": .string("closed")]
@@ -327,13 +331,14 @@ extension Daemon {
         var loop: LoopMode
         var volume: Double
         var rateAndPitch: RateAndPitch
+        var frameRate: Double?
     }
 
     func publishStatusIfChanged() {
         let key = StatusKey(shown: isShown, mode: visualizer?.mode ?? display.mode, preset: visualizer?.shownName, theme: display.theme, player: playerState,
                             track: session?.index ?? -1, fileCount: session?.files.count ?? 0, tapOpen: tap != nil,
                             loop: session?.loop ?? .none, volume: session?.volume ?? PlayerVolume.defaultPercent,
-                            rateAndPitch: session?.rateAndPitch ?? .normal)
+                            rateAndPitch: session?.rateAndPitch ?? .normal, frameRate: isShown ? frameRates?.shown : nil)
         guard key != lastStatusKey else { return }
         lastStatusKey = key
         hub.publishStatus(status)

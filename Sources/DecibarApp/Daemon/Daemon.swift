@@ -65,6 +65,8 @@ public final class Daemon {
     /// A config problem to show in the status until the next good reload, and on screen for a while.
     var configProblem: String?
     var configNotice: (text: String, until: Double)?
+    /// Frames a second the window shows now, and the display's rate (nil while hidden).
+    var frameRates: (shown: Double, display: Double)?
 
     /// How long a config problem stays on screen.
     static let noticeSeconds = 8.0
@@ -347,6 +349,7 @@ public final class Daemon {
                 frame.skipsDrawing = true
                 return
             }
+            frameRates = (frame.rate, frame.displayRate)
             updateTap()
             publishStatusIfChanged()
             defer { media?.publish(session) }
@@ -360,7 +363,7 @@ public final class Daemon {
                     noticeText.draw(StatusOverlay.fitting(notice, width: width - 2 * margin, with: noticeText), x: margin, y: margin,
                                     color: Color(red: 1, green: 0.55, blue: 0.45, alpha: 0.95), canvasWidth: width, canvasHeight: height)
                 }
-                if !pendingScreenshots.isEmpty { saveScreenshots(of: window, drawnAt: frame.now) }
+                if !pendingScreenshots.isEmpty { saveScreenshots(of: window, drawnAt: frame.shownAt) }
             }
             updateOutputSource()
             runKeys(&frame, visualizer: visualizer)

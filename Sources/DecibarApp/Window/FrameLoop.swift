@@ -12,6 +12,13 @@ struct FrameLoop {
         let now: Double
         /// Seconds since the previous frame started (0 for the first).
         let dt: Double
+        /// When the frame will be shown (its slot, when the loop paces itself; else `now`): the
+        /// moment whose audio it draws.
+        let shownAt: Double
+        /// Frames a second shown now: the display's rate (`displayRate`), or a steady part of it
+        /// for a picture slower than a slot (`FramePacer.divisor`).
+        let rate: Double
+        let displayRate: Double
         /// Input since the previous frame; quit is already handled (keys are the owner's: `KeyBindings`).
         let events: [SurfaceEvent]
         /// Set to close the window after this frame.
@@ -109,8 +116,8 @@ struct FrameLoop {
                 return true
             }
             let timeUp = display.exitAfter.map { now - start >= $0 } == true
-            var frame = Frame(number: number, now: now, dt: now - previous, events: events, closes: quits,
-                              isLast: quits || timeUp)
+            var frame = Frame(number: number, now: now, dt: now - previous, shownAt: max(now, pacer.upcomingSlot ?? now),
+                              rate: 1 / pacer.interval, displayRate: 1 / pacer.period, events: events, closes: quits, isLast: quits || timeUp)
             frame.isCovered = surface.isFullyCovered
             previous = now
             number += 1

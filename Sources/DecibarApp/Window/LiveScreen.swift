@@ -41,7 +41,8 @@ final class LiveScreen {
 
     /// Moves the bars on by the frame and draws them, or marks the frame as skipped when nothing moves.
     func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
-        let now = frame.now
+        // The audio heard when the frame shows (its slot), not when its drawing starts.
+        let now = frame.shownAt
         let status = tap.status
         if status != shownStatus || visualizer.titleSuffix != shownTitleSuffix {
             if status != shownStatus { reporter.report(status) }

@@ -93,14 +93,16 @@ final class PlayerScreen {
     /// Handles the frame's input, then draws the bars and the scrubber.
     func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
         let now = frame.now
+        // What is drawn is what is heard when the frame shows (its slot), not when its drawing starts.
+        let shownAt = frame.shownAt
         let (width, height) = surface.drawableSize
         let place = handlePointer(frame.events, width: width, height: height, now: now)
         session.tick()
         if session.isOver { return }
 
         // The visualizer: what is being heard now.
-        let reading = visualizer.release(session.heard, heardBy: now, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
-        visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: now, canvasWidth: width)
+        let reading = visualizer.release(session.heard, heardBy: shownAt, observe: recorder.map { recorder in { recorder.audio($0, heardAt: $1) } })
+        visualizer.update(reading: reading, feed: session.heard, dt: frame.dt, now: shownAt, canvasWidth: width)
         frame.loggedValue = visualizer.meanValue
         // Nothing of it can be seen (a covered desktop layer): the bars move on, nothing is drawn.
         if frame.isCovered && recorder == nil && !frame.isLast && frame.number > 0 && !frame.forcesDrawing {
@@ -109,12 +111,12 @@ final class PlayerScreen {
             frame.restTimeout = Self.coveredTickSeconds
             return
         }
-        let area = showPicture(layout: place.layout, now: now)
+        let area = showPicture(layout: place.layout, now: now, lead: shownAt - now)
         let snapshot = session.peaks?.snapshot ?? PeaksJob.Snapshot()
         let stream = session.streamSnapshot
         refreshTitle(of: surface, visualizer: visualizer, snapshot: snapshot, stream: stream, now: now)
         let state = scrubberState(place, snapshot: snapshot, stream: stream)
-        PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: place.layout, area: area, scrubberState: state, now: now)
+        PlayerFrame(visualizer: visualizer, pictures: pictures, scrubber: scrubber).draw(layout: place.layout, area: area, scrubberState: state, now: shownAt)
         if let lyrics = session.captions, !session.isLive {
             // Timed to the playhead (what is heard), as the scrubber is.
             let time = session.playhead
@@ -263,9 +265,9 @@ final class PlayerScreen {
 
     deinit { spectrogramJob?.job?.cancel() }
 
-    /// Takes the video frame due now (or the scrub preview while dragging) into the renderer, and
-    /// says where the picture and the bars go.
-    private func showPicture(layout: PlayLayout, now: Double) -> PictureLayout {
+    /// Takes the video frame due when this frame shows, `lead` seconds from now (or the scrub
+    /// preview while dragging), into the renderer, and says where the picture and the bars go.
+    private func showPicture(layout: PlayLayout, now: Double, lead: Double) -> PictureLayout {
         guard let video = session.video, let info = video.info else {
             shownVideo = nil
             return PictureLayout(.off, aspectRatio: nil, width: layout.width, areaHeight: layout.barsHeight)
@@ -289,7 +291,7 @@ final class PlayerScreen {
         } else {
             previewAsked = nil
         }
-        if let picture = video.picture(heard: interaction.isSeeking ? interaction.previewTime : session.playhead) {
+        if let picture = video.picture(heard: interaction.isSeeking ? interaction.previewTime : session.playhead + (session.status == .playing ? lead * session.rateAndPitch.rate : 0)) {
             pictures.upload(picture)
             video.recycle(picture)
         }

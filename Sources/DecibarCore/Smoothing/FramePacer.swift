@@ -1,5 +1,11 @@
 /// Decides how long the frame loop sleeps so frames come at the display's rate, without busy waiting.
 ///
+/// A picture whose frames take longer than a slot is shown at a steady divisor of the rate (60,
+/// 30, 20, 15 a second at 60 Hz), each frame for the same number of slots: an even 30 looks
+/// smoother than an uneven 40 whose frames show for one slot or two. The divisor goes up as soon
+/// as the recent drawings need it and down once they fit a smaller one with room to spare, never
+/// twice within a second.
+///
 /// Vertical sync is trusted only once frames are seen to be throttled by it: Xvfb refuses vsync
 /// and some drivers accept it without waiting, which would otherwise spin the CPU at hundreds of fps.
 public struct FramePacer: Sendable {
@@ -12,6 +18,22 @@ public struct FramePacer: Sendable {
 
     /// Frames observed before deciding whether vsync really throttles.
     public static let observationFrames = 30
+
+    /// Frames are shown every `divisor` slots (1 while they draw in time; with a trusted vsync, always 1).
+    public private(set) var divisor = 1
+    /// Seconds from one frame shown to the next.
+    public var interval: Double { period * Double(divisor) }
+    /// The most slots a frame is shown for (15 a second at 60 Hz).
+    public static let maximumDivisor = 4
+    /// A divisor fits when the drawings (their 95th percentile) take at most this share of its
+    /// interval, and is left for a smaller one only when they take less than `shrinkShare` of that
+    /// one's: between the two the divisor stays, so it cannot flap.
+    public static let fitShare = 0.9
+    public static let shrinkShare = 0.7
+    /// The least time between two changes of the divisor, and the drawings seen before the first.
+    public static let divisorHold = 1.0
+    public static let divisorObservations = 30
+    private var divisorChangedAt = -Double.infinity
 
     public init(refreshRate: Double?, vsyncClaimed: Bool) {
         let rate = refreshRate.flatMap { $0 >= 10 && $0 <= 1000 ? $0 : nil } ?? 60
@@ -45,8 +67,15 @@ public struct FramePacer: Sendable {
     /// raises it for a second and a half only.
     public var drawBudget: Double {
         let longest = sortedDraws.last ?? Self.assumedDraw
-        return Swift.min(Swift.max(longest - Self.allowedLateness, Self.minimumBudget), period * 0.6)
+        // At the display's rate a frame starts at most 60 % of a slot ahead; a picture shown every
+        // few slots is slow anyway, and may start up to its interval less a tenth of a slot ahead.
+        let cap = divisor == 1 ? period * 0.6 : interval - period * 0.1
+        return Swift.min(Swift.max(longest - Self.allowedLateness, Self.minimumBudget), cap)
     }
+
+    /// When the frame being drawn (started after the last `delayAfterFrame`) is to be shown: its
+    /// slot, or nil while vsync paces or before the first. Its audio is the audio heard then.
+    public var upcomingSlot: Double? { pacesItself ? slot : nil }
     /// How late the slowest recent drawing may show: well inside the 2 ms a frame may be off its
     /// slot, and every frame reads its audio that much later.
     public static let allowedLateness = 0.001
@@ -68,6 +97,7 @@ public struct FramePacer: Sendable {
     public mutating func presentDelay(drawnAt now: Double, startedAt start: Double) -> Double {
         guard pacesItself else { return 0 }
         remember(drawing: Swift.max(0, now - start))
+        chooseDivisor(at: now)
         guard let slot else { return 0 }
         return Swift.max(0, slot - now)
     }
@@ -81,6 +111,17 @@ public struct FramePacer: Sendable {
         sortedDraws.insert(drawing, at: sortedDraws.firstIndex { $0 > drawing } ?? sortedDraws.count)
     }
 
+    /// Moves the divisor to what the recent drawings need (see `divisor`).
+    private mutating func chooseDivisor(at now: Double) {
+        guard sortedDraws.count >= Self.divisorObservations, now - divisorChangedAt >= Self.divisorHold else { return }
+        let typical = sortedDraws[(sortedDraws.count * 19) / 20]
+        let needed = Swift.min(Self.maximumDivisor, Swift.max(1, Int((typical / (period * Self.fitShare)).rounded(.up))))
+        let shrinks = needed < divisor && typical < period * Double(divisor - 1) * Self.shrinkShare
+        guard needed > divisor || shrinks else { return }
+        divisor = needed
+        divisorChangedAt = now
+    }
+
     /// Seconds to sleep after a frame was shown at `now`, until the next frame starts: its slot
     /// less the drawing budget. 0 when vsync paces us.
     public mutating func delayAfterFrame(finishedAt now: Double) -> Double {
@@ -90,13 +131,14 @@ public struct FramePacer: Sendable {
             return Swift.max(0, (previousFrameStart ?? now) + period * 0.5 - now)
         }
         let budget = drawBudget
-        var next = (slot ?? now) + period
+        let interval = self.interval
+        var next = (slot ?? now) + interval
         // After a stall (or a rest), skip the slots there is no longer time to draw for, instead
         // of rushing frames to catch up, and stay on the same grid, as a display's refresh does:
         // a grid started afresh from a late frame would put every later frame off its slot.
-        if next - budget * 0.5 < now { next += (((now - next + budget * 0.5) / period).rounded(.down) + 1) * period }
+        if next - budget * 0.5 < now { next += (((now - next + budget * 0.5) / interval).rounded(.down) + 1) * interval }
         // A clock step: the grid starts again from here.
-        if next > now + period + budget { next = now + period }
+        if next > now + interval + budget { next = now + interval }
         slot = next
         return Swift.max(0, next - budget - now)
     }
