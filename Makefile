@@ -75,7 +75,9 @@ BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|state
 # SteadyPlaybackTests' six busy loops hold both cores: beside them the other lane would only wait.
 # DebianPackageTests (lintian, apt-get, dpkg's triggers) was beside three timed failures (a tapped
 # track's end, beats 10 ms early); the disks here have no I/O scheduler that could hold it back.
-ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests
+# Milkdrop's pacing beside the other lane held 56 % of its intervals against bars' 84 %: its
+# drawing, slower than a slot, is what the lane beside lengthens.
+ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests|MilkdropTests/pacedToADivisor
 
 # The in-process suites that time nothing (parsing, the settings table, the config file), beside
 # the others (datagrams and beats timed, beats found in generated files), in the same bare environment.

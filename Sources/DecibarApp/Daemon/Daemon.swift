@@ -397,11 +397,15 @@ public final class Daemon {
     /// How long a key's failure shows in the corner.
     static let keyNoticeSeconds = 3.0
 
-    /// Saves the frame just drawn; the reply says when it was drawn (CLOCK_MONOTONIC seconds) and
-    /// where the playhead stood, so a script can tell what the picture should show.
+    /// Saves the frame just drawn; the reply says when it shows (CLOCK_MONOTONIC seconds, its
+    /// slot) and where the playhead stands then, so a script can tell what the picture should show.
     private func saveScreenshots(of surface: any Surface, drawnAt: Double) {
         var data: [String: JSONValue] = ["drawn_at": .number(drawnAt)]
-        if let session, session.hasTrack { data["playhead"] = .number(session.playhead) }
+        if let session, session.hasTrack {
+            // The frame shows a moment from now (its slot): the playhead moves on till then.
+            let ahead = session.status == .playing ? max(0, drawnAt - MonotonicClock.now()) * session.rateAndPitch.rate : 0
+            data["playhead"] = .number(session.playhead + ahead)
+        }
         for pending in pendingScreenshots {
             do {
                 try FrameLoop.saveScreenshot(of: surface, to: pending.path)
