@@ -360,6 +360,27 @@ struct MilkdropTests {
         }
     }
 
+    @Test("right after ctl mode milkdrop with the default list, each ctl preset next shows the next preset by name within a second, all three in turn",
+          .enabled(if: TestRig.canRun(needing: .display)))
+    func nextAfterSwitch() async throws {
+        try await withTaskExecutorPreference(DaemonTests.thread) {
+            let rig = try DaemonRig(arguments: ["--size", "320x180", "--preset-duration", "3600"])
+            #expect(try rig.ctl("show").status == 0)
+            #expect(try rig.ctl("mode", "milkdrop").status == 0)
+            func preset() -> String? { (try? rig.status())?["preset"]?.string }
+            #expect(TestRig.wait(timeout: 10) { preset() != nil }, "no preset shown")
+            var names = [try #require(preset())]
+            for _ in 0 ..< 3 {
+                let before = names[names.count - 1]
+                #expect(try rig.ctl("preset", "next").status == 0)
+                #expect(TestRig.wait(timeout: 1) { preset() != before }, "after \(names): still \(before)")
+                names.append(preset() ?? "?")
+            }
+            // The list's three presets, each once, and round to the first.
+            #expect(Set(names.prefix(3)).count == 3 && names[3] == names[0], "\(names)")
+        }
+    }
+
     @Test("on the daemon, ctl preset next changes display.preset and the picture by the next frame; bad presets are skipped and it keeps answering",
           .enabled(if: TestRig.canRun(needing: .display)))
     func daemonPresets() async throws {

@@ -42,8 +42,10 @@ enum PresetLibrary {
             throw RenderError("Milkdrop needs presets: none in \(installedDirectory) (apt install projectm-data)")
         }
         if settings[MilkdropSettings.rows.allPresets] { return installed }
-        let chosen = Set(DefaultPresets.names)
-        let listed = installed.filter { chosen.contains(PresetPlaylist.name(of: $0)) }
+        // A name in several packs (projectm-data has one preset in three) is one preset of the
+        // list: the first by path. Else `next` would move to the same picture under its own name.
+        var chosen = Set(DefaultPresets.names)
+        let listed = installed.filter { chosen.remove(PresetPlaylist.name(of: $0)) != nil }
         // A projectm-data whose names all changed still shows something.
         return listed.isEmpty ? installed : listed
     }
