@@ -131,8 +131,9 @@ struct FrameLoop {
                 continue
             }
             if finished, let path = display.screenshot { try Self.saveScreenshot(of: surface, to: path) }
-            try recorder?.frameDrawn(in: surface, at: now)
-            lastFrame = now
+            // Recorded at the moment its audio is heard, as it is shown.
+            try recorder?.frameDrawn(in: surface, at: frame.shownAt)
+            lastFrame = frame.shownAt
             if pacer.pacesItself {
                 // Drawn ahead of the slot: finish it, then show it at the slot, not whenever the
                 // drawing happened to end.
