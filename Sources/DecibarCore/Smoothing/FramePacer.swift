@@ -25,8 +25,7 @@ public struct FramePacer: Sendable {
     public var interval: Double { period * Double(divisor) }
     /// The most slots a frame is shown for (15 a second at 60 Hz).
     public static let maximumDivisor = 4
-    /// A divisor fits when the drawings (three in four of them: a picture that is slower than a
-    /// slot as a rule, not one with a slow frame now and then) take at most this share of its
+    /// A divisor fits when the drawings (their 95th percentile) take at most this share of its
     /// interval, and is left for a smaller one only when they take less than `shrinkShare` of that
     /// one's: between the two the divisor stays, so it cannot flap.
     public static let fitShare = 0.9
@@ -115,7 +114,7 @@ public struct FramePacer: Sendable {
     /// Moves the divisor to what the recent drawings need (see `divisor`).
     private mutating func chooseDivisor(at now: Double) {
         guard sortedDraws.count >= Self.divisorObservations, now - divisorChangedAt >= Self.divisorHold else { return }
-        let typical = sortedDraws[(sortedDraws.count * 3) / 4]
+        let typical = sortedDraws[(sortedDraws.count * 19) / 20]
         let needed = Swift.min(Self.maximumDivisor, Swift.max(1, Int((typical / (period * Self.fitShare)).rounded(.up))))
         let shrinks = needed < divisor && typical < period * Double(divisor - 1) * Self.shrinkShare
         guard needed > divisor || shrinks else { return }
