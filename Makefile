@@ -77,7 +77,7 @@ BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|state
 # track's end, beats 10 ms early); the disks here have no I/O scheduler that could hold it back.
 # Milkdrop's pacing beside the other lane held 56 % of its intervals against bars' 84 %: its
 # drawing, slower than a slot, is what the lane beside lengthens.
-ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests|MilkdropTests/pacedToADivisor
+ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests|MilkdropTests/pacedToADivisor|MilkdropTests/quitsCleanly|MilkdropTests/dynamicScale
 
 # The in-process suites that time nothing (parsing, the settings table, the config file), beside
 # the others (datagrams and beats timed, beats found in generated files), in the same bare environment.

@@ -76,3 +76,6 @@ RSS_SECONDS=${RSS_SECONDS:-600} "$here/bench-daemon.sh" "$root/.build-release/re
 
 section "Render speed against ffmpeg encoding the same frames alone"
 "$here/bench-render.sh" "$root/.build-release/release/decibar"
+
+section "Milkdrop against projectMSDL: ten presets of the default list at 1280x720 and 1920x1080, frame times from Mesa's HUD"
+"$here/bench-milkdrop-peer.py" --binary "$root/.build-release/release/decibar"

@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Decibar needs to build, run and test. Safe to run again.
 # Usage: install-deps.sh [--bench]   (--bench adds cava, the reference for CPU benchmarks, and
 # heaptrack, which attributes a frame's allocations, bc and GNU time for the scaling figures, and
-# Frozen Bubble's music, freely licensed real music for the beats' comparison with aubio)
+# Frozen Bubble's music, freely licensed real music for the beats' comparison with aubio, and
+# projectMSDL, projectM's own app, the peer of Milkdrop's benchmark)
 set -euo pipefail
 packages=(
   # build: C libraries behind the adapters, and pkg-config to find them
@@ -51,7 +52,7 @@ packages=(
   # test: a network namespace of the test's own for WLED's multicast (unshare is util-linux's)
   iproute2 util-linux
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(heaptrack bc time frozen-bubble-data projectm-sdl); fi
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -1,41 +1,49 @@
 #!/usr/bin/env python3
-"""Measures installed Milkdrop presets the way a user sees them, and writes the default playlist.
+"""Measures every installed Milkdrop preset by whether it draws right, and writes the default playlist.
 
-For each preset (every one, or an evenly spread sample):
-  - frames per second of `decibar live --mode milkdrop` at WxH (1280x720) on a private Xvfb, that
-    is Mesa's software renderer (llvmpipe), with music playing into a private PulseAudio's null
-    sink; counted from the window's own frame log after the first half second;
-  - whether it draws anything: an offline render of the same music at 320x180 and 15 fps is read
-    back; black (mean level under 3 %) or a still (frames 1 s apart differing by under 0.5 % on
-    average) fails;
-  - how long it takes to start: from the process's start to its first frame, minus the same for
-    bars mode in the same run.
-A preset is in the default list when it draws and keeps at least --min-fps (default 90 % of the
-display rate the window runs at here, 60 Hz). `--write-list` writes the names into
-Sources/DecibarApp/Visuals/Milkdrop/DefaultPresets.swift; the table goes to stdout (and --table FILE).
+Each preset is rendered offline (`decibar render --mode milkdrop`, frame-exact: the same result on
+any machine) from a synthesized song, 4 s at 15 fps and 320x180 (the picture's 320x100 read back), and judged:
+  - loads:    decibar exits 0 and does not skip it (libprojectM parsed it and its shaders compiled);
+  - textures: it names no texture that is installed nowhere (decibar says "installed nowhere");
+  - black:    the mean level of the last frame is under 3 %;
+  - white:    a white still: over 90 % and changing under 0.5 %;
+  - still:    frames 1 s apart (2-3 s and 3-4 s) differ by under 0.5 % on average, either pair;
+  - slow:     the whole render took over --max-seconds (set from the figures: see docs/benchmarks.md).
+Speed on this machine is not a criterion: the window paces itself and scales the picture at run time.
 
-Usage: measure-presets.py [--binary PATH] [--presets DIR] [--sample N | --all] [--size WxH]
-                          [--seconds S] [--min-fps F] [--write-list] [--table FILE]
+Results are kept in measure-presets.cache beside this script (one JSON line a preset, keyed by its
+path, size and modification time and by the contents of Decibar's Milkdrop plug-in and of
+libprojectM), so an interrupted run resumes where it stopped and can be run in parts (--limit).
+The table of figures goes to stdout (and --table); --write-list writes the names that passed into
+Sources/DecibarApp/Visuals/Milkdrop/DefaultPresets.swift (a name in several packs counts as its
+first file by path, the one the playlist uses).
+
+Usage: measure-presets.py [--binary PATH] [--presets DIR] [--limit N] [--jobs N] [--max-seconds S]
+                          [--table FILE] [--write-list]
 """
 import argparse
+import concurrent.futures
+import hashlib
+import json
 import os
-import signal
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-from music_desk import MusicDesk
-
 import numpy
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
-
-
-def run(arguments, **kwargs):
-    return subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+cache_path = os.path.join(here, "measure-presets.cache")
+size = (320, 180)
+# The picture's part of the frame: the scrubber and its text are below it.
+picture_rows = 100
+fps = 15
+seconds = 4
+reasons = ("loads", "textures", "black", "white", "still", "slow")
 
 
 def presets_in(folder):
@@ -50,115 +58,162 @@ def name_of(path):
     return name[:-5] if name.lower().endswith(".milk") else name
 
 
-def frame_rate(binary, environment, arguments, seconds):
-    """Frames per second after the first half second, and seconds from start to the first frame."""
-    with tempfile.NamedTemporaryFile(suffix=".log") as log:
-        clock_at_start = time.clock_gettime(time.CLOCK_MONOTONIC)
-        result = run([binary, "live", *arguments, "--exit-after", str(seconds), "--frame-log", log.name],
-                     env=environment, timeout=seconds + 30)
-        lines = [line.split() for line in open(log.name) if line.strip()]
-    if result.returncode != 0 or len(lines) < 3:
-        return None, None, result.stderr.strip().splitlines()[-1:] or ["no frames"]
-    times = [float(line[0]) for line in lines]
-    first = times[0] - clock_at_start
-    steady = [t for t in times if t >= times[0] + 0.5]
-    fps = (len(steady) - 1) / (steady[-1] - steady[0]) if len(steady) > 2 else 0.0
-    return fps, first, []
+def key_of(path, binary_key):
+    status = os.stat(path)
+    return "%s|%d|%d|%s" % (path, status.st_size, int(status.st_mtime), binary_key)
 
 
-def draws(binary, environment, preset, music, folder):
-    """(mean level, mean change between frames a second apart), from an offline render."""
-    frames = os.path.join(folder, "frames")
-    result = run([binary, "render", music, "--mode", "milkdrop", "--preset", preset, "--duration", "3", "--fps", "15",
-                  "--size", "320x180", "--video-layout", "off", "-o", frames + "/"], env=environment, timeout=120)
-    if result.returncode != 0:
-        return None, None, result.stderr.strip().splitlines()[-1:]
-    skipped = [line for line in result.stderr.splitlines() if "skipped" in line]
-    pictures = []
-    for index in (16, 31, 45):
-        data = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", os.path.join(frames, "frame-%06d.png" % index),
-                               "-vf", "crop=320:100:0:0", "-f", "rawvideo", "-pix_fmt", "gray", "-"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
-        pictures.append(numpy.frombuffer(data, dtype=numpy.uint8).astype(numpy.float64) / 255)
-    for name in os.listdir(frames):
-        os.unlink(os.path.join(frames, name))
-    level = float(pictures[-1].mean())
-    change = float(min(numpy.abs(pictures[1] - pictures[0]).mean(), numpy.abs(pictures[2] - pictures[1]).mean()))
-    return level, change, skipped
+def measure(binary, music, path):
+    """The figures of one preset: what decibar said, the render's seconds, level and change."""
+    folder = tempfile.mkdtemp(prefix="decibar-preset-")
+    try:
+        video = os.path.join(folder, "frames.mp4")
+        started = time.monotonic()
+        result = subprocess.run([binary, "render", music, "--mode", "milkdrop", "--preset", path, "--duration", str(seconds),
+                                 "--fps", str(fps), "--size", "%dx%d" % size, "--video-layout", "off", "-o", video],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=dict(os.environ, DISPLAY="", WAYLAND_DISPLAY=""), timeout=120)
+        elapsed = time.monotonic() - started
+        said = [line for line in result.stderr.splitlines() if not line.startswith("decibar: rendered")]
+        row = {"status": result.returncode, "said": said[:3], "seconds": round(elapsed, 3)}
+        if result.returncode != 0:
+            return row
+        # Frames at 2, 3 and 4 s (the last), in gray.
+        wanted = [2 * fps - 1, 3 * fps - 1, seconds * fps - 1]
+        select = "+".join("eq(n\\,%d)" % index for index in wanted)
+        data = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", video, "-vf",
+                               "select=%s,crop=%d:%d:0:0" % (select, size[0], picture_rows), "-vsync", "0", "-f", "rawvideo",
+                               "-pix_fmt", "gray", "-"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        frames = numpy.frombuffer(data, dtype=numpy.uint8).astype(numpy.float64).reshape(-1, size[0] * picture_rows) / 255
+        if len(frames) != 3:
+            row["status"] = -1
+            row["said"] = ["%d frames read back" % len(frames)]
+            return row
+        row["level"] = round(float(frames[2].mean()), 4)
+        row["change"] = round(float(min(numpy.abs(frames[1] - frames[0]).mean(), numpy.abs(frames[2] - frames[1]).mean())), 5)
+        return row
+    except subprocess.TimeoutExpired:
+        return {"status": -9, "said": ["did not finish in 120 s"], "seconds": 120.0}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def failures(row, max_seconds):
+    """Which of the criteria a preset fails, in `reasons`' terms (empty: it draws right)."""
+    if row["status"] != 0 or any("skipped" in line for line in row["said"]):
+        return ["loads"]
+    found = []
+    if any("installed nowhere" in line for line in row["said"]):
+        found.append("textures")
+    if row["level"] < 0.03:
+        found.append("black")
+    elif row["level"] > 0.9 and row["change"] < 0.005:
+        found.append("white")
+    elif row["change"] < 0.005:
+        found.append("still")
+    if row["seconds"] > max_seconds:
+        found.append("slow")
+    return found
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(root, ".build/release/decibar"))
     parser.add_argument("--presets", default="/usr/share/projectM/presets")
-    parser.add_argument("--sample", type=int, default=120, help="presets measured, spread evenly (default 120)")
-    parser.add_argument("--all", action="store_true", help="every preset (hours)")
-    parser.add_argument("--size", default="1280x720")
-    parser.add_argument("--seconds", type=float, default=2.5)
-    parser.add_argument("--min-fps", type=float, default=54.0)
-    parser.add_argument("--write-list", action="store_true")
+    parser.add_argument("--limit", type=int, help="measure at most N presets not yet in the cache, then stop")
+    parser.add_argument("--jobs", type=int, default=1, help="renders at once (default 1)")
+    parser.add_argument("--max-seconds", type=float, default=6.0, help="a render slower than this fails as slow (default 6)")
     parser.add_argument("--table")
+    parser.add_argument("--write-list", action="store_true")
     options = parser.parse_args()
-    # Interrupted, it still stops the servers and the player it started (the finally below).
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
 
     paths = presets_in(options.presets)
     if not paths:
         sys.exit("measure-presets: no presets in %s (apt install projectm-data)" % options.presets)
-    if not options.all and options.sample < len(paths):
-        step = len(paths) / options.sample
-        paths = [paths[int(index * step)] for index in range(options.sample)]
+    if not os.access(options.binary, os.X_OK):
+        sys.exit("measure-presets: no decibar at %s (make release)" % options.binary)
+    # Figures hold for one Milkdrop plug-in (what loads and draws a preset, over libprojectM) and
+    # one libprojectM; the rest of decibar only hands them frames.
+    digest = hashlib.sha1()
+    for part in (os.path.join(os.path.dirname(options.binary), "libdecibar-milkdrop.so"), "/usr/lib/x86_64-linux-gnu/libprojectM.so.3"):
+        if os.path.exists(part):
+            digest.update(open(os.path.realpath(part), "rb").read())
+    binary_key = digest.hexdigest()[:12]
+    cache = {}
+    if os.path.exists(cache_path):
+        for line in open(cache_path):
+            try:
+                entry = json.loads(line)
+                cache[entry["key"]] = entry["row"]
+            except (ValueError, KeyError):
+                continue
+    keys = {path: key_of(path, binary_key) for path in paths}
+    todo = [path for path in paths if keys[path] not in cache][:options.limit]
+    print("measure-presets: %d presets, %d measured before, %d to measure now" % (len(paths), len(paths) - len(
+        [p for p in paths if keys[p] not in cache]), len(todo)), file=sys.stderr, flush=True)
+    if todo:
+        with tempfile.TemporaryDirectory(prefix="decibar-presets-") as folder:
+            music = os.path.join(folder, "music.wav")
+            subprocess.run(["bash", os.path.join(here, "make-music.sh"), music, "1", "-14"], check=True, stdout=subprocess.DEVNULL)
+            with open(cache_path, "a") as out, concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+                started = time.monotonic()
+                for number, (path, row) in enumerate(zip(todo, pool.map(lambda p: measure(options.binary, music, p), todo)), 1):
+                    cache[keys[path]] = row
+                    out.write(json.dumps({"key": keys[path], "row": row}) + "\n")
+                    out.flush()
+                    left = (time.monotonic() - started) / number * (len(todo) - number)
+                    print("%4d/%d %-60.60s %5.2f s %s (%.0f min left)" % (
+                        number, len(todo), name_of(path), row["seconds"], ",".join(failures(row, options.max_seconds)) or "ok", left / 60),
+                        file=sys.stderr, flush=True)
 
-    with MusicDesk("decibar-presets-") as desk:
-        environment, music, rig = desk.environment, desk.music, desk.folder
-        window = ["--size", options.size]
-        bars_fps, bars_first, problem = frame_rate(options.binary, environment, ["--mode", "bars", *window], options.seconds)
-        if bars_fps is None:
-            sys.exit("measure-presets: bars mode did not draw: %s" % problem)
-        rows = []
-        for number, path in enumerate(paths, 1):
-            fps, first, problem = frame_rate(options.binary, environment,
-                                             ["--mode", "milkdrop", "--preset", path, *window], options.seconds)
-            level, change, skipped = draws(options.binary, environment, path, music, rig)
-            load = None if first is None else max(0.0, first - bars_first)
-            good = (fps is not None and fps >= options.min_fps and level is not None and not skipped
-                    and level >= 0.03 and change >= 0.005)
-            rows.append((name_of(path), fps, level, change, load, good, (problem or skipped or [""])[0]))
-            print("%4d/%d %-70.70s fps %5s level %5s change %6s load %5s %s" % (
-                number, len(paths), name_of(path), "%.1f" % fps if fps else "-", "%.3f" % level if level is not None else "-",
-                "%.4f" % change if change is not None else "-", "%.2f" % load if load is not None else "-",
-                "yes" if good else "no"), file=sys.stderr, flush=True)
-
-    measured = [row for row in rows if row[1] is not None]
-    chosen = sorted(row[0] for row in rows if row[5])
-    lines = ["| preset | frames/s | level | change | load (s) | default |", "|---|---|---|---|---|---|"]
-    for row in rows:
-        lines.append("| %s | %s | %s | %s | %s | %s |" % (
-            row[0].replace("|", "/"), "%.1f" % row[1] if row[1] else "-", "%.3f" % row[2] if row[2] is not None else "-",
-            "%.4f" % row[3] if row[3] is not None else "-", "%.2f" % row[4] if row[4] is not None else "-", "yes" if row[5] else "no"))
-    fps_values = [row[1] for row in measured]
-    summary = [
-        "presets measured: %d of %d; bars mode in the same run: %.1f frames/s" % (len(rows), len(presets_in(options.presets)), bars_fps),
-        "frames/s at %s: median %.1f, 10th percentile %.1f, 90th %.1f" % (
-            options.size, statistics.median(fps_values), numpy.percentile(fps_values, 10), numpy.percentile(fps_values, 90))
-        if fps_values else "no preset drew",
-        "black or still: %d; failed to load: %d; default list: %d (at least %.0f frames/s and drawing)" % (
-            sum(1 for row in rows if row[2] is not None and (row[2] < 0.03 or row[3] < 0.005)),
-            sum(1 for row in rows if row[6]), len(chosen), options.min_fps),
+    rows = [(path, cache[keys[path]]) for path in paths if keys[path] in cache]
+    counts = {reason: 0 for reason in reasons}
+    passed = set()
+    for path, row in rows:
+        failed = failures(row, options.max_seconds)
+        for reason in failed:
+            counts[reason] += 1
+        if not failed:
+            passed.add(path)
+    # A name is the list's when its first file by path (the one the playlist uses) passed.
+    first = {}
+    for path in paths:
+        first.setdefault(name_of(path), path)
+    chosen = sorted(name for name, path in first.items() if path in passed)
+    timings = sorted(row["seconds"] for _, row in rows if row["status"] == 0)
+    lines = [
+        "presets measured: %d of %d (%d names); drew right: %d files, %d names (the default list)" % (
+            len(rows), len(paths), len(first), len(passed), len(chosen)),
+        "render of %d s at %dx%d, %d fps: median %.2f s, 90th percentile %.2f, 99th %.2f, slowest %.2f (bound %.1f)" % (
+            seconds, size[0], size[1], fps, statistics.median(timings), numpy.percentile(timings, 90),
+            numpy.percentile(timings, 99), timings[-1], options.max_seconds) if timings else "no render finished",
+        "",
+        "| failed on | presets | what it means |",
+        "|---|---|---|",
     ]
-    text = "\n".join(summary + [""] + lines) + "\n"
+    meaning = {
+        "loads": "libprojectM did not load it or a shader did not compile (skipped)",
+        "textures": "names a texture installed nowhere (drawn with a stand-in)",
+        "black": "the last frame's mean level under 3 %",
+        "white": "a white still (over 90 %, changing under 0.5 %)",
+        "still": "frames 1 s apart differ by under 0.5 %",
+        "slow": "the render took over %.1f s" % options.max_seconds,
+    }
+    for reason in reasons:
+        lines.append("| %s | %d | %s |" % (reason, counts[reason], meaning[reason]))
+    text = "\n".join(lines) + "\n"
     print(text)
     if options.table:
         open(options.table, "w").write(text)
     if options.write_list:
+        if len(rows) < len(paths):
+            sys.exit("measure-presets: %d presets are not measured yet; the list is written once all are" % (len(paths) - len(rows)))
         target = os.path.join(root, "Sources/DecibarApp/Visuals/Milkdrop/DefaultPresets.swift")
-        body = ",\n".join("        %s" % swift_string(name) for name in chosen)
+        body = "\n".join("        %s," % swift_string(name) for name in chosen)
         open(target, "w").write(
-            "/// The presets of projectm-data shown by default: those that drew (not black, not a still) at\n"
-            "/// %.0f frames a second or more at %s on Mesa's software renderer, on two cores. Written by\n"
-            "/// Scripts/measure-presets.py (%d of %d presets measured); names only.\n"
-            "enum DefaultPresets {\n    static let names: [String] = [\n%s,\n    ]\n}\n" % (
-                options.min_fps, options.size, len(rows), len(presets_in(options.presets)), body))
+            "/// The presets of projectm-data shown by default: those that draw right (they load, their\n"
+            "/// shaders compile, they name no missing texture, they are not black, white or still), measured\n"
+            "/// by an offline render with Scripts/measure-presets.py: %d of %d names. Written by it; names only.\n"
+            "enum DefaultPresets {\n    static let names: [String] = [\n%s\n    ]\n}\n" % (len(chosen), len(first), body))
 
 
 def swift_string(text):

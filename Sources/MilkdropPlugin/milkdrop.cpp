@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -43,21 +44,68 @@ std::string last_line(const std::string &text) {
     return start == std::string::npos ? trimmed : trimmed.substr(start + 1);
 }
 
-// What the library writes to std::cerr and std::cout while it is in use goes here instead of the
-// terminal, for the caller to report in its own words.
+// The textures a preset's shaders name that the library found nowhere, each once: it says
+// "Texture loading error for: NAME" for each sampler.
+std::string missing_textures(const std::string &said) {
+    static const std::string marker = "Texture loading error for: ";
+    std::string names;
+    std::istringstream lines(said);
+    std::string line;
+    while (std::getline(lines, line)) {
+        size_t at = line.find(marker);
+        if (at == std::string::npos) continue;
+        std::string name = line.substr(at + marker.size());
+        while (!name.empty() && (name.back() == '\r' || name.back() == ' ')) name.pop_back();
+        // "fw_clouds" is clouds, filtered and wrapped: the file is named without the prefix.
+        if (name.size() > 3 && (name[0] == 'f' || name[0] == 'p') && (name[1] == 'w' || name[1] == 'c') && name[2] == '_')
+            name = name.substr(3);
+        if (name.empty() || ("\n" + names).find("\n" + name + "\n") != std::string::npos) continue;
+        names += name + "\n";
+    }
+    if (!names.empty()) names.pop_back();
+    return names;
+}
+
+// What the library writes while it is in use goes here instead of the terminal, for the caller
+// to report in its own words: std::cerr and std::cout, and C's stdout, where its shader translator
+// prints (glibc lets `stdout` be set; decibar writes its own output to the descriptor, so a video
+// written to standard output is never mixed with the library's complaints).
 class CapturedStreams {
 public:
-    CapturedStreams() : error_(std::cerr.rdbuf(text_.rdbuf())), output_(std::cout.rdbuf(text_.rdbuf())) {}
+    // `c_stdout`: C's stdout too (a memory stream made and freed: not for every frame).
+    explicit CapturedStreams(bool c_stdout = true)
+        : error_(std::cerr.rdbuf(text_.rdbuf())), output_(std::cout.rdbuf(text_.rdbuf())) {
+        if (!c_stdout) return;
+        std::fflush(stdout);
+        memory_ = open_memstream(&buffer_, &length_);
+        if (memory_) {
+            saved_stdout_ = stdout;
+            stdout = memory_;
+        }
+    }
     ~CapturedStreams() {
         std::cerr.rdbuf(error_);
         std::cout.rdbuf(output_);
+        if (memory_) {
+            stdout = saved_stdout_;
+            std::fclose(memory_);
+        }
+        std::free(buffer_);
     }
-    std::string text() const { return text_.str(); }
+    std::string text() {
+        std::string said = text_.str();
+        if (memory_ && std::fflush(memory_) == 0 && buffer_) said += std::string(buffer_, length_);
+        return said;
+    }
 
 private:
     std::stringstream text_;
     std::streambuf *error_;
     std::streambuf *output_;
+    FILE *memory_ = nullptr;
+    FILE *saved_stdout_ = nullptr;
+    char *buffer_ = nullptr;
+    size_t length_ = 0;
 };
 
 // Hears whether a switch worked: the library only says so through these virtual methods.
@@ -97,7 +145,8 @@ void decibar_milkdrop_set_clock(long long microseconds) {
 }
 
 decibar_milkdrop *decibar_milkdrop_create(int width, int height, int mesh_x, int mesh_y, int fps,
-                                          const char *data_dir, unsigned seed, char *error, int error_size) {
+                                          const char *data_dir, const char *texture_dir, unsigned seed,
+                                          char *error, int error_size) {
     CapturedStreams captured;
     try {
         projectM::Settings settings;
@@ -107,7 +156,9 @@ decibar_milkdrop *decibar_milkdrop_create(int width, int height, int mesh_x, int
         settings.windowWidth = width;
         settings.windowHeight = height;
         settings.datadir = data_dir ? data_dir : "";
-        settings.presetURL = settings.datadir + "/presets";
+        // With the playlist off, the library reads this folder only for textures: its third
+        // place to look, after the data's presets/ and textures/.
+        settings.presetURL = texture_dir && *texture_dir ? std::string(texture_dir) : settings.datadir + "/presets";
         // Decibar chooses every preset and when it changes; the library never switches by itself.
         settings.presetDuration = 1000000;
         settings.smoothPresetDuration = 1;
@@ -147,7 +198,9 @@ void decibar_milkdrop_resize(decibar_milkdrop *milkdrop, int width, int height) 
     }
 }
 
-int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, char *error, int error_size) {
+int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, char *error, int error_size,
+                                 char *missing, int missing_size) {
+    copy_text("", missing, missing_size);
     if (!milkdrop || !path) return 0;
     CapturedStreams captured;
     Engine &engine = *milkdrop->engine;
@@ -167,6 +220,8 @@ int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, c
         return 0;
     }
     std::string said = captured.text();
+    // Said whether or not it loaded: a shader that samples a missing texture does not compile.
+    copy_text(missing_textures(said), missing, missing_size);
     if (!engine.switched() || engine.failed()) {
         copy_text(said.empty() ? "it did not load" : last_line(said), error, error_size);
         return 0;
@@ -186,7 +241,8 @@ void decibar_milkdrop_add_audio(decibar_milkdrop *milkdrop, const float *stereo,
 
 int decibar_milkdrop_render(decibar_milkdrop *milkdrop, char *error, int error_size) {
     if (!milkdrop) return 0;
-    CapturedStreams captured;
+    // Shaders are translated when a preset loads, not while drawing.
+    CapturedStreams captured(false);
     try {
         milkdrop->engine->renderFrame();
     } catch (const std::exception &failure) {

@@ -68,6 +68,7 @@ struct SettingOptionsTests {
         case .numberChoice(let numbers): [String(Int(numbers[0]))]
         case .size: ["64x64"]
         case .sensitivity: ["-40"]
+        case .scale: ["auto"]
         case .byteSize: ["1G"]
         case .text: [key.isFolder ? NSTemporaryDirectory() : key.isFile ? #filePath : "x"]
         case .names: ["x"]

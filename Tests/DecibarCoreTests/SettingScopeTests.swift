@@ -26,7 +26,8 @@ struct SettingScopeTests {
         "display.scope_auto_gain": "live play render daemon", "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
         "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
         "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
-        "display.milkdrop_scale": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play daemon spectrogram",
+        "display.milkdrop_scale": "live play render daemon", "display.shader_scale": "live play render daemon",
+        "display.texture_dirs": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play daemon spectrogram",
         "display.fullscreen": "live play daemon", "display.fps": "live play daemon", "display.attack": "live play render daemon",
         "display.release": "live play render daemon", "display.floor": "live play render daemon",
         "display.sensitivity": "live play render daemon",
@@ -144,7 +145,7 @@ struct SettingScopeTests {
 
     @Test("how each option is given: repeated for a list, a minus allowed where the range is negative, words to complete")
     func optionShapes() {
-        #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--app", "--exclude-app", "--send"])
+        #expect(ConfigSchema.keys.filter(\.isRepeated).map(\.optionName) == ["--loudness-target", "--preset-dir", "--texture-dir", "--app", "--exclude-app", "--send"])
         #expect(ConfigSchema.keys.filter(\.takesNegativeNumbers).map(\.optionName) == [
             "--rotation", "--floor", "--sensitivity", "--spectrum-floor", "--spectrogram-floor", "--loudness-target", "--av-offset", "--pitch", "--noise-floor",
         ])

@@ -53,6 +53,21 @@ struct MilkdropTests {
         stillPreset + "ob_r=\(red)\nob_g=\(green)\nob_b=\(blue)\n"
     }
 
+    /// A preset of the default list that fills the picture from its first second (most build up
+    /// from black, some over several seconds).
+    static let brightPreset = "Unchained - Spinal Mixdown 2"
+
+    /// The first file by path of projectm-data's preset of this name.
+    static func installedPreset(named name: String) -> String? {
+        let folder = "/usr/share/projectM/presets"
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return nil }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            if relative.hasSuffix("/" + name + ".milk") || relative == name + ".milk" { found.append(folder + "/" + relative) }
+        }
+        return found.min()
+    }
+
     /// The time a frame of the time preset shows, from its border's color.
     static func time(in frame: RenderTests.Frame) -> Double {
         let (red, green, blue) = frame.pixel(x: 8, y: 8)
@@ -86,7 +101,7 @@ struct MilkdropTests {
         let folder = server.directory
         let (width, height) = (640, 360)
 
-        let play = try TestRig.run(TestRig.decibar, ["play", song, "--mode", "milkdrop", "--seed", "1", "--size", "\(width)x\(height)", "--exit-after", "3",
+        let play = try TestRig.run(TestRig.decibar, ["play", song, "--mode", "milkdrop", "--preset", Self.brightPreset, "--size", "\(width)x\(height)", "--exit-after", "3",
                                                      "--screenshot", folder + "/play.png"], environment: environment)
         #expect(play.status == 0, "\(play.error)")
         let played = try RenderTests.Frame(png: folder + "/play.png", width: width, height: height)
@@ -98,7 +113,7 @@ struct MilkdropTests {
 
         let music = try server.play(song)
         defer { music.terminate() }
-        let record = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--seed", "1", "--size", "\(width)x\(height)", "--exit-after", "3",
+        let record = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--size", "\(width)x\(height)", "--exit-after", "3",
                                                        "--record", folder + "/record.mp4"], environment: environment)
         #expect(record.status == 0, "\(record.error)")
         let frames = try TestRig.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v", "-show_entries",
@@ -110,48 +125,80 @@ struct MilkdropTests {
         let recorded = Self.variety(of: try RenderTests.Frame(png: folder + "/recorded.png", width: width, height: height))
         #expect(recorded.colors >= 8 && recorded.lit >= 0.25, "record: \(recorded)")
 
-        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--seed", "1", "--layer", "background", "--exit-after", "3",
+        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--layer", "background", "--exit-after", "3",
                                                       "--screenshot", folder + "/layer.png"], environment: environment)
         #expect(layer.status == 0, "\(layer.error)")
         let desktop = Self.variety(of: try RenderTests.Frame(png: folder + "/layer.png", width: 1280, height: 720))
         #expect(desktop.colors >= 8 && desktop.lit >= 0.25, "layer: \(desktop)")
     }
 
-    @Test("a preset slower than a slot is shown at a steady part of 60 Hz: its intervals within 2 ms of one multiple of the slot as often as bars' within 2 ms of 16.7 ms in the same run (5 points less at most)")
-    func pacedToADivisor() throws {
-        let screen = try PrivateDisplay()
-        let server = try PrivatePulseServer()
-        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
-        let music = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
-        defer { music.terminate() }
-        let slot = 1.0 / 60
-        /// The intervals between frames shown, from the third second on.
-        func intervals(_ arguments: [String]) throws -> [Double] {
+    /// `decibar live` at 1280x720 and 60 Hz on a private Xvfb, with music playing into a private
+    /// PulseAudio: the intervals between the frames it showed (its frame log, stamped after each
+    /// swap) from `skip` seconds on.
+    final class PaceRig {
+        let screen: PrivateDisplay
+        let server: PrivatePulseServer
+        let music: Process
+        static let slot = 1.0 / 60
+
+        init() throws {
+            screen = try PrivateDisplay()
+            server = try PrivatePulseServer()
+            music = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+        }
+
+        deinit { music.terminate() }
+
+        func intervals(_ arguments: [String], seconds: Int, skip: Double) throws -> [Double] {
             let log = server.directory + "/frames-\(arguments.joined().hashValue).log"
-            let live = try TestRig.run(TestRig.decibar, ["live", "--size", "1280x720", "--display-fps", "60", "--exit-after", "12",
-                                                         "--frame-log", log] + arguments, environment: environment)
+            let live = try TestRig.run(TestRig.decibar, ["live", "--size", "1280x720", "--display-fps", "60", "--exit-after", "\(seconds)",
+                                                         "--frame-log", log] + arguments,
+                                       environment: server.environment.merging(["DISPLAY": screen.display]) { $1 })
             #expect(live.status == 0, "\(live.error)")
             let times = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { $0.split(separator: " ").first.flatMap { Double($0) } }
-            let steady = times.filter { $0 >= (times.first ?? 0) + 2 }
+            let steady = times.filter { $0 >= (times.first ?? 0) + skip }
             return zip(steady.dropFirst(), steady).map { $0 - $1 }
         }
-        // Drawn at half size, this preset takes 20-30 ms a frame on two cores with llvmpipe.
-        let milkdrop = try intervals(["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2"])
-        let bars = try intervals(["--mode", "bars"])
-        func share(_ gaps: [Double], within target: Double) -> Double {
-            Double(gaps.filter { abs($0 - target) <= 0.002 }.count) / Double(max(1, gaps.count))
+
+        /// How many slots the median interval is, and the share of intervals within 2 ms of that.
+        static func steadiness(_ gaps: [Double]) -> (slots: Double, within: Double, median: Double) {
+            let median = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
+            let slots = max(1, (median / slot).rounded())
+            return (slots, Double(gaps.filter { abs($0 - slots * slot) <= 0.002 }.count) / Double(max(1, gaps.count)), median)
         }
-        let median = milkdrop.sorted()[milkdrop.count / 2]
-        let multiple = max(1, (median / slot).rounded())
-        let held = share(milkdrop, within: multiple * slot), barsHeld = share(bars, within: slot)
-        print(String(format: "paced: milkdrop %d frames, every %.0f slots, %.1f %% within 2 ms; bars %.1f %% within 2 ms of 16.7 ms",
-                     milkdrop.count + 1, multiple, held * 100, barsHeld * 100))
-        #expect(multiple >= 2, "the preset drew in time here: \(median * 1000) ms a frame")
+    }
+
+    @Test("a preset slower than a slot is shown at a steady part of 60 Hz: its intervals within 2 ms of one multiple of the slot as often as bars' within 2 ms of 16.7 ms in the same run (5 points less at most)")
+    func pacedToADivisor() throws {
+        let rig = try PaceRig()
+        // Drawn at half size, this preset takes 20-30 ms a frame on two cores with llvmpipe; at a
+        // fixed scale: with `auto` it would be drawn smaller until it keeps 60 a second.
+        let milkdrop = PaceRig.steadiness(try rig.intervals(["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2", "--milkdrop-scale", "0.5"],
+                                                            seconds: 12, skip: 2))
+        let bars = PaceRig.steadiness(try rig.intervals(["--mode", "bars"], seconds: 12, skip: 2))
+        print(String(format: "paced: milkdrop every %.0f slots, %.1f %% within 2 ms; bars %.1f %% within 2 ms of 16.7 ms",
+                     milkdrop.slots, milkdrop.within * 100, bars.within * 100))
+        #expect(milkdrop.slots >= 2, "the preset drew in time here: \(milkdrop.median * 1000) ms a frame")
         // The machine's own steadiness is bars' (Xvfb's copy of each frame and the music player
         // beside it move both alike): the preset, shown every few slots, must keep up with it.
-        #expect(held >= barsHeld - 0.05, "milkdrop every \(multiple) slots: \(held * 100) % within 2 ms; bars \(barsHeld * 100) %")
-        let barsMedian = bars.sorted()[bars.count / 2]
-        #expect(abs(barsMedian - slot) < 0.0005, "bars every \(barsMedian * 1000) ms")
+        #expect(milkdrop.within >= bars.within - 0.05, "milkdrop every \(milkdrop.slots) slots: \(milkdrop.within * 100) % within 2 ms; bars \(bars.within * 100) %")
+        #expect(bars.slots == 1 && abs(bars.median - PaceRig.slot) < 0.0005, "bars every \(bars.median * 1000) ms")
+    }
+
+    @Test("a costly shader with shader_scale auto is drawn smaller until it keeps the display's rate or a steady part of it, faster than at every pixel")
+    func dynamicScale() throws {
+        let rig = try PaceRig()
+        let aurora = ["--shader", TestRig.packageRoot + "/Shaders/examples/aurora.glsl", "--shader-scale"]
+        // From the fifth second: the scale settles in the first three.
+        let automatic = try rig.intervals(aurora + ["auto"], seconds: 14, skip: 5)
+        let full = try rig.intervals(aurora + ["1"], seconds: 10, skip: 3)
+        let (autoRate, fullRate) = (1 / (automatic.reduce(0, +) / Double(max(1, automatic.count))), 1 / (full.reduce(0, +) / Double(max(1, full.count))))
+        let pace = PaceRig.steadiness(automatic)
+        print(String(format: "aurora at 1280x720: auto %.1f frames/s (every %.0f slots, %.1f %% within 2 ms); every pixel %.1f frames/s",
+                     autoRate, pace.slots, pace.within * 100, fullRate))
+        #expect(pace.within >= 0.9, "auto: every \(pace.slots) slots, \(pace.within * 100) % within 2 ms")
+        // On a GPU both keep 60; here every pixel costs 40 ms a frame.
+        #expect(autoRate >= min(54, fullRate * 1.5), "auto \(autoRate) frames/s, every pixel \(fullRate)")
     }
 
     @Test("bars drawn after Milkdrop in the same window (the m key) are the bars drawn without it: each within 3 pixels for a steady tone")
@@ -360,7 +407,53 @@ struct MilkdropTests {
         }
     }
 
-    @Test("right after ctl mode milkdrop with the default list, each ctl preset next shows the next preset by name within a second, all three in turn",
+    @Test("a preset naming a texture installed nowhere draws with a stand-in and says so in one line; --texture-dir (one or two folders) holding it draws it; the folders are left as they were")
+    func textureFolders() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try TestRig.makeTone(at: folder + "/tone.wav", amplitude: 0.3, seconds: 2)
+        // The composite shader: half gray, half the texture. libprojectM 3.1 drops the sampler of
+        // a texture it cannot find, and the shader then does not compile.
+        try ("MILKDROP_PRESET_VERSION=201\nPSVERSION=2\nPSVERSION_WARP=2\nPSVERSION_COMP=2\n" + Self.stillPreset
+             + "comp_1=`sampler sampler_decibar_stripes;\ncomp_2=`shader_body {\ncomp_3=`ret = 0.5 + 0.5 * tex2D(sampler_decibar_stripes, uv).xyz;\ncomp_4=`}\n")
+            .write(toFile: folder + "/textured.milk", atomically: true, encoding: .utf8)
+        let pack = folder + "/pack", empty = folder + "/empty", runtime = folder + "/runtime"
+        for made in [pack + "/inner", empty, runtime] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
+        // A texture in a subfolder (packs come in folders of folders): blue on the left, red on the right.
+        let texture = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
+                                                  "color=red:s=64x64,drawbox=x=0:y=0:w=32:h=64:color=blue:t=fill",
+                                                  "-frames:v", "1", pack + "/inner/decibar_stripes.png"])
+        #expect(texture.status == 0, "\(texture.error)")
+        // The preset named as a file in the current folder, as a user would.
+        func render(_ name: String, _ textureFolders: [String]) throws -> (frame: RenderTests.Frame, said: [Substring]) {
+            let arguments = ["render", "tone.wav", "--mode", "milkdrop", "--preset", "textured.milk", "--duration", "1", "--size", "160x90",
+                             "-o", name + "/"] + textureFolders.flatMap { ["--texture-dir", $0] }
+            let rendered = try TestRig.run("bash", ["-c", "cd \"$0\" && exec \"$@\"", folder, TestRig.decibar] + arguments,
+                                           environment: ["DISPLAY": "", "XDG_RUNTIME_DIR": runtime])
+            #expect(rendered.status == 0, "\(name): \(rendered.error)")
+            let frame = try RenderTests.Frame(png: folder + "/\(name)/frame-000030.png", width: 160, height: 90)
+            return (frame, rendered.error.split(separator: "\n").filter { !$0.hasPrefix("decibar: rendered") })
+        }
+        let missing = try render("missing", [])
+        let line = missing.said.first ?? ""
+        #expect(missing.said.count == 1 && line.hasPrefix("decibar: Milkdrop preset textured names decibar_stripes (")
+                && line.hasSuffix(" in its place): installed nowhere (--texture-dir adds texture folders)"), "\(missing.said)")
+        #expect(Self.variety(of: missing.frame, width: 160, height: 30).lit > 0.9, "without the texture, the picture is not drawn")
+        for (name, folders) in [("one", [pack]), ("two", [empty, pack])] {
+            let found = try render(name, folders)
+            #expect(found.said.isEmpty, "\(name): \(found.said)")
+            // Half gray and half the stripe: blue at the left, red at the right.
+            let (left, right) = (found.frame.pixel(x: 20, y: 15), found.frame.pixel(x: 140, y: 15))
+            #expect(left.2 > 220 && left.0 < 150 && right.0 > 220 && right.2 < 150, "\(name): \(left) at the left, \(right) at the right")
+        }
+        #expect(FileManager.default.fileExists(atPath: pack + "/inner/decibar_stripes.png"))
+        // The private folder of links and stand-ins is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: runtime).isEmpty)
+        let bad = try self.render([folder + "/tone.wav", "--mode", "milkdrop", "--texture-dir", folder + "/nowhere", "-o", folder + "/x.mp4"])
+        #expect(bad.status != 0 && bad.error == "decibar: --texture-dir \(folder)/nowhere: no such folder\n", "\(bad)")
+    }
+
+    @Test("right after ctl mode milkdrop with the default list, each ctl preset next shows another preset by name within a second, and as many previous come back to the first",
           .enabled(if: TestRig.canRun(needing: .display)))
     func nextAfterSwitch() async throws {
         try await withTaskExecutorPreference(DaemonTests.thread) {
@@ -376,8 +469,41 @@ struct MilkdropTests {
                 #expect(TestRig.wait(timeout: 1) { preset() != before }, "after \(names): still \(before)")
                 names.append(preset() ?? "?")
             }
-            // The list's three presets, each once, and round to the first.
-            #expect(Set(names.prefix(3)).count == 3 && names[3] == names[0], "\(names)")
+            // Four presets, each once: a name is one preset of the list.
+            #expect(Set(names).count == 4, "\(names)")
+            for _ in 0 ..< 3 { #expect(try rig.ctl("preset", "previous").status == 0) }
+            #expect(TestRig.wait(timeout: 1) { preset() == names[0] }, "after three previous: \(preset() ?? "none"), not \(names[0])")
+        }
+    }
+
+    @Test("Milkdrop daemons, with music playing, quit by ctl 20 times at each size (1280x720 with one preset, 640x360 with the default list): status 0 every time",
+          .enabled(if: TestRig.canRun(needing: .display)))
+    func quitsCleanly() async throws {
+        try await withTaskExecutorPreference(DaemonTests.thread) {
+            let folder = try TestRig.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let spinal = try #require(Self.installedPreset(named: "Unchained - Spinal Mixdown 2"), "projectm-data lacks Spinal Mixdown 2")
+            try FileManager.default.createDirectory(atPath: folder + "/one", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: spinal, toPath: folder + "/one/" + (spinal as NSString).lastPathComponent)
+            let kinds = [["--size", "1280x720", "--preset-dir", folder + "/one"], ["--size", "640x360"]]
+            let common = ["--window", "shown", "--mode", "milkdrop", "--preset-duration", "3600"]
+            let rig = try DaemonRig(arguments: common + kinds[0])
+            let music = try rig.server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+            defer { music.terminate() }
+            var statuses: [String] = []
+            for round in 0 ..< 20 {
+                for (index, kind) in kinds.enumerated() {
+                    if round > 0 || index > 0 { try rig.start(common + kind) }
+                    let drawing = TestRig.wait(timeout: 10) { (try? rig.status())?["preset"]?.string != nil }
+                    #expect(drawing, "round \(round), \(kind[1]): no preset shown")
+                    // Drawing for a while, as a user's daemon would be.
+                    try await Task.sleep(nanoseconds: 1_000_000_000)
+                    #expect(try rig.ctl("quit").status == 0)
+                    let status = rig.daemon?.waitForExit(timeout: 10)
+                    if status != 0 { statuses.append("round \(round), \(kind[1]): \(status.map(String.init) ?? "still running"); \(rig.daemon?.standardError.suffix(300) ?? "")") }
+                }
+            }
+            #expect(statuses.isEmpty, "\(statuses)")
         }
     }
 

@@ -53,7 +53,7 @@ struct WaylandLayerTests {
     func milkdropBackground() throws {
         let compositor = try PrivateCompositor()
         let server = try PrivatePulseServer()
-        let player = try play(["--layer", "background", "--mode", "milkdrop", "--seed", "1"], on: compositor, server: server)
+        let player = try play(["--layer", "background", "--mode", "milkdrop", "--preset", MilkdropTests.brightPreset], on: compositor, server: server)
         defer { player.stop() }
         let first = try compositor.grab(to: server.directory + "/first.png")
         usleep(500_000)

@@ -29,7 +29,9 @@
     X(glGetIntegerv) X(glBindSampler) X(glFramebufferTexture2D) \
     X(glColorMask) X(glBlendEquation) X(glLineWidth) \
     X(glPolygonMode) X(glGetError) X(glGetString) \
-    X(glUniform3f) X(glUniform1fv) X(glUniform3fv)
+    X(glUniform3f) X(glUniform1fv) X(glUniform3fv) \
+    X(glGenQueries) X(glDeleteQueries) X(glBeginQuery) \
+    X(glEndQuery) X(glGetQueryObjectiv) X(glGetQueryObjectui64v)
 
 typedef struct { DECIBAR_GL_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarGL;
 

@@ -18,17 +18,23 @@ typedef struct decibar_milkdrop decibar_milkdrop;
 
 // Makes an instance drawing width x height pixels (into the framebuffer bound when rendering),
 // with per-vertex equations on a mesh_x x mesh_y grid, telling presets `fps`, finding textures
-// under data_dir. The C library's random numbers start from `seed`. NULL with a reason in `error`.
+// under data_dir's presets/ and textures/ and under texture_dir (NULL: none more; a folder's
+// subfolders and links are searched too). The C library's random numbers start from `seed`.
+// NULL with a reason in `error`.
 decibar_milkdrop *decibar_milkdrop_create(int width, int height, int mesh_x, int mesh_y, int fps,
-                                          const char *data_dir, unsigned seed, char *error, int error_size);
+                                          const char *data_dir, const char *texture_dir, unsigned seed,
+                                          char *error, int error_size);
 void decibar_milkdrop_destroy(decibar_milkdrop *milkdrop);
 
 // The picture's size changed.
 void decibar_milkdrop_resize(decibar_milkdrop *milkdrop, int width, int height);
 
 // Shows the preset at `path` from the next frame (a hard cut). 1 when it loaded and its shaders
-// compiled; 0 with the library's reason in `error` (the previous preset keeps drawing).
-int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, char *error, int error_size);
+// compiled, with the textures it names that were not found in `missing` (names separated by
+// "\n", empty when none; the preset draws without them); 0 with the library's reason in
+// `error` (the previous preset keeps drawing).
+int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, char *error, int error_size,
+                                 char *missing, int missing_size);
 
 // Interleaved left/right samples heard since the last frame (`frames` pairs).
 void decibar_milkdrop_add_audio(decibar_milkdrop *milkdrop, const float *stereo, int frames);

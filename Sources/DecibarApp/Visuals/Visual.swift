@@ -63,4 +63,6 @@ struct VisualCanvas {
     var beat: BeatPulse
     var beatLevel: Float
     var beatPhase: Float
+    /// Seconds between the display's refreshes (nil in a render): see `Visualizer.displayPeriod`.
+    var displayPeriod: Double?
 }

@@ -7,6 +7,29 @@ extension VisualTools {
     /// How far toward white the bars' tips go when a beat is heard.
     static let beatFlash: Float = 0.45
 
+    /// The user's shader over the picture's area: at its scale, timed where the scale follows it.
+    private func drawUserShader(values: [Float], on canvas: VisualCanvas) {
+        guard let shaderPass else { return }
+        let (width, height, windowHeight) = (canvas.width, canvas.height, canvas.windowHeight)
+        if let timer = shaderTimer, let period = canvas.displayPeriod, let drawing = timer.takeResult() {
+            dynamicShaderScale?.observe(drawing: drawing, period: period, now: canvas.time)
+        }
+        // A render (no frame interval) draws every pixel whatever the setting says it may.
+        if let dynamic = dynamicShaderScale { shaderScale = canvas.displayPeriod == nil ? 1 : dynamic.scale }
+        guard shaderScale < 1, let scaledPass,
+              let drawn = try? scaledPass.begin(width: Int((Double(width) * shaderScale).rounded()),
+                                                 height: Int((Double(height) * shaderScale).rounded())) else {
+            shaderTimer?.begin()
+            shaderPass.draw(values: values, width: width, height: height, windowHeight: windowHeight, inputs: shaderInputs, theme: theme)
+            shaderTimer?.end()
+            return
+        }
+        shaderTimer?.begin()
+        shaderPass.draw(values: values, width: drawn.width, height: drawn.height, windowHeight: drawn.height, inputs: shaderInputs, theme: theme)
+        shaderTimer?.end()
+        scaledPass.finish(into: PixelRect(x: 0, y: 0, width: width, height: height), canvasWidth: width, canvasHeight: windowHeight)
+    }
+
     func drawBars(_ field: BarField, on canvas: VisualCanvas) {
         let values = field.values
         let (width, height, windowHeight) = (canvas.width, canvas.height, canvas.windowHeight)
@@ -20,7 +43,7 @@ extension VisualTools {
             shaderInputs.time = canvas.time
             shaderInputs.beat = (canvas.beatLevel, canvas.beatPhase, Float(canvas.beat.bpm))
             shaderInputs.level = values.isEmpty ? 0 : values.reduce(0, +) / Float(values.count)
-            shaderPass?.draw(values: drawn, width: width, height: height, windowHeight: windowHeight, inputs: shaderInputs, theme: theme)
+            drawUserShader(values: drawn, on: canvas)
             shaderInputs.frame += 1
         } else if let radialRenderer {
             let shown = display.beatAccent && canvas.beatLevel > 0.01 ? theme.brightened(by: Self.beatFlash * canvas.beatLevel) : theme

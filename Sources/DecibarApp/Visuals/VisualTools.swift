@@ -29,6 +29,12 @@ final class VisualTools {
     var textBytes: [UInt8] = []
     /// What the user's shader is told each frame (`prepareShaderInputs`).
     var shaderInputs = ShaderInputs()
+    /// The user's shader at a fraction of the picture's size (`shader_scale`): the fraction, what
+    /// moves it with `auto` in a window, the timer that feeds it, and the target it draws into.
+    var shaderScale = 1.0
+    var dynamicShaderScale: DynamicScale?
+    var shaderTimer: DrawTimer?
+    var scaledPass: ScaledPass?
     /// Shadertoy's audio texture, made when a shader first reads it.
     private var audioTexture: AudioTexture?
     /// Where iDate's seconds start: the local time of day when the window opened (a render: 0).
@@ -57,6 +63,16 @@ final class VisualTools {
         } else {
             shaderPass = nil
             userShaders = nil
+        }
+        if shaderPass != nil {
+            switch display[ConfigSchema.display.shaderScale] {
+            case .fixed(let fixed): shaderScale = fixed
+            case .automatic where deterministic: shaderScale = 1
+            case .automatic:
+                dynamicShaderScale = DynamicScale()
+                shaderTimer = DrawTimer(softwareRenderer: GLRenderer.isSoftware, clock: MonotonicClock.now)
+            }
+            if shaderScale < 1 || dynamicShaderScale != nil { scaledPass = try ScaledPass(shaders: shaders) }
         }
         if deterministic {
             dayStart = ((2000, 0, 1), 0)

@@ -54,7 +54,7 @@ public final class Visualizer {
                 try show(candidate)
                 return
             } catch {
-                if !unavailableModes.contains(candidate) { writeError("decibar: \(error.description)") }
+                if !unavailableModes.contains(candidate) { writeError("\(error.description)") }
                 unavailableModes.insert(candidate)
                 candidate = backward ? candidate.previous : candidate.next
             }
@@ -155,11 +155,17 @@ public final class Visualizer {
         lastFrame = frame
     }
 
+    /// Seconds between the display's refreshes, for pictures whose scale follows their cost: they
+    /// keep to the display's rate while they can (the pacer shows a part of it when even their
+    /// least scale cannot). Nil in a render, where every frame is drawn whatever it costs.
+    public var displayPeriod: Double?
+
     /// Draws into the top `height` pixels of a `width`×`windowHeight` window (already cleared).
     public func draw(width: Int, height: Int, windowHeight: Int, now: Double) {
         let beat = lastFrame?.beat ?? BeatPulse()
         visual.draw(VisualCanvas(width: width, height: height, windowHeight: windowHeight, time: now - startTime,
-                                   beat: beat, beatLevel: lastFrame?.beatLevel ?? 0, beatPhase: lastFrame?.beatPhase ?? 0))
+                                   beat: beat, beatLevel: lastFrame?.beatLevel ?? 0, beatPhase: lastFrame?.beatPhase ?? 0,
+                                   displayPeriod: displayPeriod))
         if let message = tools.userShaders?.error { drawError(message, width: width, windowHeight: windowHeight) }
         tools.labels?.endFrame()
     }

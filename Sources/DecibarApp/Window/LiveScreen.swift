@@ -41,6 +41,7 @@ final class LiveScreen {
 
     /// Moves the bars on by the frame and draws them, or marks the frame as skipped when nothing moves.
     func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
+        visualizer.displayPeriod = 1 / frame.displayRate
         // The audio heard when the frame shows (its slot), not when its drawing starts.
         let now = frame.shownAt
         let status = tap.status

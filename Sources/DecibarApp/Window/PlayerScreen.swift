@@ -92,6 +92,7 @@ final class PlayerScreen {
 
     /// Handles the frame's input, then draws the bars and the scrubber.
     func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
+        visualizer.displayPeriod = 1 / frame.displayRate
         let now = frame.now
         // What is drawn is what is heard when the frame shows (its slot), not when its drawing starts.
         let shownAt = frame.shownAt

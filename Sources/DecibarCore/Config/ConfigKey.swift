@@ -17,6 +17,8 @@ public struct ConfigKey: Sendable, Equatable {
         case size
         /// `"auto"`, `"off"` or a gain in dB from -40 to 40.
         case sensitivity
+        /// `"auto"` or a number in the range (a picture's scale).
+        case scale(ClosedRange<Double>)
         /// Bytes, with an optional K, M or G (powers of 1024) within the range: `"1G"`, `"500M"`.
         case byteSize(ClosedRange<Int64>)
         /// Free text (a device name, a folder).
@@ -120,6 +122,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .names: "name"
         case .outputs: "url"
         case .sensitivity: "dB"
+        case .scale: "auto|factor"
         case .integer, .number, .numberChoice, .numbers:
             switch unit {
             case "pixels"?: "px"
@@ -196,6 +199,12 @@ public struct ConfigKey: Sendable, Equatable {
         case .size:
             guard let text = value.string, let size = Self.size(text) else { throw fail("a size such as \"1280x720\" (16 to 16384 each way) or 16:9, 9:16, 1:1 or 4:5 (1920x1080, 1080x1920, 1080x1080, 1080x1350)") }
             return .string("\(size.width)x\(size.height)")
+        case .scale(let range):
+            if value.string?.lowercased() == "auto" { return .string("auto") }
+            guard let number = value.numeric, range.contains(number) else {
+                throw fail("\"auto\" or a number from \(range.lowerBound.plainText) to \(range.upperBound.plainText)")
+            }
+            return .number(number)
         case .sensitivity:
             if let text = value.string?.lowercased(), text == "auto" || text == "off" { return .string(text) }
             guard let number = value.numeric, (-40...40).contains(number) else { throw fail("\"auto\", \"off\" or a gain from -40 to 40 dB") }
@@ -273,6 +282,7 @@ public struct ConfigKey: Sendable, Equatable {
         case .number(let range), .numbers(let range):
             return "must be between \(range.lowerBound.plainText) and \(range.upperBound.plainText)\(unitText)"
         case .sensitivity: return "must be between -40 and 40 dB"
+        case .scale(let range): return "must be auto or between \(range.lowerBound.plainText) and \(range.upperBound.plainText)"
         case .choice(let words): return "must be one of " + words.list.joined(separator: ", ")
         case .numberChoice(let numbers):
             let texts = numbers.map(\.plainText)

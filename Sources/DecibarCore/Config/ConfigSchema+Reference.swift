@@ -52,6 +52,7 @@ extension ConfigKey {
         case .numbers(let range): return "list of \(range.lowerBound.plainText) to \(range.upperBound.plainText)\(unitText)"
         case .size: return "`WxH`, 16 to 16384 each"
         case .sensitivity: return "`auto`, `off` or -40 to 40 dB"
+        case .scale(let range): return "`auto` or \(range.lowerBound.plainText) to \(range.upperBound.plainText)"
         case .byteSize(let range): return "\(Self.byteText(range.lowerBound)) to \(Self.byteText(range.upperBound)) (K, M, G)"
         case .text: return valueName
         case .names: return "list of names"

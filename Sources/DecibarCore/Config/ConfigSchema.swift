@@ -83,6 +83,8 @@ public enum ConfigSchema {
         public let shader: Setting<String?> = .text(ConfigSection.display, "shader", valueName: "file",
             inWindow: "s moves on through the other shaders of its folder; saving the file reloads it.",
             "Draw with this fragment shader (in bars and spectrum modes): one written for Decibar, or one as written on shadertoy.com (mainImage, with iChannel0 the audio texture), unchanged. Takes the place of shader_dir.")
+        public let shaderScale: Setting<PictureScale> = .scale(ConfigSection.display, "shader_scale", 0.1...1,
+            "Your shader draws at this fraction of the picture's width and height, then is scaled up and sharpened (a shader costs per pixel). auto: in a window it follows the shader's cost, between 1 and 0.25, to keep the display's rate; in render every pixel is drawn.")
         public let size: Setting<PixelSize> = .size(ConfigSection.display, "size", default: (1280, 720), for: .pictureSize,
             "Window size in pixels, WxH (render: the video's; spectrogram: the picture's), or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350).")
         public let fullscreen: Setting<Bool> = .boolean(ConfigSection.display, "fullscreen", for: .window,

@@ -139,6 +139,14 @@ extension Setting {
         }
     }
 
+    /// `auto` (the default: the picture's scale follows its cost) or a fixed fraction in the range.
+    public static func scale(_ section: some RowHome, _ name: String, _ range: ClosedRange<Double>, for scope: SettingScope? = nil,
+                             _ help: String) -> Setting<PictureScale> {
+        Setting<PictureScale>(ConfigKey(section, name, .scale(range), .string("auto"), for: scope, help)) {
+            $0?.numeric.map(PictureScale.fixed) ?? .automatic
+        }
+    }
+
     public static func byteSize(_ section: some RowHome, _ name: String, _ range: ClosedRange<Int64>, default defaultValue: Int64,
                          for scope: SettingScope? = nil, _ help: String) -> Setting<Int64> {
         Setting<Int64>(ConfigKey(section, name, .byteSize(range), .string(ConfigKey.byteText(defaultValue)), for: scope, valueName: "size",

@@ -69,11 +69,12 @@ public final class MilkdropRenderer {
     ///   - mesh: the grid the presets' per-vertex equations run on (they run on the CPU).
     ///   - fps: what presets are told the frame rate is.
     ///   - dataDirectory: where the library finds its textures (`presets/`, `textures/`).
+    ///   - textureDirectory: one more folder of textures, searched with its subfolders and links.
     ///   - seed: where the C library's random numbers, which presets use, start.
     public init(shaders: ShaderLibrary, width: Int, height: Int, mesh: (x: Int, y: Int), fps: Int, dataDirectory: String,
-                seed: UInt32, clock: Double) throws(RenderError) {
+                textureDirectory: String? = nil, seed: UInt32, clock: Double) throws(RenderError) {
         functions = try Self.load()
-        pictures = try PictureRenderer(shaders: shaders)
+        pictures = try PictureRenderer.upscaler(shaders: shaders)
         // The library reads the clock as it starts: its `time` counts from here.
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         let state = SavedBindings()
@@ -86,7 +87,8 @@ public final class MilkdropRenderer {
         }
         var message = [CChar](repeating: 0, count: 512)
         guard let made = functions.decibar_milkdrop_create!(Int32(max(1, width)), Int32(max(1, height)), Int32(mesh.x), Int32(mesh.y),
-                                                            Int32(fps), dataDirectory, seed, &message, Int32(message.count)) else {
+                                                            Int32(fps), dataDirectory, textureDirectory, seed, &message,
+                                                            Int32(message.count)) else {
             Self.deleteFramebuffer(target)
             Self.restoreState(state)
             throw RenderError("Milkdrop: " + Self.text(message))
@@ -105,15 +107,16 @@ public final class MilkdropRenderer {
         Self.restoreState(state)
     }
 
-    /// Shows the preset at `path` from the next frame (a hard cut): nil, or why it cannot be
-    /// shown (the previous one keeps drawing).
-    public func loadPreset(_ path: String) -> String? {
+    /// Shows the preset at `path` from the next frame (a hard cut), or says why it cannot be
+    /// (the previous one keeps drawing). Either way, the textures it names that were found nowhere.
+    public func loadPreset(_ path: String) -> (problem: String?, missingTextures: [String]) {
         let state = SavedBindings()
         defer { Self.restoreState(state) }
         var message = [CChar](repeating: 0, count: 512)
-        if functions.decibar_milkdrop_load_preset!(instance, path, &message, Int32(message.count)) == 1 { return nil }
+        var missing = [CChar](repeating: 0, count: 1024)
+        let loaded = functions.decibar_milkdrop_load_preset!(instance, path, &message, Int32(message.count), &missing, Int32(missing.count)) == 1
         let reason = Self.text(message)
-        return reason.isEmpty ? "it did not load" : reason
+        return (loaded ? nil : reason.isEmpty ? "it did not load" : reason, Self.text(missing).split(separator: "\n").map(String.init))
     }
 
     /// Hands over audio heard since the last frame: `left` and `right` of the same length.
@@ -128,18 +131,11 @@ public final class MilkdropRenderer {
         interleaved.withUnsafeBufferPointer { functions.decibar_milkdrop_add_audio!(instance, $0.baseAddress, Int32(count)) }
     }
 
-    /// Whether OpenGL runs on the CPU (Mesa's llvmpipe or softpipe), where every pixel a preset's
-    /// shaders touch costs.
-    public static var isSoftwareRenderer: Bool {
-        guard let name = glFunctions.glGetString!(GLenum(GL_RENDERER)) else { return false }
-        let renderer = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)).lowercased()
-        return renderer.contains("llvmpipe") || renderer.contains("softpipe") || renderer.contains("software")
-    }
-
     /// Draws the frame at `clock` seconds (the same clock as `init`'s) into `rect` (top-left
     /// origin) of a `canvasWidth`×`canvasHeight` canvas, the library drawing at `scale` of its
-    /// size (then scaled up, smoothly).
-    public func draw(clock: Double, in rect: PixelRect, scale: Double = 1, canvasWidth: Int, canvasHeight: Int) throws(RenderError) {
+    /// size (then scaled up and sharpened). `timer` times the library's drawing, not the scaling.
+    public func draw(clock: Double, in rect: PixelRect, scale: Double = 1, canvasWidth: Int, canvasHeight: Int,
+                     timer: DrawTimer? = nil) throws(RenderError) {
         guard rect.width > 0, rect.height > 0 else { return }
         let state = SavedBindings()
         let drawn = (width: max(1, Int((Double(rect.width) * scale).rounded())), height: max(1, Int((Double(rect.height) * scale).rounded())))
@@ -158,10 +154,13 @@ public final class MilkdropRenderer {
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
         glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+        timer?.begin()
         let rendered = functions.decibar_milkdrop_render!(instance, &frameMessage, Int32(frameMessage.count))
+        timer?.end()
         Self.restoreState(state)
         guard rendered == 1 else { throw RenderError("Milkdrop: " + Self.text(frameMessage)) }
-        pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight)
+        pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+                      sharpness: PictureRenderer.sharpness(upscaledBy: Double(rect.width) / Double(size.width)))
     }
 
     /// A texture of `width`×`height` and a framebuffer drawing into it.

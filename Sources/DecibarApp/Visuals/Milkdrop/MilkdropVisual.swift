@@ -17,6 +17,7 @@ final class MilkdropVisual: Visual {
     private var playlist: PresetPlaylist
     private var schedule: PresetSchedule
     private let seed: UInt32
+    fileprivate let textures: TextureSearchPath
     private var renderer: MilkdropRenderer?
     /// The preset the renderer shows, and whether the user holds it.
     private var shown: String?
@@ -31,8 +32,13 @@ final class MilkdropVisual: Visual {
     private var lastFrameTime = 0.0
     /// The library could not start or draw (said once); nothing more is tried.
     private var failedToStart = false
-    /// The fraction of the canvas the library draws at, chosen on the first frame.
-    private var scale: Double?
+    /// The presets whose missing textures were already said.
+    fileprivate var warnedAboutTextures: Set<String> = []
+    /// The fraction of the canvas the library draws at: fixed on the first frame, or following
+    /// the preset's cost (`dynamicScale`, timed by `timer`) in a window with `milkdrop_scale auto`.
+    private var scale = 1.0
+    private var dynamicScale: DynamicScale?
+    private var timer: DrawTimer?
 
     /// libprojectM keeps 2048 samples a channel; more in one frame would only be overwritten.
     static let audioLimit = 2048
@@ -48,8 +54,9 @@ final class MilkdropVisual: Visual {
         seed = UInt32(truncatingIfNeeded: settings[rows.seed] ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
         playlist = PresetPlaylist(paths: paths, shuffled: settings[rows.shuffle], seed: UInt64(seed))
         schedule = PresetSchedule(duration: settings[rows.duration])
+        textures = try TextureSearchPath(folders: settings[rows.textureDirectories], dataDirectory: PresetLibrary.dataDirectory)
         if let preset = settings[rows.preset] {
-            if preset.contains("/") {
+            if PresetLibrary.isPath(preset) {
                 if let problem = PresetLibrary.check(preset) { throw RenderError("--preset \(preset) \(problem)") }
                 playlist.insert(path: preset)
                 _ = playlist.select(named: preset)
@@ -120,7 +127,7 @@ final class MilkdropVisual: Visual {
         case .unlock: isLocked = false
         case .toggleLock: isLocked.toggle()
         case .named(let name):
-            if name.contains("/") {
+            if PresetLibrary.isPath(name) {
                 if let problem = PresetLibrary.check(name) { return "\(name) \(problem)" }
                 playlist.insert(path: name)
             }
@@ -133,16 +140,24 @@ final class MilkdropVisual: Visual {
     func draw(_ canvas: VisualCanvas) {
         guard !failedToStart else { return }
         if renderer == nil {
+            switch tools.display.configuration[MilkdropSettings.rows.scale] {
+            case .fixed(let fixed): scale = fixed
             // A render draws every pixel wherever it runs (its frames are the same everywhere).
-            let scale = tools.display.configuration[MilkdropSettings.rows.scale] ?? (tools.deterministic || !MilkdropRenderer.isSoftwareRenderer ? 1 : 0.5)
-            self.scale = scale
+            case .automatic where tools.deterministic || canvas.displayPeriod == nil: scale = 1
+            case .automatic:
+                // Most presets need less than every pixel on a software renderer: start where they do.
+                dynamicScale = DynamicScale(start: GLRenderer.isSoftware ? 0.5 : 1)
+                timer = DrawTimer(softwareRenderer: GLRenderer.isSoftware, clock: MonotonicClock.now)
+                scale = dynamicScale?.scale ?? 1
+            }
             do {
                 renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),
                                                 height: Int((Double(canvas.height) * scale).rounded()), mesh: Self.mesh,
-                                                fps: 60, dataDirectory: PresetLibrary.dataDirectory, seed: seed, clock: canvas.time)
+                                                fps: 60, dataDirectory: PresetLibrary.dataDirectory, textureDirectory: textures.path,
+                                                seed: seed, clock: canvas.time)
             } catch {
                 failedToStart = true
-                writeError("decibar: \(error.description)")
+                writeError("\(error.description)")
                 return
             }
         }
@@ -163,12 +178,16 @@ final class MilkdropVisual: Visual {
             }
             unheardFrames = 0
         }
+        if let timer, let period = canvas.displayPeriod, let drawing = timer.takeResult() {
+            dynamicScale?.observe(drawing: drawing, period: period, now: canvas.time)
+            scale = dynamicScale?.scale ?? scale
+        }
         do {
-            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), scale: scale ?? 1,
-                              canvasWidth: canvas.width, canvasHeight: canvas.windowHeight)
+            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), scale: scale,
+                              canvasWidth: canvas.width, canvasHeight: canvas.windowHeight, timer: timer)
         } catch {
             failedToStart = true
-            writeError("decibar: \(error.description)")
+            writeError("\(error.description)")
         }
     }
 
@@ -178,15 +197,34 @@ final class MilkdropVisual: Visual {
         var tries = 0
         while let wanted = playlist.current, wanted != shown, tries < 16 {
             tries += 1
-            let problem = PresetLibrary.check(wanted) ?? renderer.loadPreset(wanted)
-            if let problem {
-                writeError("decibar: Milkdrop preset \(PresetPlaylist.name(of: wanted)) skipped: \(problem)")
+            if let problem = PresetLibrary.check(wanted) ?? load(wanted, on: renderer) {
+                writeError("Milkdrop preset \(PresetPlaylist.name(of: wanted)) skipped: \(problem)")
                 playlist.removeCurrent()
                 continue
             }
             shown = wanted
+            // Another preset costs otherwise: its scale is found from its own drawings.
+            dynamicScale?.restart()
             presetName = PresetPlaylist.name(of: wanted)
         }
+    }
+}
+
+extension MilkdropVisual {
+    /// Loads a preset, giving each texture it names that is installed nowhere a stand-in and
+    /// loading it again (said once a preset: the playlist comes back to it). Nil, or why not.
+    fileprivate func load(_ path: String, on renderer: MilkdropRenderer) -> String? {
+        var loaded = renderer.loadPreset(path)
+        guard !loaded.missingTextures.isEmpty else { return loaded.problem }
+        let standIns = textures.makeStandIns(for: loaded.missingTextures)
+        if !standIns.isEmpty { loaded = renderer.loadPreset(path) }
+        if loaded.problem == nil, warnedAboutTextures.insert(path).inserted {
+            let placed = standIns.map { "\($0.name) (\($0.standIn) in its place)" }
+            let bare = loaded.missingTextures.filter { name in !standIns.contains { $0.name == name } }
+            writeError("Milkdrop preset \(PresetPlaylist.name(of: path)) names " + (placed + bare).joined(separator: ", ")
+                       + ": installed nowhere (--texture-dir adds texture folders)")
+        }
+        return loaded.problem
     }
 }
 

@@ -3,8 +3,8 @@ import DecibarRender
 import Foundation
 
 /// Where Milkdrop presets are found: the folders given (`preset_dirs`), or projectm-data's, whose
-/// presets are then narrowed to the ones that draw well on a software renderer
-/// (`DefaultPresets`, measured by Scripts/measure-presets.py) unless `all_presets` asks for all.
+/// presets are then narrowed to the ones that draw right (`DefaultPresets`, measured by
+/// Scripts/measure-presets.py) unless `all_presets` asks for all.
 enum PresetLibrary {
     /// Where projectm-data puts its presets (and libprojectM finds its textures beside them).
     static let dataDirectory = "/usr/share/projectM"
@@ -48,6 +48,12 @@ enum PresetLibrary {
         let listed = installed.filter { chosen.remove(PresetPlaylist.name(of: $0)) != nil }
         // A projectm-data whose names all changed still shows something.
         return listed.isEmpty ? installed : listed
+    }
+
+    /// Whether `--preset` or `ctl preset` names a file rather than a preset of the playlist: a
+    /// path, or a .milk file in the current folder.
+    static func isPath(_ text: String) -> Bool {
+        text.contains("/") || (text.lowercased().hasSuffix(".milk") && FileManager.default.fileExists(atPath: text))
     }
 
     /// Whether the file may be handed to libprojectM: it parses whatever it is given, and some

@@ -8,15 +8,17 @@ public struct MilkdropSettings: SettingsGroup {
         inWindow: "n and p show the next and previous preset, r a random one, l locks the one shown.",
         "Milkdrop: the preset to start with, by name (its file name without .milk, any case) or path (unset: the first of the playlist).")
     public let directories: Setting<[String]> = .names(ConfigSection.display, "preset_dirs", option: "preset-dir",
-        "Milkdrop: folders of .milk presets making the playlist, in this order, each sorted by name (repeat --preset-dir for more). Empty: the presets of projectm-data that draw well on a software renderer (all_presets: every one).")
+        "Milkdrop: folders of .milk presets making the playlist, in this order, each sorted by name (repeat --preset-dir for more). Empty: the presets of projectm-data that draw right, measured (all_presets: every one).")
+    public let textureDirectories: Setting<[String]> = .names(ConfigSection.display, "texture_dirs", option: "texture-dir",
+        "Milkdrop: more folders (with their subfolders) where the textures presets name are looked for, after projectm-data's (repeat --texture-dir for more). A preset naming a texture found nowhere draws without it, and says so once.")
     public let allPresets: Setting<Bool> = .boolean(ConfigSection.display, "all_presets",
-        "Milkdrop: with no preset_dirs, every installed preset instead of the list that draws well without a GPU.")
+        "Milkdrop: with no preset_dirs, every installed preset instead of the list of those that draw right.")
     public let shuffle: Setting<Bool> = .boolean(ConfigSection.display, "preset_shuffle",
         "Milkdrop: play the playlist in a random order (from seed).")
     public let duration: Setting<Double> = .number(ConfigSection.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
         "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (a hard cut on the beat), or comes on time in music without a beat.")
-    public let scale: Setting<Double?> = .number(ConfigSection.display, "milkdrop_scale", 0.1...1, unit: "factor",
-        "Milkdrop: presets are drawn at this fraction of the window's width and height, then scaled up (their shaders cost per pixel). Unset: 0.5 on a software renderer (Mesa's llvmpipe: 1280x720 then keeps 60 frames a second on two cores), 1 on a GPU and in render.")
+    public let scale: Setting<PictureScale> = .scale(ConfigSection.display, "milkdrop_scale", 0.1...1,
+        "Milkdrop: the fraction of the window's width and height presets are drawn at, then scaled up and sharpened (their shaders cost per pixel). auto: in a window it follows the preset's cost, between 1 and 0.25, to keep the display's rate (starting from 0.5 on a software renderer); in render every pixel is drawn.")
     public let seed: Setting<Int?> = .integer(ConfigSection.display, "seed", 0...Int(UInt32.max),
         "Milkdrop: where the random numbers of the presets and the shuffle start; the same seed gives the same pictures (unset: render uses 1, a window a new one each time).")
 }
