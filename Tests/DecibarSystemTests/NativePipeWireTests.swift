@@ -146,7 +146,16 @@ struct NativePipeWireTests {
             let player = Process(tool: tool, arguments: arguments, environment: server.toolEnvironment,
                                  output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
             try player.startAlone()
-            player.waitUntilExit()
+            // A player whose stream never runs would wait for ever (seen once: pw-play for 36
+            // minutes): it fails the test instead of holding the run.
+            let deadline = HostClock.now() + 10
+            while player.isRunning && HostClock.now() < deadline { usleep(10_000) }
+            if player.isRunning {
+                player.terminate()
+                player.waitUntilExit()
+                Issue.record("\(tool) did not finish a 256-frame burst in 10 s")
+                break
+            }
             #expect(player.terminationStatus == 0, "\(tool) failed")
             usleep(100_000)
         }
