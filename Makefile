@@ -67,7 +67,7 @@ test: deps
 # The spectrogram, scope, radial and Shadertoy windows are read off a screenshot taken at their end:
 # their columns follow the audio's clock, not the frames', so a late frame changes nothing they check.
 # A single test can be named as Suite/function.)
-BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|stateKeptClean|cutsOnTheBeat|badPresets|daemonPresets|withoutTheLibrary)|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests|InterruptionTests|DaemonTests/malformedLines|HostileFileTests/lyingHeaders|BeatTests/renderedFrames|VideoTests/renderIsFrameExact|ShadertoyTests|RadialCoverTests|SpectrogramTests|VisualModeTests/(radial|shadertoyShader)
+BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|stateKeptClean|cutsOnTheBeat|blendsOnTheBeat|blendsRealPresets|badPresets|daemonPresets|withoutTheLibrary)|WaylandLayerTests|ScaleCommandTests|ErrorMessageTests|MalformedInputTests|LoudnessTests|RenderCommandTests|OverviewPiecesTests|InstallTests|AudioFileDecoderTests|DecoderSeekTests|CommandLineEndToEndTests|LoudnessMeterTests|PeaksCommandTests|FFTWTransformTests|PNGImageTests|SpectrumAnalyzerTests|PinkNoiseSpectrumTests|FileLevelsTests|MusicBarsTests|InterruptionTests|DaemonTests/malformedLines|HostileFileTests/lyingHeaders|BeatTests/renderedFrames|VideoTests/renderIsFrameExact|ShadertoyTests|RadialCoverTests|SpectrogramTests|VisualModeTests/(radial|shadertoyShader)
 
 # Timed suites that need the whole machine: they run last, once the lane beside has ended (with a
 # render beside, the window beside 16 page clients and Chromium kept its pacing for 23-29 % of its
@@ -77,7 +77,7 @@ BESIDE := DecibarCoreTests|MilkdropTests/(clock|clickOnItsFrame|repeatable|state
 # track's end, beats 10 ms early); the disks here have no I/O scheduler that could hold it back.
 # Milkdrop's pacing beside the other lane held 56 % of its intervals against bars' 84 %: its
 # drawing, slower than a slot, is what the lane beside lengthens.
-ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests|MilkdropTests/pacedToADivisor|MilkdropTests/quitsCleanly|MilkdropTests/dynamicScale
+ALONE := OutputsTests|MultichannelTests|SteadyPlaybackTests|DebianPackageTests|MilkdropTests/pacedToADivisor|MilkdropTests/quitsCleanly|MilkdropTests/dynamicScale|MilkdropTests/blendsPaced
 
 # The in-process suites that time nothing (parsing, the settings table, the config file), beside
 # the others (datagrams and beats timed, beats found in generated files), in the same bare environment.

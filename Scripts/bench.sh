@@ -79,3 +79,6 @@ section "Render speed against ffmpeg encoding the same frames alone"
 
 section "Milkdrop against projectMSDL: ten presets of the default list at 1280x720 and 1920x1080, frame times from Mesa's HUD"
 "$here/bench-milkdrop-peer.py" --binary "$root/.build-release/release/decibar"
+
+section "Milkdrop transitions: a frame blending two presets against a frame of one, each style, 1280x720"
+"$here/bench-transitions.py" --binary "$root/.build-release/release/decibar"

@@ -5,9 +5,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <dlfcn.h>
 #include <cstring>
 #include <cstdlib>
 #include <iostream>
+#include <pthread.h>
 #include <sstream>
 #include <string>
 #include <sys/time.h>
@@ -18,6 +20,11 @@ extern "C" {
 typedef int (*decibar_gettimeofday)(struct timeval *, struct timezone *);
 extern decibar_gettimeofday pprojectm_gettimeofday;
 }
+
+// libprojectM 3.1 keeps the worker thread of the engine made last in this exported global and
+// joins whatever it holds when any engine is destroyed (projectM.cpp, USE_THREADS): with two
+// engines, each must be handed its own thread to join (see destroy).
+extern pthread_t thread;
 
 namespace {
 
@@ -133,9 +140,97 @@ private:
 
 } // namespace
 
-struct decibar_milkdrop {
-    Engine *engine;
+// libprojectM 3.1's destructor frees the preset factory (with the preset loader that owns it)
+// before the presets it made, and each preset's destructor then writes into the freed factory
+// (MilkdropPresetFactory::releasePreset): a heap corruption found later, as "corrupted
+// double-linked list" when the window closes. So the loader is taken from the engine before it is
+// destroyed and destroyed after it, its presets gone by then. It is a private member: reached by
+// the rule that an explicit instantiation's template arguments are not access-checked.
+namespace {
+
+template <typename Tag, typename Tag::type Member>
+struct Reach {
+    friend typename Tag::type member(Tag) { return Member; }
 };
+
+struct LoaderOf {
+    using type = PresetLoader *projectM::*;
+    friend type member(LoaderOf);
+};
+
+template struct Reach<LoaderOf, &projectM::m_presetLoader>;
+
+// PresetLoader's destructor, from the library (Debian ships no header declaring the class).
+void destroy_loader(PresetLoader *loader) {
+    using Destructor = void (*)(PresetLoader *);
+    static Destructor destructor = [] {
+        void *library = dlopen("libprojectM.so.3", RTLD_NOW | RTLD_NOLOAD);
+        return library ? reinterpret_cast<Destructor>(dlsym(library, "_ZN12PresetLoaderD1Ev")) : nullptr;
+    }();
+    // Without it the loader is left (a leak, never a corruption).
+    if (!destructor) return;
+    destructor(loader);
+    ::operator delete(static_cast<void *>(loader));
+}
+
+// Destroys an engine with its presets before their factory.
+void delete_engine(Engine *engine) {
+    if (!engine) return;
+    PresetLoader *&held = engine->*member(LoaderOf());
+    PresetLoader *loader = held;
+    held = nullptr;
+    try {
+        delete engine;
+    } catch (...) {
+    }
+    if (loader) destroy_loader(loader);
+}
+
+} // namespace
+
+struct decibar_milkdrop {
+    Engine *engines[2] = {nullptr, nullptr};
+    // Each engine's worker thread, read from the library's global right after it was made.
+    pthread_t workers[2] = {};
+    projectM::Settings settings;
+    unsigned seed = 0;
+};
+
+namespace {
+
+void *ends_at_once(void *) { return nullptr; }
+
+Engine *make_engine(decibar_milkdrop &milkdrop, int index) {
+    auto *engine = new Engine(milkdrop.settings);
+    milkdrop.engines[index] = engine;
+    milkdrop.workers[index] = thread;
+    // Past its duration (at most 60 s) the library would move on by itself.
+    engine->setPresetLock(true);
+    // The constructor seeded rand() from the time of day: the sequence starts again from the
+    // seed (the engines share it, drawing in the same order every frame).
+    std::srand(milkdrop.seed);
+    return engine;
+}
+
+// The engine asked for, the second made on its first use; null with a reason when it cannot be.
+Engine *engine_at(decibar_milkdrop *milkdrop, int index, char *error, int error_size) {
+    if (!milkdrop || index < 0 || index > 1) {
+        copy_text("no such engine", error, error_size);
+        return nullptr;
+    }
+    if (milkdrop->engines[index]) return milkdrop->engines[index];
+    CapturedStreams captured;
+    try {
+        return make_engine(*milkdrop, index);
+    } catch (const std::exception &failure) {
+        copy_text(std::string("libprojectM did not start a second engine: ") + failure.what(), error, error_size);
+    } catch (...) {
+        copy_text("libprojectM did not start a second engine: " + last_line(captured.text()), error, error_size);
+    }
+    return nullptr;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -165,11 +260,15 @@ decibar_milkdrop *decibar_milkdrop_create(int width, int height, int mesh_x, int
         settings.hardcutEnabled = false;
         settings.shuffleEnabled = false;
         settings.easterEgg = 0;
-        auto *milkdrop = new decibar_milkdrop{new Engine(settings)};
-        // Past its duration (at most 60 s) the library would move on by itself.
-        milkdrop->engine->setPresetLock(true);
-        // The constructor seeded rand() from the time of day.
-        std::srand(seed);
+        auto *milkdrop = new decibar_milkdrop;
+        milkdrop->settings = settings;
+        milkdrop->seed = seed;
+        try {
+            make_engine(*milkdrop, 0);
+        } catch (...) {
+            delete milkdrop;
+            throw;
+        }
         return milkdrop;
     } catch (const std::exception &failure) {
         copy_text(std::string("libprojectM did not start: ") + failure.what(), error, error_size);
@@ -179,31 +278,62 @@ decibar_milkdrop *decibar_milkdrop_create(int width, int height, int mesh_x, int
     return nullptr;
 }
 
+int decibar_milkdrop_add_engine(decibar_milkdrop *milkdrop, char *error, int error_size) {
+    return engine_at(milkdrop, 1, error, error_size) ? 1 : 0;
+}
+
 void decibar_milkdrop_destroy(decibar_milkdrop *milkdrop) {
     if (!milkdrop) return;
     CapturedStreams captured;
-    try {
-        delete milkdrop->engine;
-    } catch (...) {
+    if (!milkdrop->engines[1]) {
+        delete_engine(milkdrop->engines[0]);
+        delete milkdrop;
+        return;
     }
+    // Both workers wait on one condition of the library's, and an engine's destructor wakes one
+    // of them (either) and then joins the thread in the global. So each destructor is given a
+    // thread that ends at once to join; after both, each worker has been woken to end, and is
+    // joined here.
+    bool joined[2] = {false, false};
+    for (int index = 0; index < 2; index++) {
+        pthread_t stand_in;
+        if (pthread_create(&stand_in, nullptr, ends_at_once, nullptr) == 0) {
+            thread = stand_in;
+        } else {
+            // No thread to spare: the destructor joins this engine's own worker (which may not be
+            // the one it wakes; the process is then short of threads anyway).
+            thread = milkdrop->workers[index];
+            joined[index] = true;
+        }
+        delete_engine(milkdrop->engines[index]);
+    }
+    for (int index = 0; index < 2; index++)
+        if (!joined[index]) pthread_join(milkdrop->workers[index], nullptr);
     delete milkdrop;
 }
 
 void decibar_milkdrop_resize(decibar_milkdrop *milkdrop, int width, int height) {
     if (!milkdrop || width <= 0 || height <= 0) return;
     CapturedStreams captured;
-    try {
-        milkdrop->engine->projectM_resetGL(width, height);
-    } catch (...) {
+    milkdrop->settings.windowWidth = width;
+    milkdrop->settings.windowHeight = height;
+    for (Engine *engine : milkdrop->engines) {
+        if (!engine) continue;
+        try {
+            engine->projectM_resetGL(width, height);
+        } catch (...) {
+        }
     }
 }
 
-int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, char *error, int error_size,
+int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, int index, const char *path, char *error, int error_size,
                                  char *missing, int missing_size) {
     copy_text("", missing, missing_size);
-    if (!milkdrop || !path) return 0;
+    if (!path) return 0;
+    Engine *made = engine_at(milkdrop, index, error, error_size);
+    if (!made) return 0;
     CapturedStreams captured;
-    Engine &engine = *milkdrop->engine;
+    Engine &engine = *made;
     try {
         // A playlist of this one preset: the library's own choosing has nothing else to pick.
         engine.clearPlaylist();
@@ -236,15 +366,19 @@ int decibar_milkdrop_load_preset(decibar_milkdrop *milkdrop, const char *path, c
 
 void decibar_milkdrop_add_audio(decibar_milkdrop *milkdrop, const float *stereo, int frames) {
     if (!milkdrop || !stereo || frames <= 0) return;
-    milkdrop->engine->pcm()->addPCMfloat_2ch(stereo, frames * 2);
+    for (Engine *engine : milkdrop->engines)
+        if (engine) engine->pcm()->addPCMfloat_2ch(stereo, frames * 2);
 }
 
-int decibar_milkdrop_render(decibar_milkdrop *milkdrop, char *error, int error_size) {
-    if (!milkdrop) return 0;
+int decibar_milkdrop_render(decibar_milkdrop *milkdrop, int index, char *error, int error_size) {
+    if (!milkdrop || index < 0 || index > 1 || !milkdrop->engines[index]) {
+        copy_text("no such engine", error, error_size);
+        return 0;
+    }
     // Shaders are translated when a preset loads, not while drawing.
     CapturedStreams captured(false);
     try {
-        milkdrop->engine->renderFrame();
+        milkdrop->engines[index]->renderFrame();
     } catch (const std::exception &failure) {
         copy_text(failure.what(), error, error_size);
         return 0;

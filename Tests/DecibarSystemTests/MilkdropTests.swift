@@ -57,6 +57,12 @@ struct MilkdropTests {
     /// from black, some over several seconds).
     static let brightPreset = "Unchained - Spinal Mixdown 2"
 
+    /// A line of a render's account of what it wrote (not a complaint): what was rendered, and
+    /// which preset shows from when.
+    static func isAccount(_ line: Substring) -> Bool {
+        line.hasPrefix("decibar: rendered ") || line.hasPrefix("decibar: shown at ")
+    }
+
     /// The first file by path of projectm-data's preset of this name.
     static func installedPreset(named name: String) -> String? {
         let folder = "/usr/share/projectM/presets"
@@ -76,9 +82,16 @@ struct MilkdropTests {
         return seconds + (sixteenths + Double(blue) / 255) / 16
     }
 
+    /// A window drew a Milkdrop picture, however far it has built up: not black, flat or failed.
+    static func isDrawn(_ variety: (colors: Int, lit: Double)) -> Bool {
+        variety.colors >= 4 && variety.lit >= 0.04
+    }
+
     /// Distinct colors (to 4 bits a channel) and the share of pixels that are not near black, over
     /// a 32x18 grid of the rectangle: a Milkdrop picture has at least 8 and a quarter (seen: 19 colors
     /// with all lit, 89 with 48 % lit); a black, flat or failed frame does not.
+    /// A window's picture after a few seconds is less sure: Spinal Mixdown 2 in the song's quiet intro
+    /// was seen as dark as 18 colors with 19 % lit and 6 with 8 % (its stripes drawn, unlit), 1 run in 9.
     static func variety(of frame: RenderTests.Frame, x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) -> (colors: Int, lit: Double) {
         let (w, h) = (width ?? frame.width - x, height ?? frame.height - y)
         var colors = Set<Int>(), lit = 0
@@ -107,7 +120,7 @@ struct MilkdropTests {
         let played = try RenderTests.Frame(png: folder + "/play.png", width: width, height: height)
         let layout = PlayLayout(width: width, height: height)
         let picture = Self.variety(of: played, height: layout.barsHeight)
-        #expect(picture.colors >= 8 && picture.lit >= 0.25, "play: \(picture)")
+        #expect(Self.isDrawn(picture), "play: \(picture)")
         // Below the picture, the scrubber's background.
         #expect(played.isBackground(x: 2, y: height - 2, theme: RenderTests.theme), "\(played.pixel(x: 2, y: height - 2))")
 
@@ -123,13 +136,13 @@ struct MilkdropTests {
         _ = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-sseof", "-0.5", "-i", folder + "/record.mp4", "-frames:v", "1",
                                        folder + "/recorded.png"])
         let recorded = Self.variety(of: try RenderTests.Frame(png: folder + "/recorded.png", width: width, height: height))
-        #expect(recorded.colors >= 8 && recorded.lit >= 0.25, "record: \(recorded)")
+        #expect(Self.isDrawn(recorded), "record: \(recorded)")
 
         let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--layer", "background", "--exit-after", "3",
                                                       "--screenshot", folder + "/layer.png"], environment: environment)
         #expect(layer.status == 0, "\(layer.error)")
         let desktop = Self.variety(of: try RenderTests.Frame(png: folder + "/layer.png", width: 1280, height: 720))
-        #expect(desktop.colors >= 8 && desktop.lit >= 0.25, "layer: \(desktop)")
+        #expect(Self.isDrawn(desktop), "layer: \(desktop)")
     }
 
     /// `decibar live` at 1280x720 and 60 Hz on a private Xvfb, with music playing into a private
@@ -183,6 +196,25 @@ struct MilkdropTests {
         // beside it move both alike): the preset, shown every few slots, must keep up with it.
         #expect(milkdrop.within >= bars.within - 0.05, "milkdrop every \(milkdrop.slots) slots: \(milkdrop.within * 100) % within 2 ms; bars \(bars.within * 100) %")
         #expect(bars.slots == 1 && abs(bars.median - PaceRig.slot) < 0.0005, "bars every \(bars.median * 1000) ms")
+    }
+
+    @Test("presets blended every second are paced: each frame shows for a whole number of slots (within 2 ms) as often as bars' frames for one (5 points less at most; how many frames took how many slots is printed)")
+    func blendsPaced() throws {
+        let rig = try PaceRig()
+        // A change every 1 s, each blended over 4 beats of the 150 BPM song (1.6 s): most of the
+        // time two presets are drawn, each at a fixed half scale.
+        // (A window picks a new seed each run: the seed is fixed, so the presets are the same.)
+        let arguments = ["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2", "--milkdrop-scale", "0.5", "--preset-duration", "1",
+                         "--transition", "random", "--transition-beats", "4", "--seed", "3"]
+        let gaps = try rig.intervals(arguments, seconds: 14, skip: 3)
+        let onSlots = Double(gaps.filter { abs($0 - ($0 / PaceRig.slot).rounded() * PaceRig.slot) <= 0.002 }.count) / Double(max(1, gaps.count))
+        let bars = PaceRig.steadiness(try rig.intervals(["--mode", "bars"], seconds: 10, skip: 2))
+        var histogram: [Int: Int] = [:]
+        for gap in gaps { histogram[Int((gap / PaceRig.slot).rounded()), default: 0] += 1 }
+        print(String(format: "paced with blends: %.1f %% of frames within 2 ms of a whole number of slots; bars %.1f %% within 2 ms of one; frames by slots: ",
+                     onSlots * 100, bars.within * 100) + histogram.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+        #expect(onSlots >= bars.within - 0.05, "\(onSlots * 100) % of frames on whole slots; bars \(bars.within * 100) % on one")
+        // Some frames at 30 and some at 20 a second: blends cost more, and are paced for it.
     }
 
     @Test("a costly shader with shader_scale auto is never slower than at every pixel (its rate and steadiness are printed)")
@@ -353,7 +385,7 @@ struct MilkdropTests {
                 .write(toFile: folder + "/presets/\(index).milk", atomically: true, encoding: .utf8)
         }
         let rendered = try render([material.path, "--mode", "milkdrop", "--preset-dir", folder + "/presets", "--preset-duration", "4",
-                                   "--duration", "22", "--fps", "30", "--size", "160x90", "-o", folder + "/frames/"])
+                                   "--transition", "cut", "--duration", "22", "--fps", "30", "--size", "160x90", "-o", folder + "/frames/"])
         #expect(rendered.status == 0, "\(rendered.error)")
         // Every frame's top-left pixel, decoded in one go.
         let corners = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", folder + "/frames/frame-%06d.png",
@@ -373,6 +405,110 @@ struct MilkdropTests {
         for (earlier, later) in zip(cuts, cuts.dropFirst()) {
             #expect(later - earlier >= 4 * 30 - 1, "cuts at frames \(earlier) and \(later): under 4 s apart")
         }
+    }
+
+    @Test("--transition blend --transition-beats 2 over a 120 BPM click track: each blend's first frame is on a beat's frame (±1), its last 2 beats later (±1), frames between are between the presets' colors, and the render says so")
+    func blendsOnTheBeat() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let material = try BeatMaterial(["clicks", "120", "--seconds", "16"], name: "clicks.wav", in: folder)
+        try FileManager.default.createDirectory(atPath: folder + "/presets", withIntermediateDirectories: true)
+        let colors: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0)]
+        for (index, color) in colors.enumerated() {
+            try Self.colorPreset(red: Double(color.0) / 255, green: Double(color.1) / 255, blue: Double(color.2) / 255)
+                .write(toFile: folder + "/presets/\(index).milk", atomically: true, encoding: .utf8)
+        }
+        let rendered = try render([material.path, "--mode", "milkdrop", "--preset-dir", folder + "/presets", "--preset-duration", "4",
+                                   "--transition", "blend", "--transition-beats", "2", "--duration", "14", "--fps", "30", "--size", "160x90",
+                                   "-o", folder + "/frames/"])
+        #expect(rendered.status == 0, "\(rendered.error)")
+        let corners = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", folder + "/frames/frame-%06d.png",
+                                                 "-vf", "crop=1:1:4:4", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let bytes = [UInt8](corners.output)
+        #expect(bytes.count == 420 * 3, "\(bytes.count / 3) frames: \(corners.error)")
+        let pixels = stride(from: 0, to: bytes.count - 2, by: 3).map { [bytes[$0], bytes[$0 + 1], bytes[$0 + 2]] }
+        let pure = colors.map { [$0.0, $0.1, $0.2] }
+        // A blend: the frames from the first that is not the preset shown to the last that is not yet the next one.
+        var blends: [(first: Int, last: Int)] = []
+        var index = 1
+        while index < pixels.count {
+            guard pixels[index] != pixels[index - 1], pure.contains(pixels[index - 1]) else { index += 1; continue }
+            let from = pixels[index - 1]
+            var end = index
+            while end + 1 < pixels.count, !pure.contains(pixels[end + 1]) || pixels[end + 1] == from { end += 1 }
+            blends.append((index, end))
+            // Every frame between is neither preset's color: a blend, not a cut.
+            #expect(pixels[index ... end].allSatisfy { !pure.contains($0) }, "frames \(index)-\(end): \(pixels[index ... end])")
+            index = end + 1
+        }
+        #expect(blends.count >= 2, "blends at \(blends); said \(rendered.error)")
+        for blend in blends {
+            let beat = material.beats.min { abs($0 * 30 - Double(blend.first)) < abs($1 * 30 - Double(blend.first)) } ?? 0
+            #expect(abs(beat * 30 - Double(blend.first)) <= 1, "a blend starts at frame \(blend.first), \(beat * 30 - Double(blend.first)) frames from a beat")
+            // Its last frame comes before the frame of the beat two later, by one at most.
+            let end = (beat + 1) * 30
+            #expect(abs(end - 1 - Double(blend.last)) <= 1, "the blend from frame \(blend.first) ends at frame \(blend.last), beats end it at \(end)")
+            // Its first frame may be the blend's second: the first can be too little blended to change a pixel.
+            let said = [blend.first, blend.first - 1].contains { rendered.error.contains("(frame \($0)): ") }
+            #expect(said && rendered.error.contains("by blend through "), "the render does not say the blend at frame \(blend.first): \(rendered.error)")
+        }
+    }
+
+    @Test("real presets blended by each style: a frame in the middle differs from both presets drawn alone; two renders with one seed are identical, another seed differs")
+    func blendsRealPresets() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let song = try MusicLibrary.path(of: MusicLibrary.songs[0])
+        // The song's drums start at 8 s: the first change comes on the downbeat at 8.5 s (frame 255 at 30 fps).
+        func frames(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+            let output = folder + "/" + name + "/"
+            let held = arguments.contains("--preset-duration") ? [] : ["--preset-duration", "6"]
+            let rendered = try render([song, "--mode", "milkdrop", "--preset", Self.brightPreset, "--duration", "10.5", "--fps", "30",
+                                       "--size", "320x180", "-o", output] + held + arguments, environment: environment)
+            #expect(rendered.status == 0, "\(rendered.error)")
+            let hashes = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", output + "frame-%06d.png", "-f", "framemd5", "-"])
+            return String(decoding: hashes.output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
+                .map { String($0.split(separator: ",").last ?? "") }
+        }
+        // Frame k of a render (its files count from 1).
+        func picture(_ name: String, frame: Int) throws -> RenderTests.Frame {
+            try RenderTests.Frame(png: folder + "/" + name + String(format: "/frame-%06d.png", frame + 1))
+        }
+        // The mean difference of two frames' pictures (above the scrubber), per channel (0-255).
+        let pictureRows = PlayLayout(width: 320, height: 180).barsHeight
+        func difference(_ a: RenderTests.Frame, _ b: RenderTests.Frame) -> Double {
+            var total = 0
+            for y in 0 ..< pictureRows {
+                for x in 0 ..< 320 {
+                    let (p, q) = (a.pixel(x: x, y: y), b.pixel(x: x, y: y))
+                    total += abs(Int(p.0) - Int(q.0)) + abs(Int(p.1) - Int(q.1)) + abs(Int(p.2) - Int(q.2))
+                }
+            }
+            return Double(total) / Double(pictureRows * 320 * 3)
+        }
+        // The outgoing preset alone (held), and the incoming one alone (cut to on the same beat).
+        _ = try frames("alone", ["--preset-duration", "3600"])
+        _ = try frames("cut", ["--transition", "cut"])
+        for style in PresetTransitionStyle.blended {
+            let hashes = try frames(style.rawValue, ["--transition", style.rawValue, "--transition-beats", "4"])
+            #expect(hashes.count == 315, "\(hashes.count) frames")
+            // Half way through the 2 s blend from 8.5 s.
+            let middle = try picture(style.rawValue, frame: 285)
+            for other in ["alone", "cut"] {
+                let apart = difference(middle, try picture(other, frame: 285))
+                #expect(apart > 4, "\(style) at frame 285 is the \(other) render's frame (mean difference \(apart))")
+            }
+        }
+        // The incoming preset's engine must not start from whatever memory its textures were given.
+        let once = try frames("once", ["--transition", "random", "--transition-beats", "4", "--seed", "5"])
+        let again = try frames("again", ["--transition", "random", "--transition-beats", "4", "--seed", "5"],
+                               environment: ["MALLOC_PERTURB_": "85"])
+        let otherSeed = try frames("other", ["--transition", "random", "--transition-beats", "4", "--seed", "9"])
+        // Compared outside #expect, which would print both lists.
+        let differing = zip(once, again).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(once.count == 315 && differing.isEmpty, "\(once.count) frames; frames \(differing) differ with the heap filled otherwise")
+        let sameForOtherSeed = once == otherSeed
+        #expect(!sameForOtherSeed, "seed 9 drew the frames of seed 5")
     }
 
     @Test("empty, truncated, binary, huge and broken presets: no crash, at most one line each, the next one drawn")
@@ -398,7 +534,7 @@ struct MilkdropTests {
             let rendered = try render([folder + "/tone.wav", "--mode", "milkdrop", "--preset-dir", presets, "--preset", "a-\(preset.name)",
                                        "--duration", "1", "--size", "160x90", "-o", frames])
             #expect(rendered.status == 0, "\(preset.name): \(rendered.error)")
-            let said = rendered.error.split(separator: "\n").filter { !$0.hasPrefix("decibar: rendered") }
+            let said = rendered.error.split(separator: "\n").filter { !Self.isAccount($0) }
             #expect(said.count <= 1, "\(preset.name): \(said)")
             if preset.refused {
                 #expect(said.count == 1 && said[0].contains("a-\(preset.name) skipped"), "\(preset.name): \(said)")
@@ -434,7 +570,7 @@ struct MilkdropTests {
                                            environment: ["DISPLAY": "", "XDG_RUNTIME_DIR": runtime])
             #expect(rendered.status == 0, "\(name): \(rendered.error)")
             let frame = try RenderTests.Frame(png: folder + "/\(name)/frame-000030.png", width: 160, height: 90)
-            return (frame, rendered.error.split(separator: "\n").filter { !$0.hasPrefix("decibar: rendered") })
+            return (frame, rendered.error.split(separator: "\n").filter { !Self.isAccount($0) })
         }
         let missing = try render("missing", [])
         let line = missing.said.first ?? ""
@@ -523,7 +659,7 @@ struct MilkdropTests {
             try "".write(toFile: presets + "/d-empty.milk", atomically: true, encoding: .utf8)
             try Self.colorPreset(red: 0, green: 0, blue: 1).write(toFile: presets + "/e-blue.milk", atomically: true, encoding: .utf8)
             let rig = try DaemonRig(arguments: ["--size", "320x180", "--mode", "milkdrop", "--preset-dir", presets, "--preset", "a-red",
-                                                "--preset-duration", "3600"])
+                                                "--preset-duration", "3600", "--transition", "cut"])
             let shot = folder + "/shot.png"
             #expect(try rig.ctl("show").status == 0)
             func corner() throws -> (UInt8, UInt8, UInt8) {
@@ -544,6 +680,45 @@ struct MilkdropTests {
             #expect(try rig.ctl("status").output.contains("milkdrop (preset e-blue)"))
             #expect(try rig.ctl("mode", "bars").status == 0)
             #expect(try rig.ctl("preset", "next").error.contains("bars has no presets"))
+        }
+    }
+
+    @Test("on the daemon, ctl preset next blends to the next preset; another next during the blend ends it and blends on to the one after",
+          .enabled(if: TestRig.canRun(needing: .display)))
+    func nextDuringTransition() async throws {
+        try await withTaskExecutorPreference(DaemonTests.thread) {
+            let folder = try TestRig.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let presets = folder + "/presets"
+            try FileManager.default.createDirectory(atPath: presets, withIntermediateDirectories: true)
+            for (name, color) in [("a-red", (1, 0, 0)), ("b-green", (0, 1, 0)), ("c-blue", (0, 0, 1))] {
+                try Self.colorPreset(red: Double(color.0), green: Double(color.1), blue: Double(color.2))
+                    .write(toFile: presets + "/\(name).milk", atomically: true, encoding: .utf8)
+            }
+            // No music, no tempo: 4 beats of half a second, a 2 s blend.
+            let rig = try DaemonRig(arguments: ["--size", "320x180", "--mode", "milkdrop", "--preset-dir", presets, "--preset", "a-red",
+                                                "--preset-duration", "3600", "--transition", "blend", "--transition-beats", "4"])
+            let shot = folder + "/shot.png"
+            #expect(try rig.ctl("show").status == 0)
+            func corner() throws -> (red: Int, green: Int, blue: Int) {
+                #expect(try rig.ctl("screenshot", shot).status == 0)
+                let pixel = try RenderTests.Frame(png: shot).pixel(x: 4, y: 4)
+                return (Int(pixel.0), Int(pixel.1), Int(pixel.2))
+            }
+            #expect(try corner() == (255, 0, 0))
+            #expect(try rig.ctl("preset", "next").status == 0)
+            #expect(try rig.status()["preset"] == .string("b-green"))
+            try await Task.sleep(nanoseconds: 800_000_000)
+            let halfGreen = try corner()
+            #expect(halfGreen.red > 10 && halfGreen.green > 10 && halfGreen.blue == 0, "red to green: \(halfGreen)")
+            // Red is gone at once: the blend to green ended; blue comes in over green.
+            #expect(try rig.ctl("preset", "next").status == 0)
+            #expect(try rig.status()["preset"] == .string("c-blue"))
+            try await Task.sleep(nanoseconds: 800_000_000)
+            let halfBlue = try corner()
+            #expect(halfBlue.red == 0 && halfBlue.green > 10 && halfBlue.blue > 10, "green to blue: \(halfBlue)")
+            try await Task.sleep(nanoseconds: 2_000_000_000)
+            #expect(try corner() == (0, 0, 255))
         }
     }
 

@@ -10,7 +10,7 @@
 #define DECIBAR_MILKDROP_FUNCTIONS(X) \
     X(decibar_milkdrop_create) X(decibar_milkdrop_destroy) X(decibar_milkdrop_resize) \
     X(decibar_milkdrop_load_preset) X(decibar_milkdrop_add_audio) X(decibar_milkdrop_render) \
-    X(decibar_milkdrop_set_clock)
+    X(decibar_milkdrop_set_clock) X(decibar_milkdrop_add_engine)
 
 typedef struct { DECIBAR_MILKDROP_FUNCTIONS(DECIBAR_TABLE_MEMBER) } DecibarMilkdrop;
 

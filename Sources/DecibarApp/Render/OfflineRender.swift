@@ -308,6 +308,10 @@ public struct OfflineRender {
         writeError(String(format: "rendered %d frames (%@ at %d fps) to %@ in %.1f s (%.1f frames/s)", analysis.frameCount,
                           TimeLabel.text(seconds: analysis.seconds), fps, written, elapsed,
                           Double(analysis.frameCount) / max(elapsed, 1e-6)))
+        // Which preset is where in the video, to find one again.
+        for target in targets {
+            for change in target.visualizer.changes { writeError("shown " + change.line(fps: fps)) }
+        }
     }
 
     /// The file's picture, unless pictures are off or it has none (then the render is as for audio).

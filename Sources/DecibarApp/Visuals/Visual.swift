@@ -32,6 +32,8 @@ protocol Visual: AnyObject, SendableMetatype {
     /// A setting as the picture uses it now, where that moved on from what was set (the preset
     /// shown); nil for the setting's own value.
     func currentValue(of key: ConfigKey) -> JSONValue?
+    /// What it showed by name and when, in a render (for its account of the video); empty elsewhere.
+    var changes: [PictureChange] { get }
 }
 
 extension Visual {
@@ -41,6 +43,7 @@ extension Visual {
     var titleSuffix: String { "" }
     var shownName: String? { nil }
     func currentValue(of key: ConfigKey) -> JSONValue? { nil }
+    var changes: [PictureChange] { [] }
 }
 
 /// What the feed measures only once a picture needs it.

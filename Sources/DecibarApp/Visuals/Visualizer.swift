@@ -71,6 +71,8 @@ public final class Visualizer {
 
     /// What the picture shows by name (a preset), for the status.
     public var shownName: String? { visual.shownName }
+    /// What the picture showed by name and when, in a render.
+    var changes: [PictureChange] { visual.changes }
 
     /// What the window's title adds to its own (the picture's own: a preset's name).
     public var titleSuffix: String { visual.titleSuffix }

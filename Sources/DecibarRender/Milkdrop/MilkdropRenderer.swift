@@ -8,13 +8,20 @@ import DecibarCore
 /// library changes OpenGL state freely; after each of its frames the state every other renderer
 /// starts from is put back (`restoreState`), so what is drawn after it is drawn as without it.
 ///
+/// A transition draws two presets, each by an engine of its own into its own framebuffer, and
+/// blends them (`MilkdropTransitionRenderer`) before scaling up.
+///
 /// One at a time per process: libprojectM 3.1 keeps its worker thread in a global.
 public final class MilkdropRenderer {
     private let functions: DecibarMilkdrop
     private let instance: OpaquePointer
     private let pictures: PictureRenderer
-    private var framebuffer: GLuint = 0
-    private var texture: GLuint = 0
+    private let transitions: MilkdropTransitionRenderer
+    /// Where each engine draws (the second's made with it), and where a transition blends them.
+    private var targets: [Target] = [Target(), Target()]
+    private var blendTarget = Target()
+    /// The engine showing the preset on screen; the other draws the incoming one in a transition.
+    private var shownEngine = 0
     private var size = (width: 0, height: 0)
     private var interleaved: [Float] = []
     /// Where the library writes why a frame failed; kept, so a frame allocates nothing.
@@ -71,16 +78,19 @@ public final class MilkdropRenderer {
     ///   - dataDirectory: where the library finds its textures (`presets/`, `textures/`).
     ///   - textureDirectory: one more folder of textures, searched with its subfolders and links.
     ///   - seed: where the C library's random numbers, which presets use, start.
+    ///   - blendsPresets: whether presets will be blended: the second engine is then made now, not
+    ///     as the first transition starts (see `decibar_milkdrop_add_engine`).
     public init(shaders: ShaderLibrary, width: Int, height: Int, mesh: (x: Int, y: Int), fps: Int, dataDirectory: String,
-                textureDirectory: String? = nil, seed: UInt32, clock: Double) throws(RenderError) {
+                textureDirectory: String? = nil, seed: UInt32, clock: Double, blendsPresets: Bool = false) throws(RenderError) {
         functions = try Self.load()
         pictures = try PictureRenderer.upscaler(shaders: shaders)
+        transitions = MilkdropTransitionRenderer(shaders: shaders)
         // The library reads the clock as it starts: its `time` counts from here.
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         let state = SavedBindings()
-        let target: (framebuffer: GLuint, texture: GLuint)
+        let target: Target
         do throws(RenderError) {
-            target = try Self.makeFramebuffer(width: max(1, width), height: max(1, height))
+            target = try Target(width: max(1, width), height: max(1, height))
         } catch {
             Self.restoreState(state)
             throw error
@@ -89,34 +99,56 @@ public final class MilkdropRenderer {
         guard let made = functions.decibar_milkdrop_create!(Int32(max(1, width)), Int32(max(1, height)), Int32(mesh.x), Int32(mesh.y),
                                                             Int32(fps), dataDirectory, textureDirectory, seed, &message,
                                                             Int32(message.count)) else {
-            Self.deleteFramebuffer(target)
+            target.delete()
             Self.restoreState(state)
             throw RenderError("Milkdrop: " + Self.text(message))
         }
         instance = made
-        framebuffer = target.framebuffer
-        texture = target.texture
+        targets[0] = target
         size = (max(1, width), max(1, height))
+        if blendsPresets {
+            guard functions.decibar_milkdrop_add_engine!(instance, &message, Int32(message.count)) == 1 else {
+                functions.decibar_milkdrop_destroy!(instance)
+                target.delete()
+                Self.restoreState(state)
+                throw RenderError("Milkdrop: " + Self.text(message))
+            }
+        }
         Self.restoreState(state)
     }
 
     deinit {
         let state = SavedBindings()
         functions.decibar_milkdrop_destroy!(instance)
-        Self.deleteFramebuffer((framebuffer, texture))
+        for target in targets + [blendTarget] { target.delete() }
         Self.restoreState(state)
     }
 
-    /// Shows the preset at `path` from the next frame (a hard cut), or says why it cannot be
-    /// (the previous one keeps drawing). Either way, the textures it names that were found nowhere.
-    public func loadPreset(_ path: String) -> (problem: String?, missingTextures: [String]) {
+    /// Shows the preset at `path` from the next frame (a hard cut), or with `incoming` loads it
+    /// beside the one shown for a transition (`draw`'s `transition`); or says why it cannot be (what
+    /// was shown keeps drawing). Either way, the textures it names that were found nowhere.
+    public func loadPreset(_ path: String, incoming: Bool = false) -> (problem: String?, missingTextures: [String]) {
         let state = SavedBindings()
         defer { Self.restoreState(state) }
         var message = [CChar](repeating: 0, count: 512)
         var missing = [CChar](repeating: 0, count: 1024)
-        let loaded = functions.decibar_milkdrop_load_preset!(instance, path, &message, Int32(message.count), &missing, Int32(missing.count)) == 1
+        let engine = incoming ? 1 - shownEngine : shownEngine
+        if targets[engine].framebuffer == 0 {
+            do throws(RenderError) {
+                targets[engine] = try Target(width: size.width, height: size.height)
+            } catch {
+                return (error.description, [])
+            }
+        }
+        let loaded = functions.decibar_milkdrop_load_preset!(instance, Int32(engine), path, &message, Int32(message.count), &missing,
+                                                             Int32(missing.count)) == 1
         let reason = Self.text(message)
         return (loaded ? nil : reason.isEmpty ? "it did not load" : reason, Self.text(missing).split(separator: "\n").map(String.init))
+    }
+
+    /// The incoming preset of a transition is the one shown from now on (drawn alone).
+    public func finishTransition() {
+        shownEngine = 1 - shownEngine
     }
 
     /// Hands over audio heard since the last frame: `left` and `right` of the same length.
@@ -131,36 +163,109 @@ public final class MilkdropRenderer {
         interleaved.withUnsafeBufferPointer { functions.decibar_milkdrop_add_audio!(instance, $0.baseAddress, Int32(count)) }
     }
 
+    /// How far a transition has gone and how it looks, for `draw`.
+    public struct Blend {
+        public var style: PresetTransitionStyle
+        public var progress: Double
+        public var variation: (Float, Float, Float, Float)
+
+        public init(style: PresetTransitionStyle, progress: Double, variation: (Float, Float, Float, Float)) {
+            self.style = style
+            self.progress = progress
+            self.variation = variation
+        }
+    }
+
     /// Draws the frame at `clock` seconds (the same clock as `init`'s) into `rect` (top-left
     /// origin) of a `canvasWidth`×`canvasHeight` canvas, the library drawing at `scale` of its
-    /// size (then scaled up and sharpened). `timer` times the library's drawing, not the scaling.
+    /// size (then scaled up and sharpened); with `blend`, the preset shown giving way to the
+    /// incoming one. `timer` times the drawing before the scaling.
     public func draw(clock: Double, in rect: PixelRect, scale: Double = 1, canvasWidth: Int, canvasHeight: Int,
-                     timer: DrawTimer? = nil) throws(RenderError) {
+                     timer: DrawTimer? = nil, blend: Blend? = nil) throws(RenderError) {
         guard rect.width > 0, rect.height > 0 else { return }
         let state = SavedBindings()
         let drawn = (width: max(1, Int((Double(rect.width) * scale).rounded())), height: max(1, Int((Double(rect.height) * scale).rounded())))
         if size != drawn {
-            Self.deleteFramebuffer((framebuffer, texture))
-            (framebuffer, texture, size) = (0, 0, (0, 0))
             do throws(RenderError) {
-                (framebuffer, texture) = try Self.makeFramebuffer(width: drawn.width, height: drawn.height)
+                try resizeTargets(to: drawn)
             } catch {
                 Self.restoreState(state)
                 throw error
             }
-            size = drawn
             functions.decibar_milkdrop_resize!(instance, Int32(drawn.width), Int32(drawn.height))
         }
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
-        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), framebuffer)
-        glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+        let incoming = 1 - shownEngine
+        let blending = blend != nil && targets[incoming].framebuffer != 0
+        if blending, blendTarget.framebuffer == 0 {
+            do throws(RenderError) {
+                blendTarget = try Target(width: size.width, height: size.height)
+            } catch {
+                Self.restoreState(state)
+                throw error
+            }
+        }
         timer?.begin()
-        let rendered = functions.decibar_milkdrop_render!(instance, &frameMessage, Int32(frameMessage.count))
+        var rendered = renderEngine(shownEngine)
+        if let blend, blending {
+            if rendered { rendered = renderEngine(incoming) }
+            if rendered {
+                glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), blendTarget.framebuffer)
+                glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+                do throws(RenderError) {
+                    try transitions.draw(style: blend.style, outgoing: targets[shownEngine].texture, incoming: targets[incoming].texture,
+                                         progress: blend.progress, variation: blend.variation, width: size.width, height: size.height)
+                } catch {
+                    Self.restoreState(state)
+                    throw error
+                }
+            }
+        }
         timer?.end()
         Self.restoreState(state)
-        guard rendered == 1 else { throw RenderError("Milkdrop: " + Self.text(frameMessage)) }
-        pictures.draw(texture: texture, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+        guard rendered else { throw RenderError("Milkdrop: " + Self.text(frameMessage)) }
+        let shown = blending ? blendTarget.texture : targets[shownEngine].texture
+        pictures.draw(texture: shown, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                       sharpness: PictureRenderer.sharpness(upscaledBy: Double(rect.width) / Double(size.width)))
+    }
+
+    /// Draws one engine's frame into its framebuffer; false with the reason in `frameMessage`.
+    private func renderEngine(_ engine: Int) -> Bool {
+        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), targets[engine].framebuffer)
+        glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+        let rendered = functions.decibar_milkdrop_render!(instance, Int32(engine), &frameMessage, Int32(frameMessage.count)) == 1
+        // What one preset left set must not reach the other's drawing or the blend.
+        Self.restoreState(SavedBindings())
+        return rendered
+    }
+
+    /// Makes every framebuffer in use again at the size drawn.
+    private func resizeTargets(to drawn: (width: Int, height: Int)) throws(RenderError) {
+        for index in targets.indices where targets[index].framebuffer != 0 {
+            targets[index].delete()
+            targets[index] = Target()
+            targets[index] = try Target(width: drawn.width, height: drawn.height)
+        }
+        // Made again when a transition next needs it.
+        blendTarget.delete()
+        blendTarget = Target()
+        size = drawn
+    }
+
+    /// A texture and a framebuffer drawing into it (zeros: none made).
+    private struct Target {
+        var framebuffer: GLuint = 0
+        var texture: GLuint = 0
+
+        init() {}
+
+        init(width: Int, height: Int) throws(RenderError) {
+            (framebuffer, texture) = try MilkdropRenderer.makeFramebuffer(width: width, height: height)
+        }
+
+        func delete() {
+            MilkdropRenderer.deleteFramebuffer((framebuffer, texture))
+        }
     }
 
     /// A texture of `width`×`height` and a framebuffer drawing into it.

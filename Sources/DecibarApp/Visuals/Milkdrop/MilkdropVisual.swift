@@ -3,8 +3,9 @@ import DecibarRender
 
 /// `--mode milkdrop`: projectM's Milkdrop presets (libprojectM 3.1, opened on first draw), fed the
 /// audio heard since the last frame and timed by the frame's clock, so a render's frame k shows
-/// the picture at k/fps of the audio whatever the machine's speed. Presets change by hard cuts on
-/// the downbeat once their time is up (`PresetSchedule`), or as the user asks.
+/// the picture at k/fps of the audio whatever the machine's speed. Presets change on the downbeat
+/// once their time is up (`PresetSchedule`), or as the user asks: by a cut, or by a transition
+/// that draws both for a few beats and blends them (`PresetTransition`).
 final class MilkdropVisual: Visual {
     static let mode = VisualModeDescription(
         name: "milkdrop", title: "Milkdrop", summary: "projectM's Milkdrop presets; needs libprojectm3 and projectm-data",
@@ -21,6 +22,19 @@ final class MilkdropVisual: Visual {
     private var renderer: MilkdropRenderer?
     /// The preset the renderer shows, and whether the user holds it.
     private var shown: String?
+    /// The preset coming in while `transition` blends it with `shown`.
+    private var incoming: String?
+    private var transition: PresetTransition?
+    /// How far `transition` has gone by the last frame (nil: over, to be finished when drawing).
+    private var blendProgress: Double?
+    private let transitionStyle: PresetTransitionStyle
+    private let transitionBeats: Int
+    private var transitionCount = 0
+    /// The beat a change the schedule asked for is on (its transition starts there).
+    private var changeBeat: Double?
+    private var lastBeat = BeatPulse()
+    /// The presets shown and when, kept in a render for its account of the video.
+    private(set) var changes: [PictureChange] = []
     private(set) var isLocked = false {
         didSet { if isLocked != oldValue { refreshTitleSuffix() } }
     }
@@ -37,6 +51,12 @@ final class MilkdropVisual: Visual {
     /// The fraction of the canvas the library draws at: fixed on the first frame, or following
     /// the preset's cost (`dynamicScale`, timed by `timer`) in a window with `milkdrop_scale auto`.
     private var scale = 1.0
+    /// The scale the last frame was drawn at (a blend keeps it).
+    private var drawnScale = 1.0
+    /// The timer's last result timed a blend (not what one preset costs).
+    private var timedBlend = false
+    /// The last frame drawn blended, for the account of a render.
+    private var lastBlendedTime = 0.0
     private var dynamicScale: DynamicScale?
     private var timer: DrawTimer?
 
@@ -50,10 +70,14 @@ final class MilkdropVisual: Visual {
         let settings = tools.display.configuration
         let rows = MilkdropSettings.rows
         _ = try MilkdropRenderer.load()
+        // A render's frames are the same every time only if what libprojectM reads unwritten is.
+        if tools.deterministic { MemoryPolicy.fillAllocations(with: 85) }
         let paths = try PresetLibrary.playlistPaths(settings)
         seed = UInt32(truncatingIfNeeded: settings[rows.seed] ?? (tools.deterministic ? 1 : Int(UInt32.random(in: 0 ... .max))))
         playlist = PresetPlaylist(paths: paths, shuffled: settings[rows.shuffle], seed: UInt64(seed))
         schedule = PresetSchedule(duration: settings[rows.duration])
+        transitionStyle = settings[rows.transition]
+        transitionBeats = settings[rows.transitionBeats]
         textures = try TextureSearchPath(folders: settings[rows.textureDirectories], dataDirectory: PresetLibrary.dataDirectory)
         if let preset = settings[rows.preset] {
             if PresetLibrary.isPath(preset) {
@@ -79,9 +103,16 @@ final class MilkdropVisual: Visual {
         feed = frame.feed
         unheardFrames = min(Self.audioLimit, unheardFrames + frame.reading.frameCount)
         lastFrameTime = frame.now
-        if !isLocked, schedule.isDue(now: frame.now, beat: frame.beat) {
+        lastBeat = frame.beat
+        // A change that comes due during a transition waits for a later downbeat.
+        if !isLocked, schedule.isDue(now: frame.now, beat: frame.beat), transition == nil {
             playlist.next()
             schedule.restart(at: frame.now)
+            changeBeat = frame.beat.lastBeat.flatMap { frame.now - $0 < 0.25 ? $0 : nil }
+        }
+        if var transition {
+            blendProgress = transition.progress(now: frame.now, beat: frame.beat)
+            self.transition = transition
         }
     }
 
@@ -150,11 +181,12 @@ final class MilkdropVisual: Visual {
                 timer = DrawTimer(softwareRenderer: GLRenderer.isSoftware, clock: MonotonicClock.now)
                 scale = dynamicScale?.scale ?? 1
             }
+            drawnScale = scale
             do {
                 renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),
                                                 height: Int((Double(canvas.height) * scale).rounded()), mesh: Self.mesh,
                                                 fps: 60, dataDirectory: PresetLibrary.dataDirectory, textureDirectory: textures.path,
-                                                seed: seed, clock: canvas.time)
+                                                seed: seed, clock: canvas.time, blendsPresets: transitionStyle != .cut)
             } catch {
                 failedToStart = true
                 writeError("\(error.description)")
@@ -162,7 +194,10 @@ final class MilkdropVisual: Visual {
             }
         }
         guard let renderer else { return }
-        showWantedPreset(on: renderer)
+        showWantedPreset(on: renderer, at: canvas.time)
+        if transition != nil, blendProgress == nil { finishTransition(on: renderer) }
+        let blend = transition.map { MilkdropRenderer.Blend(style: $0.style, progress: blendProgress ?? 0, variation: $0.variation) }
+        if blend != nil { lastBlendedTime = canvas.time }
         if let feed, unheardFrames > 0 {
             let count = unheardFrames
             left.withUnsafeMutableBufferPointer { buffer in
@@ -178,46 +213,79 @@ final class MilkdropVisual: Visual {
             }
             unheardFrames = 0
         }
-        if let timer, let period = canvas.displayPeriod, let drawing = timer.takeResult() {
+        // A blend draws two presets for a moment: the scale follows what one costs (resizing
+        // during it would start both presets' pictures again).
+        if let timer, let period = canvas.displayPeriod, let drawing = timer.takeResult(), blend == nil, !timedBlend {
             dynamicScale?.observe(drawing: drawing, period: period, now: canvas.time)
             scale = dynamicScale?.scale ?? scale
         }
+        timedBlend = blend != nil
         do {
-            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), scale: scale,
-                              canvasWidth: canvas.width, canvasHeight: canvas.windowHeight, timer: timer)
+            try renderer.draw(clock: canvas.time, in: PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height),
+                              scale: blend == nil ? scale : drawnScale, canvasWidth: canvas.width, canvasHeight: canvas.windowHeight,
+                              timer: timer, blend: blend)
+            drawnScale = blend == nil ? scale : drawnScale
         } catch {
             failedToStart = true
             writeError("\(error.description)")
         }
     }
 
-    /// Loads the playlist's preset if it is not the one shown; one that cannot be shown is said
-    /// once, dropped from the playlist, and the next one tried.
-    private func showWantedPreset(on renderer: MilkdropRenderer) {
+    /// Loads the playlist's preset if it is not the one shown or coming in: the first by itself,
+    /// later ones by the transition chosen (a transition under way ends first). One that cannot
+    /// be shown is said once, dropped from the playlist, and the next one tried.
+    private func showWantedPreset(on renderer: MilkdropRenderer, at time: Double) {
         var tries = 0
-        while let wanted = playlist.current, wanted != shown, tries < 16 {
+        while let wanted = playlist.current, wanted != (incoming ?? shown), tries < 16 {
             tries += 1
-            if let problem = PresetLibrary.check(wanted) ?? load(wanted, on: renderer) {
+            if transition != nil { finishTransition(on: renderer) }
+            let style = shown == nil ? .cut : transitionStyle.resolved(seed: UInt64(seed), index: transitionCount)
+            if let problem = PresetLibrary.check(wanted) ?? load(wanted, on: renderer, incoming: style != .cut) {
                 writeError("Milkdrop preset \(PresetPlaylist.name(of: wanted)) skipped: \(problem)")
                 playlist.removeCurrent()
                 continue
             }
-            shown = wanted
-            // Another preset costs otherwise: its scale is found from its own drawings.
-            dynamicScale?.restart()
+            if style == .cut {
+                shown = wanted
+                // Another preset costs otherwise: its scale is found from its own drawings.
+                dynamicScale?.restart()
+            } else {
+                incoming = wanted
+                var started = PresetTransition(style: style, start: changeBeat ?? lastFrameTime, beats: transitionBeats, bpm: lastBeat.bpm,
+                                               lastBeat: lastBeat.lastBeat, variationSeed: UInt64(seed) &+ UInt64(transitionCount))
+                blendProgress = started.progress(now: lastFrameTime, beat: lastBeat)
+                transition = started
+                transitionCount += 1
+            }
+            changeBeat = nil
             presetName = PresetPlaylist.name(of: wanted)
+            if tools.deterministic {
+                changes.append(PictureChange(name: PresetPlaylist.name(of: wanted), start: time, transition: changes.isEmpty ? nil : style))
+            }
         }
+    }
+
+    /// The incoming preset is the one shown from now on, drawn alone.
+    private func finishTransition(on renderer: MilkdropRenderer) {
+        guard let incoming else { return }
+        renderer.finishTransition()
+        shown = incoming
+        self.incoming = nil
+        transition = nil
+        blendProgress = nil
+        dynamicScale?.restart()
+        if tools.deterministic, !changes.isEmpty { changes[changes.count - 1].blendEnd = lastBlendedTime }
     }
 }
 
 extension MilkdropVisual {
     /// Loads a preset, giving each texture it names that is installed nowhere a stand-in and
     /// loading it again (said once a preset: the playlist comes back to it). Nil, or why not.
-    fileprivate func load(_ path: String, on renderer: MilkdropRenderer) -> String? {
-        var loaded = renderer.loadPreset(path)
+    fileprivate func load(_ path: String, on renderer: MilkdropRenderer, incoming: Bool) -> String? {
+        var loaded = renderer.loadPreset(path, incoming: incoming)
         guard !loaded.missingTextures.isEmpty else { return loaded.problem }
         let standIns = textures.makeStandIns(for: loaded.missingTextures)
-        if !standIns.isEmpty { loaded = renderer.loadPreset(path) }
+        if !standIns.isEmpty { loaded = renderer.loadPreset(path, incoming: incoming) }
         if loaded.problem == nil, warnedAboutTextures.insert(path).inserted {
             let placed = standIns.map { "\($0.name) (\($0.standIn) in its place)" }
             let bare = loaded.missingTextures.filter { name in !standIns.contains { $0.name == name } }

@@ -16,7 +16,11 @@ public struct MilkdropSettings: SettingsGroup {
     public let shuffle: Setting<Bool> = .boolean(ConfigSection.display, "preset_shuffle",
         "Milkdrop: play the playlist in a random order (from seed).")
     public let duration: Setting<Double> = .number(ConfigSection.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
-        "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (a hard cut on the beat), or comes on time in music without a beat.")
+        "Milkdrop: how long a preset shows before the next; the change then waits for the next downbeat (and starts its transition there), or comes on time in music without a beat.")
+    public let transition: Setting<PresetTransitionStyle> = .choice(ConfigSection.display, "transition", default: .random,
+        "Milkdrop: how a preset gives way to the next: blend, circle, plasma, sweep, warp or zoom draw both presets for transition_beats beats from the change's beat and blend them through that shader; random picks one of those for each change (from seed); cut changes on one frame.")
+    public let transitionBeats: Setting<Int> = .integer(ConfigSection.display, "transition_beats", 1...32, default: 4,
+        "Milkdrop: how many beats a blended transition lasts (of the tempo heard as it starts; half-second beats in music without one). The next preset's own time counts from its start.")
     public let scale: Setting<PictureScale> = .scale(ConfigSection.display, "milkdrop_scale", 0.1...1,
         "Milkdrop: the fraction of the window's width and height presets are drawn at, then scaled up and sharpened (their shaders cost per pixel). auto: in a window it follows the preset's cost, between 1 and 0.25, to keep the display's rate (starting from 0.5 on a software renderer); in render every pixel is drawn.")
     public let seed: Setting<Int?> = .integer(ConfigSection.display, "seed", 0...Int(UInt32.max),

@@ -1,5 +1,6 @@
 /// When a Milkdrop preset gives way to the next: once it has shown for `duration`, on the next
-/// downbeat (a hard cut on the beat); in music without a beat, on time.
+/// downbeat (the change, a cut or the start of a transition, is on the beat); in music without a
+/// beat, on time.
 ///
 /// A downbeat is counted from the cut before: every fourth beat heard since (4/4 from the beat the
 /// last cut was on). Should the bar's beat not come within a bar of the time being up (a tempo
