@@ -208,7 +208,10 @@ public final class MilkdropRenderer {
         timer?.begin()
         var rendered = renderEngine(shownEngine)
         if let blend, blending {
+            // What the shown preset left set must not reach the incoming one's drawing or the blend.
+            Self.restoreState(state)
             if rendered { rendered = renderEngine(incoming) }
+            if rendered { Self.restoreState(state) }
             if rendered {
                 glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), blendTarget.framebuffer)
                 glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
@@ -229,14 +232,12 @@ public final class MilkdropRenderer {
                       sharpness: PictureRenderer.sharpness(upscaledBy: Double(rect.width) / Double(size.width)))
     }
 
-    /// Draws one engine's frame into its framebuffer; false with the reason in `frameMessage`.
+    /// Draws one engine's frame into its framebuffer; false with the reason in `frameMessage`. The
+    /// library leaves its GL state behind: the caller puts Decibar's back.
     private func renderEngine(_ engine: Int) -> Bool {
         glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), targets[engine].framebuffer)
         glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
-        let rendered = functions.decibar_milkdrop_render!(instance, Int32(engine), &frameMessage, Int32(frameMessage.count)) == 1
-        // What one preset left set must not reach the other's drawing or the blend.
-        Self.restoreState(SavedBindings())
-        return rendered
+        return functions.decibar_milkdrop_render!(instance, Int32(engine), &frameMessage, Int32(frameMessage.count)) == 1
     }
 
     /// Makes every framebuffer in use again at the size drawn.
