@@ -33,8 +33,6 @@ play_loop() {  # FILE APP: plays FILE as APP, again and again
 play_loop "$dir/demo.wav" music
 play_loop "$dir/chime.wav" chime
 
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
-now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 percent() { python3 -c "print(f'{100 * ($2 - $1) / 1e9 / $3:.2f}')"; }
 
 # measure LABEL: runs the whole-output tap and the app tap for `window` seconds; prints both and the ratio.

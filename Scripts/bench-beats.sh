@@ -52,8 +52,6 @@ print(f"{'beats: decoding aside':40s} {beats - levels:7.3f} s  {100 * (beats - l
 EOF
 
 echo "== Cost live (${window} s of the song played into the null sink)"
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
-now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 (while true; do paplay --device=viz "$song"; done) </dev/null >/dev/null 2>&1 &
 pids+=("$!")
 "$decibar" levels --standalone --rate 60 </dev/null >/dev/null 2>/dev/null &

@@ -22,8 +22,6 @@ rig_start dbi
 pacat --device=viz --format=float32le --rate=48000 --channels=2 </dev/zero >/dev/null 2>&1 &
 pids+=("$!")
 
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
-now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }
 
 echo "idle CPU of the live window with silence playing (% of one core; goal < 1 %):"
 for mode in bars spectrum meter; do

@@ -82,3 +82,6 @@ section "Milkdrop against projectMSDL: ten presets of the default list at 1280x7
 
 section "Milkdrop transitions: a frame blending two presets against a frame of one, each style, 1280x720"
 "$here/bench-transitions.py" --binary "$root/.build-release/release/decibar"
+
+section "On-screen display: nothing shown, the stats and controller, the preset list while typing (1280x720)"
+"$here/bench-onscreen.sh" "$root/.build-release/release/decibar" "${BASE_BINARY:-}"

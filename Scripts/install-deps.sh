@@ -19,6 +19,8 @@ packages=(
   libgl1-mesa-dri libegl-mesa0 pulseaudio pulseaudio-utils fonts-dejavu-core libfontconfig1
   # test: a real X server and real input events, ffmpeg and sox to make and check media
   xvfb xauth ffmpeg sox xdotool socat systemd python3
+  # test: files dropped on a window as a file manager drops them (XDND, Scripts/xdnd-drop.py)
+  python3-xlib
   # test: a real window manager for desktop layers, and xprop, xwininfo and xev to look at them
   openbox x11-utils
   # test: Wayland desktops: sway (wlr-layer-shell; swaymsg), grim for its screenshots, foot as a

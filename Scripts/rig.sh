@@ -54,3 +54,17 @@ bit_format = 16bit
 channels = stereo
 CAVA
 }
+
+# Music-like audio into the null sink for SECONDS: a swelling chord and a hi-hat (its player is
+# stopped with the rig).
+rig_music() {
+  ffmpeg -v error -nostdin -f lavfi -i "aevalsrc=0.3*sin(2*PI*220*t)*(0.6+0.4*sin(2*PI*2*t))+0.2*sin(2*PI*330*t)+0.1*sin(2*PI*6000*t)*lt(sin(2*PI*4*t)\,-0.9):s=48000:d=$1" \
+    -ac 2 "$dir/music.wav"
+  paplay --device=viz "$dir/music.wav" >/dev/null 2>&1 &
+  pids+=("$!")
+}
+
+# The CPU time of every thread of process $1, in ns (%.0f: mawk's %d stops at 2^31 ns, 2.1 s of CPU).
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{sum += $1} END {printf "%.0f", sum}'; }
+# CLOCK_MONOTONIC seconds, as the frame logs stamp them.
+now() { python3 -c 'import time; print(time.clock_gettime(time.CLOCK_MONOTONIC))'; }

@@ -30,9 +30,13 @@ public protocol Surface: AnyObject {
     func readPixels(into pixels: inout [UInt8], width: Int, height: Int)
     /// Fills the surface, or gives the space back (where it means anything).
     func toggleFullscreen()
+    /// Puts `text` where the desktop's paste takes it from; false where there is no clipboard.
+    func copyToClipboard(_ text: String) -> Bool
 }
 
 extension Surface {
+    public func copyToClipboard(_ text: String) -> Bool { false }
+
     /// The whole frame just drawn (before it is shown), RGBA rows bottom to top.
     public func readPixels() -> (pixels: [UInt8], width: Int, height: Int) {
         let (width, height) = drawableSize

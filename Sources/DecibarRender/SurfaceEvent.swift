@@ -15,4 +15,10 @@ public enum SurfaceEvent: Sendable, Equatable {
     case mouseUp(x: Double, y: Double)
     /// The wheel turned with the pointer at x, y: `steps` up (away from the user) are positive.
     case wheel(x: Double, y: Double, steps: Double)
+    /// Text typed (after the keyboard's layout and any input method): what a list's search takes.
+    case text(String)
+    /// The pointer left the surface.
+    case pointerLeft
+    /// A file or an address was dropped on the surface; `playsNow` when Shift was held.
+    case dropped(String, playsNow: Bool)
 }

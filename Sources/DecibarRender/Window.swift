@@ -158,6 +158,8 @@ public final class Window: Surface {
         }
         self.window = window
         self.context = context
+        // An address dragged from a browser arrives as text, which SDL ignores unless asked.
+        _ = sdlFunctions.SDL_EventState!(SDL_DROPTEXT.rawValue, SDL_ENABLE)
         if Self.wakeEventType.load(ordering: .acquiring) == 0 {
             let registered = sdlFunctions.SDL_RegisterEvents!(1)
             if registered != UInt32.max { Self.wakeEventType.store(registered, ordering: .releasing) }
@@ -380,13 +382,18 @@ public final class Window: Surface {
         } else {
             return nil
         }
-        guard KeyChord.names.contains(name) else { return nil }
         var modifiers: KeyChord.Modifiers = []
         let held = Int(keysym.mod)
         if held & Int(KMOD_CTRL.rawValue) != 0 { modifiers.insert(.ctrl) }
         if held & Int(KMOD_ALT.rawValue) != 0 { modifiers.insert(.alt) }
         if held & Int(KMOD_SHIFT.rawValue) != 0 { modifiers.insert(.shift) }
         if held & Int(KMOD_GUI.rawValue) != 0 { modifiers.insert(.meta) }
+        guard KeyChord.names.contains(name) else {
+            // A key whose own code is a shifted character (`*` on a layout or a keymap that has it
+            // alone): the chord a US layout types it with (`shift+8`), as bindings name it.
+            guard let typed = try? KeyChord(parsing: name) else { return nil }
+            return KeyChord(typed.key, modifiers.union(typed.modifiers))
+        }
         return KeyChord(name, modifiers)
     }
 
@@ -411,6 +418,11 @@ public final class Window: Surface {
         for (index, key) in functions.enumerated() { keys[Int(key.rawValue)] = "f\(index + 1)" }
         return keys
     }()
+
+    public func copyToClipboard(_ text: String) -> Bool {
+        guard window != nil else { return false }
+        return sdlFunctions.SDL_SetClipboardText!(text) == 0
+    }
 
     public func toggleFullscreen() {
         guard window != nil else { return }
@@ -460,7 +472,22 @@ public final class Window: Surface {
                    message.pointee.msg.x11.event.type == VisibilityNotify {
                     isObscured = message.pointee.msg.x11.event.xvisibility.state == VisibilityFullyObscured
                 }
+            case SDL_TEXTINPUT:
+                let text = withUnsafeBytes(of: event.text.text) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if !text.isEmpty { events.append(.text(text)) }
+            case SDL_DROPFILE, SDL_DROPTEXT:
+                guard let file = event.drop.file else { break }
+                let dropped = String(cString: file)
+                sdlFunctions.SDL_free!(file)
+                let shift = sdlFunctions.SDL_GetModState!().rawValue & KMOD_SHIFT.rawValue != 0
+                // A URI list (file:///a.flac) from a file manager: each line is one.
+                for line in dropped.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+                    events.append(.dropped(String(line), playsNow: shift))
+                }
             case SDL_WINDOWEVENT:
+                if event.window.event == UInt8(SDL_WINDOWEVENT_LEAVE.rawValue) { events.append(.pointerLeft) }
                 if event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue) {
                     rebindAfterResize()
                     let size = drawableSize

@@ -92,7 +92,7 @@ struct CommandLineTests {
     }
 
     @Test("ctl's mistakes are one line with status 2", arguments: [
-        (["stauts"], "no command 'stauts' (did you mean status?); see 'decibar ctl --help'"),
+        (["statuss"], "no command 'statuss' (did you mean status?); see 'decibar ctl --help'"),
         (["seek", "soon"], "seek takes a time: 90 or 1:30 (absolute), +5 or -5 (relative)"),
         (["set", "theme"], "set takes a key and a value, such as 'set theme fire'"),
         (["show", "now"], "show takes no arguments"),

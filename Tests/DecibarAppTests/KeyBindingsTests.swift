@@ -55,9 +55,9 @@ struct KeyBindingsTests {
         #expect(try command(keys, "space", player: true) == .stop)
         #expect(try command(keys, "space") == nil)
         let listing = keys.listingText()
-        #expect(listing.contains("  k       mode spectrum\n"), "\(listing)")
+        #expect(listing.contains("  k        mode spectrum\n"), "\(listing)")
         #expect(!listing.contains("mode next"))
-        #expect(listing.contains("  ctrl+n  preset next\n"))
+        #expect(listing.contains("  ctrl+n   preset next\n"))
         #expect(listing.contains("While the player shows"))
         #expect(listing.contains("While milkdrop shows:\n"))
         // config show prints them back, in a form the file takes again.

@@ -26,6 +26,7 @@ struct SettingScopeTests {
         "display.scope_auto_gain": "live play render daemon", "display.shader": "live play render daemon", "display.shader_dir": "live play render daemon", "display.preset": "live play render daemon",
         "display.preset_dirs": "live play render daemon", "display.all_presets": "live play render daemon",
         "display.preset_shuffle": "live play render daemon", "display.preset_duration": "live play render daemon",
+        "display.osc": "live play daemon", "display.toasts": "live play daemon", "display.preset_list": "live play render daemon",
         "display.transition": "live play render daemon", "display.transition_beats": "live play render daemon",
         "display.milkdrop_scale": "live play render daemon", "display.shader_scale": "live play render daemon",
         "display.texture_dirs": "live play render daemon", "display.seed": "live play render daemon", "display.size": "live play daemon spectrogram",

@@ -24,7 +24,7 @@
     X(SDL_GetWindowWMInfo) X(SDL_HideWindow) X(SDL_InitSubSystem) \
     X(SDL_LoadFile) X(SDL_PollEvent) X(SDL_PushEvent) \
     X(SDL_QuitSubSystem) X(SDL_RWFromFile) X(SDL_RWclose) \
-    X(SDL_RaiseWindow) X(SDL_RegisterEvents) X(SDL_SetHint) \
+    X(SDL_RaiseWindow) X(SDL_RegisterEvents) X(SDL_SetClipboardText) X(SDL_SetHint) \
     X(SDL_SetWindowFullscreen) X(SDL_SetWindowPosition) X(SDL_SetWindowSize) X(SDL_SetWindowTitle) X(SDL_ShowWindow) \
     X(SDL_WaitEventTimeout) X(SDL_free) X(SDL_getenv)
 

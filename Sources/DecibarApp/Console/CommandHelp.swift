@@ -17,7 +17,8 @@ public enum CommandHelp {
         set KEY VALUE, get KEY, cycle KEY (any config key, e.g. 'set theme fire', 'cycle loop'); open [--append] FILE...; \
         play, pause, toggle-pause, stop, seek [+|-]SECONDS|M:SS, next, previous; volume, rate, pitch [+|-]N (rate normal); \
         zoom in|out|FACTOR; chapter next|previous; ab-loop START END (times as for seek), a, b or off; \
-        preset next|previous|random|lock|unlock|toggle-lock|NAME; reload; quit; \
+        preset next|previous|random|lock|unlock|toggle-lock|toggle-favourite|NAME (alone: the name shown); \
+        keys (the key list over the window); stats [toggle]; picker presets|sources|modes|themes|next|close (over the window); reload; quit; \
         or any protocol command by its name with JSON arguments (see docs/protocol.md). A key in the \
         window runs the same words ('decibar keys' lists them).
         Prints one line per reply (--json: the reply's data as JSON). Exit status 0 on success, \

@@ -72,7 +72,9 @@ public enum ControlCommandLine {
             }
             return [.string("ab_loop"), .number(start.0), .number(end.0)]
         case "preset":
-            guard rest.count == 1 else { throw usage("preset takes next, previous, random, lock, unlock, toggle-lock, or a preset's name or path") }
+            // Without a word: the name of the preset shown.
+            if rest.isEmpty { return [.string("preset")] }
+            guard rest.count == 1 else { throw usage("preset takes next, previous, random, lock, unlock, toggle-lock, toggle-favourite, or a preset's name or path (nothing: the preset shown)") }
             // The daemon has its own working folder: a path goes whole.
             let word = rest[0].contains("/") && !rest[0].hasPrefix("/")
                 ? (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(rest[0]) : rest[0]
@@ -93,7 +95,7 @@ public enum ControlCommandLine {
     /// The words of ctl's own commands (any protocol command's name is taken too).
     static let commandWords = ["status", "show", "hide", "toggle", "close", "fullscreen", "mode", "shader", "set", "get", "cycle", "open", "play",
                         "pause", "toggle-pause", "stop", "seek", "next", "previous", "chapter", "volume", "rate", "pitch", "zoom",
-                        "ab-loop", "preset", "screenshot", "reload", "version", "quit"]
+                        "ab-loop", "preset", "screenshot", "reload", "version", "quit", "keys", "stats", "picker"]
 
     /// A command's words from one line: split at spaces, with "double quotes" around a word that
     /// holds spaces (a preset's name).

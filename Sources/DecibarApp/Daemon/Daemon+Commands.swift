@@ -21,6 +21,7 @@ extension Daemon {
                 let reply: [UInt8]
                 do {
                     reply = ControlMessage.success(id: request.id, data: try execute(request.command, from: client))
+                    onScreen?.commandRan(request.command)
                 } catch {
                     reply = ControlMessage.failure(id: request.id, error)
                 }
@@ -66,6 +67,16 @@ extension Daemon {
             try set(key.path, to: next)
         case .mode(.named(let name)):
             try set(ConfigSchema.display.mode.key.path, to: .string(name))
+        case .preset(.shown):
+            guard let name = visualizer?.shownName else { throw ControlFailure(.commandFailed, "preset: no preset shows (the mode is \((visualizer?.mode ?? display.mode).rawValue))") }
+            return .string(name)
+        case .keys, .stats, .picker, .preset(.toggleFavourite):
+            guard isShown, let onScreen else { throw ControlFailure(.commandFailed, "the window is hidden: decibar ctl show first") }
+            _ = try onScreen.perform(command, now: MonotonicClock.now(), shownPreset: visualizer?.shownName)
+        case .preset(.named) where visualizer != nil && visualizer?.mode != .milkdrop:
+            // A preset chosen while another mode shows: Milkdrop first, as the list does.
+            try set(ConfigSchema.display.mode.key.path, to: .string(VisualMode.milkdrop.rawValue))
+            _ = try visualizer?.perform(command)
         case .mode, .nextShader, .preset:
             guard let visualizer else { throw ControlFailure(.commandFailed, "the window has not been shown yet: decibar ctl show first") }
             _ = try visualizer.perform(command)
@@ -221,6 +232,16 @@ extension Daemon {
         if isShown, let frameRates {
             members["frame_rate"] = .number((frameRates.shown * 100).rounded() / 100)
             members["refresh_rate"] = .number((frameRates.display * 100).rounded() / 100)
+        }
+        // What the stats overlay (i) says, over the last second.
+        if isShown, let figures = onScreen?.figures(at: MonotonicClock.now()) {
+            if let frames = figures.frames {
+                let milliseconds = { (seconds: Double) in JSONValue.number((seconds * 10_000).rounded() / 10) }
+                members["frames"] = .object(["per_second": .number((frames.framesPerSecond * 10).rounded() / 10),
+                                             "median_ms": milliseconds(frames.medianFrameTime), "p90_ms": milliseconds(frames.p90FrameTime),
+                                             "late": .number(Double(frames.lateFrames))])
+            }
+            if let cpu = figures.cpu { members["cpu"] = .number((cpu * 1000).rounded() / 1000) }
         }
         // How the window's thread is scheduled (raised where allowed), once a window opened.
         if let priority = DrawingPriority.summary { members["window_priority"] = .string(priority) }

@@ -39,6 +39,8 @@ public final class Daemon {
     var liveText: TextRenderer?
     /// Smaller text for notices in the corner.
     var noticeText: TextRenderer?
+    /// Help, stats, the controller and the lists over the window's picture.
+    var onScreen: OnScreenDisplay?
     var liveScreen: LiveScreen?
     var playerScreen: PlayerScreen?
     /// The look the outputs draw with (theme, bars, mode), to restart them when it changes.
@@ -153,6 +155,7 @@ public final class Daemon {
         visualizer = nil
         liveText = nil
         noticeText = nil
+        onScreen = nil
         // Closed now: the frame loop that holds it may still finish a frame.
         window?.close()
         window = nil
@@ -184,6 +187,8 @@ public final class Daemon {
         configuration = fileConfiguration.merging(settings.overrides).merging(runtime)
         keys = KeyBindings(configuration.keys)
         display = DisplaySettings(configuration: configuration)
+        onScreen?.keys = keys
+        onScreen?.restyle(display)
         display.frameLog = settings.frameLog
         keepsTapOpen = configuration[ConfigSchema.daemon.tap] == "always"
         liveScreen?.avOffset = configuration[ConfigSchema.audio.avOffset] / 1000
@@ -276,6 +281,7 @@ public final class Daemon {
                 window = opened
                 liveText = LiveScreen.makeText(for: opened)
                 noticeText = try? TextRenderer(shaders: ShaderLibrary(), pixelSize: max(11, opened.drawableSize.height / 40))
+                onScreen = OnScreenDisplay.make(for: opened, keys: keys, display: display)
                 try makeVisualizer(for: opened)
             } catch let failure as CommandFailure {
                 window = nil
@@ -355,7 +361,7 @@ public final class Daemon {
             defer { media?.publish(session) }
             guard let visualizer else { return }
             let notice = configNotice.flatMap { $0.until > frame.now ? $0.text : nil }
-            frame.forcesDrawing = !pendingScreenshots.isEmpty || notice != nil
+            frame.forcesDrawing = !pendingScreenshots.isEmpty || notice != nil || onScreen?.needsDrawing(at: frame.now) == true
             defer {
                 if let notice, let noticeText {
                     let (width, height) = window.drawableSize
@@ -368,10 +374,10 @@ public final class Daemon {
             updateOutputSource()
             runKeys(&frame, visualizer: visualizer)
             if let session, !session.isOver, let playerScreen {
-                playerScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil)
+                playerScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil, onScreen: onScreen)
                 if session.isOver { session.close() }
             } else if let liveScreen {
-                liveScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil)
+                liveScreen.frame(&frame, surface: window, visualizer: visualizer, recorder: nil, onScreen: onScreen)
             }
         }
     }
@@ -379,17 +385,39 @@ public final class Daemon {
     /// The window's keys run their commands as `ctl` would send them; one that cannot be carried
     /// out says why in the corner for a moment. Closing the window hides it, as q always has.
     private func runKeys(_ frame: inout FrameLoop.Frame, visualizer: Visualizer) {
+        onScreen?.record(frame)
+        // Most frames have no input: nothing more to do, and nothing allocated.
+        guard !frame.events.isEmpty else { return }
         let showsPlayer = session.map { !$0.isOver } == true && playerScreen != nil
-        for case .key(let chord) in frame.events {
-            guard let command = keys.command(for: chord, in: KeyBindings.contexts(mode: visualizer.mode, player: showsPlayer)) else { continue }
+        let contexts = KeyBindings.contexts(mode: visualizer.mode, player: showsPlayer)
+        var commands = onScreen?.handle(&frame, contexts: contexts, shownPreset: visualizer.shownName) ?? []
+        for event in frame.events {
+            switch event {
+            case .key(let chord):
+                if let command = keys.command(for: chord, in: contexts) { commands.append(command) }
+            case .dropped(let dropped, let playsNow):
+                // The player opens in this window; more join its list (Shift: play now).
+                let path = MediaLocation.dropped(dropped)
+                let playing = session.map { !$0.isOver } == true
+                commands.append(.open(paths: [path], append: playing && !playsNow))
+                onScreen?.say((playing && !playsNow ? OnScreenText.queuedToast : OnScreenText.droppedToast)(MediaLocation(path).displayName), now: frame.now)
+            default: break
+            }
+        }
+        for command in commands {
             if command == .close {
                 frame.closes = true
                 continue
             }
             do {
                 _ = try execute(command, from: nil)
+                onScreen?.commandRan(command)
             } catch {
-                configNotice = (error.message, frame.now + Self.keyNoticeSeconds)
+                if let onScreen, onScreen.showsToastsEnabled {
+                    onScreen.say(error.message, now: frame.now)
+                } else {
+                    configNotice = (error.message, frame.now + Self.keyNoticeSeconds)
+                }
             }
         }
     }

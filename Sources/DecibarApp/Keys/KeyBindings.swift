@@ -15,6 +15,8 @@ public struct KeyBindings: Sendable, Equatable {
     static let defaults: [KeyContext: [(String, String)]] = [
         .window: [
             ("q", "close"), ("esc", "close"), ("f", "fullscreen"), ("m", "mode next"), ("s", "shader next"),
+            ("shift+/", "keys"), ("f1", "keys"), ("i", "stats"), ("shift+i", "stats toggle"),
+            ("/", "picker presets"), ("shift+l", "picker presets"), ("tab", "picker next"),
         ],
         .player: [
             ("space", "toggle-pause"), ("play", "toggle-pause"), ("x", "stop"), ("stop", "stop"),

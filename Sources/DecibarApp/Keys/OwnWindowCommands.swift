@@ -10,17 +10,32 @@ struct OwnWindowCommands {
     var settings: Configuration
     /// Draws the picture anew from new settings (live); nil where a window cannot (play).
     var redraw: ((Configuration) throws(ControlFailure) -> Void)?
+    /// What the window shows over its picture: help, stats, the lists, and what a command changed.
+    var onScreen: OnScreenDisplay?
 
     /// Runs the commands of the frame's keys; the last failure, said for a moment by the window.
     mutating func run(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, player: PlayerScreen?) -> String? {
-        var failure: String?
+        onScreen?.record(frame)
+        // Most frames have no input: nothing more to do, and nothing allocated.
+        guard !frame.events.isEmpty else { return nil }
+        let contexts = KeyBindings.contexts(mode: visualizer.mode, player: player != nil)
+        var commands: [ControlCommand] = onScreen?.handle(&frame, contexts: contexts, shownPreset: visualizer.shownName) ?? []
         for case .key(let chord) in frame.events {
-            guard let command = keys.command(for: chord, in: KeyBindings.contexts(mode: visualizer.mode, player: player != nil)) else { continue }
+            guard let command = keys.command(for: chord, in: contexts) else { continue }
+            commands.append(command)
+        }
+        var failure: String?
+        for command in commands {
             do {
                 try perform(command, frame: &frame, surface: surface, visualizer: visualizer, player: player)
+                onScreen?.commandRan(command)
             } catch {
                 failure = error.message
             }
+        }
+        if let failure, let onScreen, onScreen.showsToastsEnabled {
+            onScreen.say(failure, now: frame.now)
+            return nil
         }
         return failure
     }
@@ -38,6 +53,11 @@ struct OwnWindowCommands {
             do { next = try key.cycled(from: current) } catch { throw ControlFailure(.invalidParameter, error.message) }
             try set(key, to: next, visualizer: visualizer, player: player)
         default:
+            if try onScreen?.perform(command, now: frame.now, shownPreset: visualizer.shownName) == true { return }
+            if case .preset(.named) = command, visualizer.mode != .milkdrop {
+                // A preset chosen from the list while another mode shows: Milkdrop first.
+                _ = try visualizer.perform(.mode(.named(VisualMode.milkdrop.rawValue)))
+            }
             if try visualizer.perform(command) { return }
             if let player, try player.session.perform(command) { return }
             throw ControlFailure(.commandFailed, "this window has no player: the key's command is for play or the daemon")

@@ -22,6 +22,14 @@ enum Posix {
         }
     }
 
+    /// The CPU time the whole process has used, user and system, in seconds.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Whether `fd` is a terminal (a person typing, not a pipe or a file).
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
 

@@ -34,6 +34,9 @@ protocol Visual: AnyObject, SendableMetatype {
     func currentValue(of key: ConfigKey) -> JSONValue?
     /// What it showed by name and when, in a render (for its account of the video); empty elsewhere.
     var changes: [PictureChange] { get }
+    /// What went wrong since last asked and is worth a line over the picture (a preset that
+    /// could not be shown); nil, without allocating, when nothing did.
+    func takeNotice() -> String?
 }
 
 extension Visual {
@@ -44,6 +47,7 @@ extension Visual {
     var shownName: String? { nil }
     func currentValue(of key: ConfigKey) -> JSONValue? { nil }
     var changes: [PictureChange] { [] }
+    func takeNotice() -> String? { nil }
 }
 
 /// What the feed measures only once a picture needs it.

@@ -74,6 +74,9 @@ public final class Visualizer {
     /// What the picture showed by name and when, in a render.
     var changes: [PictureChange] { visual.changes }
 
+    /// A problem of the picture's worth saying over it (a preset skipped), once.
+    func takeNotice() -> String? { visual.takeNotice() }
+
     /// What the window's title adds to its own (the picture's own: a preset's name).
     public var titleSuffix: String { visual.titleSuffix }
 
@@ -117,6 +120,9 @@ public final class Visualizer {
     }
 
     /// The color to clear the window to.
+    /// The theme's name, as set.
+    public var theme: String { tools.display.theme }
+
     public var clearColor: Color { tools.display.background.color(theme: tools.theme) }
 
     /// The picture's mean value (for the latency benchmarks' frame log).

@@ -20,7 +20,11 @@ struct FrameLoop {
         let rate: Double
         let displayRate: Double
         /// Input since the previous frame; quit is already handled (keys are the owner's: `KeyBindings`).
-        let events: [SurfaceEvent]
+        /// What the on-screen display takes (a click on its controller) is removed before the view sees it.
+        var events: [SurfaceEvent]
+        /// How long the previous frame took from its start until it was drawn (shown, when the
+        /// display's blank paces the frames), without a wait for its slot; 0 for the first.
+        var previousFrameSeconds = 0.0
         /// Set to close the window after this frame.
         var closes = false
         /// Logged with the frame for the benchmarks (the mean bar value).
@@ -102,6 +106,7 @@ struct FrameLoop {
         let start = MonotonicClock.now()
         var previous = start
         var number = 0
+        var previousFrameSeconds = 0.0
         while true {
             let now = MonotonicClock.now()
             pacer.frameStarted(at: now)
@@ -119,6 +124,7 @@ struct FrameLoop {
             var frame = Frame(number: number, now: now, dt: now - previous, shownAt: max(now, pacer.upcomingSlot ?? now),
                               rate: 1 / pacer.interval, displayRate: 1 / pacer.period, events: events, closes: quits, isLast: quits || timeUp)
             frame.isCovered = surface.isFullyCovered
+            frame.previousFrameSeconds = previousFrameSeconds
             previous = now
             number += 1
             try body(&frame)
@@ -134,15 +140,20 @@ struct FrameLoop {
             // Recorded at the moment its audio is heard, as it is shown.
             try recorder?.frameDrawn(in: surface, at: frame.shownAt)
             lastFrame = frame.shownAt
+            var drawnAt: Double?
             if pacer.pacesItself {
                 // Drawn ahead of the slot: finish it, then show it at the slot, not whenever the
                 // drawing happened to end.
                 surface.finishDrawing()
+                drawnAt = MonotonicClock.now()
                 MonotonicClock.sleep(seconds: pacer.presentDelay(drawnAt: MonotonicClock.now(), startedAt: now))
             }
             surface.present()
             // Stamped after the swap: the moment this frame is handed to the display.
-            frameLog?.write("\(MonotonicClock.now()) \(frame.loggedValue)")
+            let shown = MonotonicClock.now()
+            // (The wait for its slot is not the frame's own time.)
+            previousFrameSeconds = (drawnAt ?? shown) - now
+            frameLog?.write("\(shown) \(frame.loggedValue)")
             if finished { return }
             MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }

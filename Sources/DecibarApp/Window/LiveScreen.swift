@@ -40,7 +40,7 @@ final class LiveScreen {
     }
 
     /// Moves the bars on by the frame and draws them, or marks the frame as skipped when nothing moves.
-    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
+    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?, onScreen: OnScreenDisplay? = nil) {
         visualizer.displayPeriod = 1 / frame.displayRate
         // The audio heard when the frame shows (its slot), not when its drawing starts.
         let now = frame.shownAt
@@ -61,7 +61,8 @@ final class LiveScreen {
         let message = notice.flatMap { $0.until > now ? StatusOverlay.Message(text: $0.text, opacity: 1, isProminent: false) : nil }
             ?? overlay.message(at: now)
         // Nothing moves, or nothing can be seen: skip the drawing (and its CPU) but keep polling.
-        if (visualizer.isAtRest && message == nil && !frame.hadEvents || frame.isCovered) && recorder == nil && !frame.isLast
+        let overlaid = onScreen?.needsDrawing(at: now) == true
+        if (visualizer.isAtRest && message == nil && !frame.hadEvents && !overlaid || frame.isCovered) && recorder == nil && !frame.isLast
             && frame.number > 0 && !frame.forcesDrawing {
             frame.skipsDrawing = true
             // (Covered, sound coming back changes nothing seen: no wake-up for it.)
@@ -75,6 +76,9 @@ final class LiveScreen {
             Self.draw(message, with: text, width: width, height: height)
         }
         text?.endFrame()
+        if let notice = visualizer.takeNotice() { onScreen?.say(notice, now: frame.now) }
+        let (tap, feed) = (self.tap, self.feed)
+        onScreen?.draw(width: width, height: height, now: frame.now) { OnScreenDisplay.Facts(visualizer: visualizer, tap: tap, delay: feed.delay) }
         frame.loggedValue = visualizer.meanValue
     }
 

@@ -87,11 +87,36 @@ public struct LiveView {
         tap.start()
 
         let screen = LiveScreen(tap: tap, feed: feed, pump: pump, avOffset: avOffset, text: LiveScreen.makeText(for: window))
+        let onScreen = OnScreenDisplay.make(for: window, keys: commands.keys, display: display)
+        commands.onScreen = onScreen
         let recorder = try display.record.map { path in
             try Recorder(path: path, fps: display.recordFPS, width: window.drawableSize.width, height: window.drawableSize.height)
         }
         var lastProblem: String?
         var saidPlacement = false
+        // Files dropped on the window open the player in it; more join its list (Shift: play now).
+        var player: PlayerScreen?
+        defer { player?.session.close() }
+        func play(_ dropped: String, now: Bool) throws {
+            let path = MediaLocation.dropped(dropped)
+            if let player, !player.session.isOver {
+                player.session.append([path])
+                if now { player.session.open(from: player.session.files.count - 1) }
+            } else {
+                let settings = commands.settings
+                let session = PlaySession(files: [path], loop: settings[ConfigSchema.player.loop], volume: settings[ConfigSchema.player.volume])
+                session.streamSettings = StreamSettings(configuration: settings)
+                let scrubber = ScrubberSettings(configuration: settings)
+                let shaders = try ShaderLibrary()
+                let renderers = try PlayerScreen.makeRenderers(for: window, shaders: shaders)
+                player?.session.close()
+                player = PlayerScreen(session: session, scrubber: ScrubberView(options: scrubber, rects: renderers.rects, text: renderers.text, shaders: shaders),
+                                      pictures: renderers.pictures, captions: renderers.captions, decibels: scrubber.decibels)
+                session.open(from: 0)
+            }
+            let joins = player.map { $0.session.files.count > 1 && !now } == true
+            onScreen?.say((joins ? OnScreenText.queuedToast : OnScreenText.droppedToast)(MediaLocation(path).displayName), now: MonotonicClock.now())
+        }
         try FrameLoop(surface: window, display: display, recorder: recorder).run { frame in
             if changed.take(), let reload {
                 do {
@@ -100,6 +125,8 @@ public struct LiveView {
                     let reloaded = look(merged)
                     visualizer = try makeVisualizer(reloaded)
                     (commands.settings, commands.keys) = (merged, KeyBindings(merged.keys))
+                    onScreen?.keys = commands.keys
+                    onScreen?.restyle(reloaded)
                     screen.notice = nil
                     lastProblem = nil
                     // The window is not made again here (the daemon's is): say so rather than ignore it.
@@ -117,10 +144,22 @@ public struct LiveView {
                     screen.notice = ("config not reloaded: \(failure.screenSummary)", frame.now + 8)
                 }
             }
-            if let problem = commands.run(&frame, surface: window, visualizer: visualizer, player: nil) {
-                screen.notice = (problem, frame.now + Self.keyNoticeSeconds)
+            for case .dropped(let dropped, let playsNow) in frame.events {
+                do { try play(dropped, now: playsNow) } catch { onScreen?.say("\(error)", now: frame.now) }
             }
-            screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder)
+            if let session = player?.session, session.isOver {
+                // The list played out: back to what the tap hears.
+                session.close()
+                player = nil
+            }
+            if let problem = commands.run(&frame, surface: window, visualizer: visualizer, player: player) {
+                if let session = player?.session { session.announce(problem) } else { screen.notice = (problem, frame.now + Self.keyNoticeSeconds) }
+            }
+            if let player {
+                player.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder, onScreen: onScreen)
+            } else {
+                screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder, onScreen: onScreen)
+            }
         }
     }
 }

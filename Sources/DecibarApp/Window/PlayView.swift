@@ -99,6 +99,8 @@ public struct PlayView {
         let media = settings.publishesMedia ? MediaBridge.start(unavailable: { _ in }) : nil
         defer { media?.stop() }
         var commands = OwnWindowCommands(keys: KeyBindings(settings.configuration.keys), settings: settings.configuration, redraw: nil)
+        let onScreen = OnScreenDisplay.make(for: window, keys: commands.keys, display: settings.display)
+        commands.onScreen = onScreen
         do {
             try FrameLoop(surface: window, display: settings.display, recorder: recorder).run { frame in
                 // The window shows at once; the first file opens after the first frame. Opening it loads
@@ -115,8 +117,15 @@ public struct PlayView {
                     default: session.handle(request)
                     }
                 }
+                for case .dropped(let dropped, let playsNow) in frame.events {
+                    // Joins the list; Shift plays it now. One that cannot be played is said when it comes up.
+                    let path = MediaLocation.dropped(dropped)
+                    session.append([path])
+                    if playsNow || session.player == nil { session.open(from: session.files.count - 1) }
+                    onScreen?.say((playsNow ? OnScreenText.droppedToast : OnScreenText.queuedToast)(MediaLocation(path).displayName), now: frame.now)
+                }
                 if let problem = commands.run(&frame, surface: window, visualizer: visualizer, player: screen) { session.announce(problem) }
-                screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder)
+                screen.frame(&frame, surface: window, visualizer: visualizer, recorder: recorder, onScreen: onScreen)
                 media?.publish(session)
                 if session.isOver { frame.closes = true }
             }

@@ -91,7 +91,7 @@ final class PlayerScreen {
     }
 
     /// Handles the frame's input, then draws the bars and the scrubber.
-    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?) {
+    func frame(_ frame: inout FrameLoop.Frame, surface: any Surface, visualizer: Visualizer, recorder: Recorder?, onScreen: OnScreenDisplay? = nil) {
         visualizer.displayPeriod = 1 / frame.displayRate
         let now = frame.now
         // What is drawn is what is heard when the frame shows (its slot), not when its drawing starts.
@@ -124,6 +124,9 @@ final class PlayerScreen {
             captions.draw(lyrics.showing(at: time), at: time, bottom: place.layout.barsHeight - place.layout.labelSize / 2,
                           canvasWidth: width, canvasHeight: height)
         }
+        if let notice = visualizer.takeNotice() { onScreen?.say(notice, now: now) }
+        let session = self.session
+        onScreen?.draw(width: width, height: height, now: now) { OnScreenDisplay.Facts(visualizer: visualizer, session: session) }
     }
 
     /// The pointer's clicks, drags and wheel on the scrubber and its minimap (keys are the
@@ -160,7 +163,8 @@ final class PlayerScreen {
     private func handle(_ event: SurfaceEvent, place: Place, isPlaying: Bool, now: Double) {
         let (layout, geometry) = (place.layout, place.geometry)
         switch event {
-        case .quit, .resized, .key: break
+        case .quit, .resized, .key, .text, .dropped: break
+        case .pointerLeft: hoverX = nil
         case .mouseDown(let x, let y, let shift):
             if layout.isOnMinimap(x: x, y: y) {
                 isPanning = true

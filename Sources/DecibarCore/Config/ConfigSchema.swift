@@ -89,6 +89,10 @@ public enum ConfigSchema {
             "Window size in pixels, WxH (render: the video's; spectrogram: the picture's), or a shape: 16:9 (1920x1080), 9:16 (1080x1920), 1:1 (1080x1080) or 4:5 (1080x1350).")
         public let fullscreen: Setting<Bool> = .boolean(ConfigSection.display, "fullscreen", for: .window,
             "Fullscreen (f switches at run time).")
+        public let controller: Setting<ControllerVisibility> = .choice(ConfigSection.display, "osc", default: .auto, for: .window,
+            "The on-screen controller, a bar over the bottom of the picture holding the mode, the preset, the source and the theme (and the player's state), each opening a list to choose from: auto shows it while the pointer moves over the window and hides it 1 s after; always keeps it; never. Desktop layers and recordings never show it.")
+        public let toasts: Setting<Bool> = .boolean(ConfigSection.display, "toasts", default: true, for: .window,
+            "Say a change made by a key, a click or decibar ctl (mode, preset, source, theme, rate) in one line over the picture for a moment.")
         public let fps: Setting<Double?> = .number(ConfigSection.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
             "Frames per second of the window (unset: the display's refresh rate). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
         public let attack: Setting<Double?> = .number(ConfigSection.display, "attack", 0...60_000, unit: "ms",

@@ -60,12 +60,21 @@ public enum ControlCommand: Sendable, Equatable {
     case zoomStep(inward: Bool)
     /// `["ab_loop", "a"]` or `"b"`: the A-B loop's start or end at the playhead.
     case abLoopMark(start: Bool)
+    /// `["keys"]`: the window's key list over the picture (what `decibar keys` prints, for the
+    /// window as it is now), its next page, or away again.
+    case keys
+    /// `["stats"]`: the frame and source figures over the picture for a few seconds;
+    /// `["stats", "toggle"]` keeps them until asked again.
+    case stats(toggles: Bool)
+    /// `["picker", "presets"]`: a list over the picture to choose from (`PickerKind`); `"next"`
+    /// opens the one after the list shown, `"close"` closes it.
+    case picker(PickerRequest)
 
     /// The names a client sends, in the order docs/protocol.md documents them.
     public static let names = [
         "get_status", "show", "hide", "toggle_window", "set", "get", "open", "play", "pause", "cycle_pause",
         "stop", "seek", "next", "previous", "chapter", "preset", "zoom", "ab_loop", "subscribe", "unsubscribe", "reload_config", "screenshot", "quit", "protocol_version",
-        "mode", "shader", "volume", "rate", "pitch", "fullscreen", "cycle", "close",
+        "mode", "shader", "volume", "rate", "pitch", "fullscreen", "cycle", "close", "keys", "stats", "picker",
     ]
 
     /// The protocol's version: raised when a command or reply changes incompatibly.
@@ -105,6 +114,23 @@ public enum ControlCommand: Sendable, Equatable {
         case "protocol_version": try count(0...0); self = .protocolVersion
         case "fullscreen": try count(0...0); self = .fullscreen
         case "close": try count(0...0); self = .close
+        case "keys": try count(0...0); self = .keys
+        case "stats":
+            try count(0...1)
+            guard rest.isEmpty || rest[0].string == "toggle" else { throw ControlFailure(.invalidParameter, "stats: say toggle, or nothing") }
+            self = .stats(toggles: !rest.isEmpty)
+        case "picker":
+            try count(1...1)
+            let word = try text(0, "the list")
+            switch word {
+            case "next": self = .picker(.next)
+            case "close": self = .picker(.close)
+            default:
+                guard let kind = PickerKind(rawValue: word) else {
+                    throw ControlFailure(.invalidParameter, "picker: say \((PickerKind.allCases.map(\.rawValue) + ["next", "close"]).joined(separator: ", ")), not \(word.quotedForMessage)")
+                }
+                self = .picker(.open(kind))
+            }
         case "mode":
             try count(1...1)
             let word = try text(0, "the mode")
@@ -192,7 +218,12 @@ public enum ControlCommand: Sendable, Equatable {
             case let other: throw ControlFailure(.invalidParameter, "chapter: say next or previous, not \(other.quotedForMessage)")
             }
         case "preset":
-            try count(1...1)
+            try count(0...1)
+            // Without a word: the name of the preset shown.
+            if rest.isEmpty {
+                self = .preset(.shown)
+                return
+            }
             let word = try text(0, "the preset")
             guard !word.isEmpty else { throw ControlFailure(.invalidParameter, "preset: say next, previous, random, lock, unlock, or a preset") }
             self = .preset(PresetRequest(word))
@@ -274,6 +305,14 @@ public enum ModeRequest: Sendable, Equatable {
     case named(String)
 }
 
+/// What `picker` asks of the window.
+public enum PickerRequest: Sendable, Equatable {
+    case open(PickerKind)
+    /// The list after the one shown (the first when none is).
+    case next
+    case close
+}
+
 /// A new value, or a move from the present one.
 public enum Adjustment: Sendable, Equatable {
     case to(Double)
@@ -296,6 +335,10 @@ public enum PresetRequest: Sendable, Equatable {
     case next, previous, random, lock, unlock
     /// The lock on when off, off when on (the l key).
     case toggleLock
+    /// The preset shown a favourite, or no longer one (the * key).
+    case toggleFavourite
+    /// Nothing moves: the reply names the preset shown.
+    case shown
     /// A preset by name (its file name without .milk) or path.
     case named(String)
 
@@ -307,6 +350,7 @@ public enum PresetRequest: Sendable, Equatable {
         case "lock": self = .lock
         case "unlock": self = .unlock
         case "toggle-lock": self = .toggleLock
+        case "toggle-favourite": self = .toggleFavourite
         default: self = .named(word)
         }
     }

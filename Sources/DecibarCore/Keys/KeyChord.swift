@@ -87,4 +87,17 @@ public struct KeyChord: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         Modifiers.named.filter { modifiers.contains($0.modifier) }.map { $0.name + "+" }.joined() + key
     }
+
+    /// How a person reads it on screen: what the key types with Shift (`?`, `L`, `*`) where there
+    /// is one, else the chord as a binding names it.
+    public var typedName: String {
+        if modifiers == .shift, let typed = Self.typedWithShift[key] { return typed }
+        return description
+    }
+
+    private static let typedWithShift: [String: String] = {
+        var names: [String: String] = [:]
+        for (typed, chord) in aliases where chord.modifiers == .shift && typed.count == 1 { names[chord.key] = typed }
+        return names
+    }()
 }

@@ -9,6 +9,37 @@ public enum MediaLocation: Sendable, Equatable {
         self = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? .remote(name) : .file(name)
     }
 
+    /// What a file manager or a browser drops: a `file://` URI becomes its path (percent escapes
+    /// decoded); an address or a plain path stays as it is.
+    public static func dropped(_ text: String) -> String {
+        let trimmed = text.trimmingSpaces
+        guard trimmed.lowercased().hasPrefix("file://") else { return String(trimmed) }
+        var rest = trimmed.dropFirst("file://".count)
+        // file://host/path: only the local host's files can be read.
+        if !rest.hasPrefix("/"), let slash = rest.firstIndex(of: "/") { rest = rest[slash...] }
+        var bytes: [UInt8] = []
+        var utf8 = Array(rest.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let high = hexValue(utf8[utf8.startIndex]),
+               let low = hexValue(utf8[utf8.startIndex + 1]) {
+                bytes.append(high << 4 | low)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     public static func isRemote(_ name: String) -> Bool {
         if case .remote = MediaLocation(name) { return true }
         return false

@@ -9,7 +9,7 @@ import DecibarRender
 final class MilkdropVisual: Visual {
     static let mode = VisualModeDescription(
         name: "milkdrop", title: "Milkdrop", summary: "projectM's Milkdrop presets; needs libprojectm3 and projectm-data",
-        keys: [("n", "preset next"), ("p", "preset previous"), ("r", "preset random"), ("l", "preset toggle-lock")],
+        keys: [("n", "preset next"), ("p", "preset previous"), ("r", "preset random"), ("l", "preset toggle-lock"), ("shift+8", "preset toggle-favourite")],
         settings: MilkdropSettings.rows,
         // libprojectM 3.1 keeps its worker's state in globals: two engines in one process hang on exit.
         oneOutputAtATime: "libprojectM runs one engine per process")
@@ -119,17 +119,29 @@ final class MilkdropVisual: Visual {
     /// `preset`: the only command of its own.
     func perform(_ command: ControlCommand) throws(ControlFailure) -> Bool {
         guard case .preset(let request) = command else { return false }
-        let move: PresetMove = switch request {
-        case .next: .next
-        case .previous: .previous
-        case .random: .random
-        case .lock: .lock
-        case .unlock: .unlock
-        case .toggleLock: .toggleLock
-        case .named(let name): .named(name)
+        let move: PresetMove
+        switch request {
+        case .next: move = .next
+        case .previous: move = .previous
+        case .random: move = .random
+        case .lock: move = .lock
+        case .unlock: move = .unlock
+        case .toggleLock: move = .toggleLock
+        case .named(let name): move = .named(name)
+        // Answered by whoever asks (the daemon's status), and kept by the window's display.
+        case .shown: return true
+        case .toggleFavourite: throw ControlFailure(.commandFailed, "preset: favourites are marked in a window")
         }
         if let problem = perform(move) { throw ControlFailure(.commandFailed, "preset: \(problem)") }
         return true
+    }
+
+    /// The last preset skipped, for a line over the picture.
+    private var notice: String?
+
+    func takeNotice() -> String? {
+        defer { notice = nil }
+        return notice
     }
 
     /// What it shows by name: the preset.
@@ -242,6 +254,7 @@ final class MilkdropVisual: Visual {
             let style = shown == nil ? .cut : transitionStyle.resolved(seed: UInt64(seed), index: transitionCount)
             if let problem = PresetLibrary.check(wanted) ?? load(wanted, on: renderer, incoming: style != .cut) {
                 writeError("Milkdrop preset \(PresetPlaylist.name(of: wanted)) skipped: \(problem)")
+                notice = "\(PresetPlaylist.name(of: wanted)) skipped: \(problem)"
                 playlist.removeCurrent()
                 continue
             }
@@ -300,4 +313,9 @@ extension MilkdropVisual {
 enum PresetMove: Equatable {
     case next, previous, random, lock, unlock, toggleLock
     case named(String)
+}
+
+extension VisualMode {
+    /// The mode that has presets: a preset chosen while another shows switches to it.
+    static var milkdrop: VisualMode { VisualMode(registered: MilkdropVisual.mode.name) }
 }

@@ -21,8 +21,33 @@ enum PresetLibrary {
         return found.sorted().map { base + $0 }
     }
 
+    /// Every preset a person can choose from (the picker's list): those in the `preset_dirs`, then
+    /// every installed one, whatever the playlist holds. A name met again (projectm-data has one
+    /// preset in three packs) is the first one's.
+    static func catalog(_ settings: Configuration) -> [(name: String, path: String)] {
+        var seen = Set<String>()
+        var found: [(name: String, path: String)] = []
+        for path in settings[MilkdropSettings.rows.directories].flatMap(presets(in:)) + presets(in: installedDirectory) {
+            let name = PresetPlaylist.name(of: path)
+            if seen.insert(name).inserted { found.append((name, path)) }
+        }
+        return found
+    }
+
     /// The playlist's presets for these settings, or why there are none, in the user's terms.
     static func playlistPaths(_ settings: Configuration) throws(RenderError) -> [String] {
+        if settings[MilkdropSettings.rows.list] == .favourites {
+            let favourites = PresetMemoryStore.load().favourites
+            guard !favourites.isEmpty else {
+                throw RenderError("--preset-list favourites: no favourites yet (mark the preset shown with * in a window)")
+            }
+            let paths = Dictionary(catalog(settings).map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+            let found = favourites.compactMap { paths[$0] }
+            guard !found.isEmpty else {
+                throw RenderError("--preset-list favourites: none of the \(favourites.count) favourites is installed or in a --preset-dir")
+            }
+            return found
+        }
         let folders = settings[MilkdropSettings.rows.directories]
         if !folders.isEmpty {
             var paths: [String] = []

@@ -13,6 +13,9 @@ public struct MilkdropSettings: SettingsGroup {
         "Milkdrop: more folders (with their subfolders) where the textures presets name are looked for, after projectm-data's (repeat --texture-dir for more). A preset naming a texture found nowhere draws without it, and says so once.")
     public let allPresets: Setting<Bool> = .boolean(ConfigSection.display, "all_presets",
         "Milkdrop: with no preset_dirs, every installed preset instead of the list of those that draw right.")
+    public let list: Setting<PresetListChoice> = .choice(ConfigSection.display, "preset_list", default: .playlist,
+        inWindow: "* marks the preset shown as a favourite (or no longer one); / or L lists every preset to search.",
+        "Milkdrop: playlist (preset_dirs, or the installed presets that draw right) or favourites (only the presets marked with * in a window, kept in $XDG_STATE_HOME/decibar/presets.json).")
     public let shuffle: Setting<Bool> = .boolean(ConfigSection.display, "preset_shuffle",
         "Milkdrop: play the playlist in a random order (from seed).")
     public let duration: Setting<Double> = .number(ConfigSection.display, "preset_duration", 1...3600, default: 20, unit: "seconds",
