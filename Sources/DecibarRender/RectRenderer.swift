@@ -33,7 +33,9 @@ public final class RectRenderer {
         glFunctions.glDeleteVertexArrays!(1, &vertexArray)
     }
 
-    public func draw(_ rects: [(PixelRect, Color)], canvasWidth: Int, canvasHeight: Int) {
+    /// Draws `rects`; `blends` false writes their colours as they are (opaque panels: a software
+    /// renderer then need not read what is under them).
+    public func draw(_ rects: [(PixelRect, Color)], canvasWidth: Int, canvasHeight: Int, blends: Bool = true) {
         guard !rects.isEmpty else { return }
         instanceData.removeAll(keepingCapacity: true)
         for (rect, color) in rects {
@@ -47,8 +49,10 @@ public final class RectRenderer {
             instanceData.append(color.alpha)
         }
         glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
-        glFunctions.glEnable!(GLenum(GL_BLEND))
-        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        if blends {
+            glFunctions.glEnable!(GLenum(GL_BLEND))
+            glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        }
         glFunctions.glBindBuffer!(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
         instanceData.withUnsafeBytes { bytes in
             if rects.count > instanceCapacity {

@@ -19,6 +19,7 @@ public final class TextRenderer {
     private let labelRectLocation: GLint
     private let canvasSizeLocation: GLint
     private let textColorLocation: GLint
+    private let backdropLocation: GLint
 
     /// Labels unused for this many frames are dropped, so changing text does not pile up textures.
     static let idleFramesBeforeEviction = 120
@@ -29,6 +30,7 @@ public final class TextRenderer {
         labelRectLocation = program.uniformLocation("labelRect")
         canvasSizeLocation = program.uniformLocation("canvasSize")
         textColorLocation = program.uniformLocation("textColor")
+        backdropLocation = program.uniformLocation("backdrop")
         glFunctions.glGenVertexArrays!(1, &vertexArray)
     }
 
@@ -45,14 +47,20 @@ public final class TextRenderer {
         return (label.width, label.height)
     }
 
-    /// Draws `text` with its top-left corner at (`x`, `y`) on a `width`×`height` canvas.
-    public func draw(_ text: String, x: Int, y: Int, color: Color, canvasWidth: Int, canvasHeight: Int) {
+    /// Draws `text` with its top-left corner at (`x`, `y`) on a `width`×`height` canvas. Over an
+    /// opaque `backdrop` of one colour (a panel), the label is mixed with it and written without
+    /// blending: a software renderer then need not read what is under it.
+    public func draw(_ text: String, x: Int, y: Int, color: Color, canvasWidth: Int, canvasHeight: Int, over backdrop: Color? = nil) {
         guard let label = label(for: text) else { return }
         // The whole canvas: a renderer before this one may have left a smaller viewport.
         glFunctions.glViewport!(0, 0, GLsizei(canvasWidth), GLsizei(canvasHeight))
-        glFunctions.glEnable!(GLenum(GL_BLEND))
-        glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        if backdrop == nil {
+            glFunctions.glEnable!(GLenum(GL_BLEND))
+            glFunctions.glBlendFuncSeparate!(GLenum(GL_SRC_ALPHA), GLenum(GL_ONE_MINUS_SRC_ALPHA), GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+        }
         glFunctions.glUseProgram!(program.handle)
+        let under = backdrop ?? Color(red: 0, green: 0, blue: 0, alpha: 0)
+        glFunctions.glUniform4f!(backdropLocation, under.red, under.green, under.blue, under.alpha)
         glFunctions.glUniform4f!(labelRectLocation, Float(x), Float(y), Float(label.width), Float(label.height))
         glFunctions.glUniform2f!(canvasSizeLocation, Float(canvasWidth), Float(canvasHeight))
         glFunctions.glUniform4f!(textColorLocation, color.red, color.green, color.blue, color.alpha)

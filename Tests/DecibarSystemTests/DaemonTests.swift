@@ -200,7 +200,7 @@ struct DaemonTests {
             }
             // decibar keys lists the config's bindings with the defaults.
             let listed = String(decoding: try TestRig.run(TestRig.decibar, ["keys", "--config", rig.config]).output, as: UTF8.self)
-            #expect(listed.contains("  k    mode spectrum\n") && !listed.contains("mode next") && listed.contains("  space    toggle-pause\n"), "\(listed)")
+            #expect(listed.contains("  k        mode spectrum\n") && !listed.contains("mode next") && listed.contains("  space    toggle-pause\n"), "\(listed)")
         }
     }
 

@@ -482,6 +482,13 @@ final class OnScreenDisplay {
     private var ink: Color { Color(red: 0.95, green: 0.96, blue: 0.98, alpha: 1) }
     private var dim: Color { Color(red: 0.72, green: 0.75, blue: 0.82, alpha: 1) }
     private func panel(_ opacity: Float = 1) -> Color { theme.background.withAlpha(0.86 * opacity) }
+    /// The opaque panels' colour: the theme's background, a little lighter so the panel shows on it.
+    private var solidPanel: Color { Self.mixed(theme.background, Color(red: 1, green: 1, blue: 1), 0.07) }
+
+    private static func mixed(_ from: Color, _ to: Color, _ share: Float) -> Color {
+        Color(red: from.red + (to.red - from.red) * share, green: from.green + (to.green - from.green) * share,
+              blue: from.blue + (to.blue - from.blue) * share, alpha: 1)
+    }
     private var accent: Color { theme.tip }
 
     private func line(_ string: String, x: Int, y: Int, color: Color, width: Int, height: Int, limit: Int? = nil) {
@@ -509,11 +516,13 @@ final class OnScreenDisplay {
         let (pad, step) = (small.pixelSize / 2, OnScreenLayout.lineHeight(textSize: small.pixelSize) * 5 / 6)
         let limit = width - 4 * margin
         let boxWidth = min(limit, lines.map { small.size(of: $0).width }.max() ?? 0) + 2 * pad
-        rects.draw([(PixelRect(x: margin, y: margin, width: boxWidth, height: lines.count * step + pad), panel())],
-                   canvasWidth: width, canvasHeight: height)
+        // Opaque, written without blending: the stats stay up while a person watches the figures,
+        // so they should cost as little as they can (a software renderer blends slowly).
+        rects.draw([(PixelRect(x: margin, y: margin, width: boxWidth, height: lines.count * step + pad), solidPanel)],
+                   canvasWidth: width, canvasHeight: height, blends: false)
         for (index, string) in lines.enumerated() {
             small.draw(StatusOverlay.fitting(string, width: limit, with: small), x: margin + pad, y: margin + pad / 2 + index * step,
-                       color: index == 0 ? ink : dim, canvasWidth: width, canvasHeight: height)
+                       color: index == 0 ? ink : dim, canvasWidth: width, canvasHeight: height, over: solidPanel)
         }
     }
 
@@ -556,7 +565,11 @@ final class OnScreenDisplay {
                      (OnScreenText.controllerVolume(player.volume), .run(.volume(.by(PlayerVolume.step)))),
                      (OnScreenText.controllerRate(player.rate), .run(.normalSpeed))]
         }
-        var shapes: [(PixelRect, Color)] = [(bar, panel(opacity))]
+        // Shown whole, the bar is opaque and written without blending (cheaper on a software
+        // renderer); while it fades it is blended.
+        let solid = opacity >= 1
+        let separator = solid ? Self.mixed(solidPanel, dim, 0.5) : dim.withAlpha(0.5 * opacity)
+        var shapes: [(PixelRect, Color)] = [(bar, solid ? solidPanel : panel(opacity))]
         var segments: [(rect: PixelRect, action: Action)] = []
         var labels: [(String, Int, Color)] = []
         let gap = margin
@@ -581,12 +594,13 @@ final class OnScreenDisplay {
             labels.append((shown, x, index == 0 ? accent : ink))
             x += itemWidth + gap * 2
             if index < items.count - 1 {
-                shapes.append((PixelRect(x: x - gap, y: bar.y + bar.height / 4, width: 1, height: bar.height / 2), dim.withAlpha(0.5 * opacity)))
+                shapes.append((PixelRect(x: x - gap, y: bar.y + bar.height / 4, width: 1, height: bar.height / 2), separator))
             }
         }
-        rects.draw(shapes, canvasWidth: width, canvasHeight: height)
+        rects.draw(shapes, canvasWidth: width, canvasHeight: height, blends: !solid)
         for (label, labelX, color) in labels {
-            text.draw(label, x: labelX, y: textY, color: color.withAlpha(color.alpha * opacity), canvasWidth: width, canvasHeight: height)
+            text.draw(label, x: labelX, y: textY, color: color.withAlpha(color.alpha * opacity), canvasWidth: width, canvasHeight: height,
+                      over: solid ? solidPanel : nil)
         }
         controllerSegments = segments
     }
