@@ -198,7 +198,8 @@ struct OnScreenTests {
         }
         let read = try TextReader.text(in: shot)
         let words = read.split(separator: " ")
-        let figure = words.firstIndex(of: "fps").flatMap { $0 > 0 ? Double(words[$0 - 1]) : nil }
+        // (tesseract may read the panel's edge into the figure's word: "[58.7".)
+        let figure = words.firstIndex(of: "fps").flatMap { $0 > 0 ? Double(words[$0 - 1].filter { $0.isNumber || $0 == "." }) : nil }
         let shownRate = try #require(figure, "no figure before fps in \(read)")
         // The figure is the second before the moment it was last worked out: twice a second, so
         // within the half second before the frame read. The frames drawn in each second ending then:
