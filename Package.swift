@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "CEBUR128", dependencies: ["CLoader"], path: "Sources/CEBUR128"),
         .target(name: "CRubberBand", dependencies: ["CLoader"], path: "Sources/CRubberBand"),
         .target(name: "CPNG", dependencies: ["CLoader"], path: "Sources/CPNG"),
+        .target(name: "CSixel", dependencies: ["CLoader"], path: "Sources/CSixel"),
         .target(name: "CSystemd", dependencies: ["CLoader"], path: "Sources/CSystemd"),
         .target(name: "CSDL2", dependencies: ["CLoader"], path: "Sources/CSDL2"),
         .target(name: "CSDL2TTF", dependencies: ["CLoader"], path: "Sources/CSDL2TTF"),
@@ -59,7 +60,7 @@ let package = Package(
         // Adapters: the only Swift code that imports C.
         .target(name: "DecibarAudio", dependencies: ["DecibarCore", "CPulse", "CPipeWire", "CFFTW", "CFFmpeg", "CEBUR128", "CRubberBand", "CSndfile",
                                                    .product(name: "SystemPackage", package: "swift-system")]),
-        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CGL", "CEGL", "CPNG", "CWayland", "CMilkdrop"]),
+        .target(name: "DecibarRender", dependencies: ["DecibarCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CGL", "CEGL", "CPNG", "CSixel", "CWayland", "CMilkdrop"]),
         .target(name: "DecibarSystem", dependencies: ["DecibarCore", "CSystemd", "CMpris"]),
         .target(name: "DecibarNetwork", dependencies: ["DecibarCore", "CCurl", "CLiblo"]),
 

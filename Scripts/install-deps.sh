@@ -26,6 +26,10 @@ packages=(
   # test: Wayland desktops: sway (wlr-layer-shell; swaymsg), grim for its screenshots, foot as a
   # window over a layer, and weston, whose desktop shell has no layer shell
   sway grim foot weston
+  # build and run: libsixel (decibar term's sixel images; opened on first use)
+  libsixel-dev libsixel1
+  # test: terminals decibar term draws in: tmux (capture-pane), xterm (VT340 sixel), kitty (its graphics)
+  tmux xterm kitty
   # test: a desktop's MPRIS client, and cava as the reference for the ascii feed's shape
   playerctl cava
   # test: Rubber Band's own command, one whole stretch to hold the pieces of scale --keep-pitch against

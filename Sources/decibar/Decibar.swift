@@ -9,7 +9,7 @@ struct Decibar: ParsableCommand {
         abstract: "Real-time audio level visualizer for PulseAudio and PipeWire.",
         discussion: CommandHelp.overview,
         version: "0.1.0",
-        subcommands: [Live.self, Play.self, Render.self, Spectrogram.self, Levels.self, Devices.self, PeaksExport.self, Scale.self, Daemon.self, Ctl.self, Config.self, Keys.self],
+        subcommands: [Live.self, Play.self, Term.self, Render.self, Spectrogram.self, Levels.self, Devices.self, PeaksExport.self, Scale.self, Daemon.self, Ctl.self, Config.self, Keys.self],
         defaultSubcommand: Live.self)
 }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite("Settings table")
 struct SettingsTableTests {
     /// The commands whose options set config keys.
-    static let helpTexts = [Decibar.Live.self, Decibar.Play.self, Decibar.Daemon.self].map {
+    static let helpTexts = [Decibar.Live.self, Decibar.Play.self, Decibar.Daemon.self, Decibar.Term.self].map {
         Decibar.helpMessage(for: $0, columns: 200)
     }
 

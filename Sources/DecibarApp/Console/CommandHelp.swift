@@ -101,6 +101,24 @@ public enum CommandHelp {
         A line equal to the previous one is not repeated. Both work through the daemon too.
         """
 
+    public static var term: String {
+        """
+        Without files: what the computer plays, as live does (--source, --app, --backend). With \
+        files: the player, its waveform scrubber in the bottom rows; click or drag on it to seek \
+        (heard as you drag), Shift+drag to loop a stretch, the wheel to zoom. The terminal player \
+        is a media player on the session bus (playerctl, media keys) as play's window is.
+        Bars and spectrum are drawn in eighth blocks, the spectrogram in half blocks, the scope \
+        in braille dots and the meter in left blocks, in 24-bit colour where COLORTERM says \
+        truecolor (else 256 or 16 colours; none with NO_COLOR). --graphics kitty or sixel (auto: \
+        what the terminal answers that it has) draws any mode as real pixels, drawn offscreen \
+        (no X or Wayland needed, so over SSH too).
+        Only the cells that change are written, inside synchronized output where the terminal \
+        has it; a terminal that stops reading drops frames instead of holding up the sound. \
+        q, Esc or Ctrl+C leaves the terminal as it was, as SIGTERM and SIGHUP do. Keys: the \
+        window's (decibar keys), but those of lists, stats and screenshots.
+        """
+    }
+
     public static var live: String {
         """
         Listens to the monitor of the default output (or --source) and follows it when the \

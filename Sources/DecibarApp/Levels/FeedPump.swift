@@ -38,8 +38,9 @@ struct FeedPump {
     ///   - also: sees every buffer after the feed (a daemon's subscribers).
     ///   - told: hears of each beat found, and of the tempo each second without one, with times
     ///     on the buffers' clock (a daemon's beat subscribers).
+    ///   - wake: wakes the loop that rests (a window's by default; the terminal's own).
     init(_ buffers: AudioBufferStream, into feed: AudioFeed, also: (@Sendable (AudioBuffer) -> Void)? = nil,
-         told: (@Sendable (BeatEvent) -> Void)? = nil) {
+         told: (@Sendable (BeatEvent) -> Void)? = nil, wake: @escaping @Sendable () -> Void = { Window.wakeEventLoop() }) {
         let (rest, feeding, findingBeats, awaited, counts) = (self.rest, self.feeding, self.findingBeats, self.awaited, self.counts)
         feeding.value.store(true, ordering: .releasing)
         findingBeats.value.store(true, ordering: .releasing)
@@ -68,7 +69,7 @@ struct FeedPump {
                 also?(buffer)
                 if rest.value.load(ordering: .acquiring), !buffer.isDigitalSilence {
                     rest.value.store(false, ordering: .releasing)
-                    Window.wakeEventLoop()
+                    wake()
                 }
             }
         }

@@ -290,6 +290,79 @@ enum Posix {
         }
     }
 
+    // MARK: Terminals
+
+    /// A terminal's settings as `tcgetattr` gives them.
+    static func terminalSettings(_ fd: Int32) throws(Failure) -> termios {
+        var settings = termios()
+        _ = try retrying { tcgetattr(fd, &settings) }
+        return settings
+    }
+
+    /// Puts `settings` in force now (async-signal-safe: a crash handler restores with it).
+    @discardableResult
+    static func setTerminalSettings(_ fd: Int32, _ settings: termios) -> Bool {
+        var settings = settings
+        return tcsetattr(fd, TCSANOW, &settings) == 0
+    }
+
+    /// `settings` made raw: every byte as it is typed (Ctrl+C and Ctrl+Z included), nothing echoed,
+    /// reads that return at once, output as written.
+    static func rawTerminalSettings(from settings: termios) -> termios {
+        var raw = settings
+        raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
+        raw.c_oflag &= ~tcflag_t(OPOST)
+        raw.c_lflag &= ~tcflag_t(ECHO | ECHONL | ICANON | ISIG | IEXTEN)
+        raw.c_cflag = (raw.c_cflag & ~tcflag_t(CSIZE | PARENB)) | tcflag_t(CS8)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        return raw
+    }
+
+    /// A terminal's size in cells and, where it says, in pixels (0 where it does not).
+    static func terminalSize(_ fd: Int32) -> (columns: Int, rows: Int, pixelWidth: Int, pixelHeight: Int)? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row), Int(size.ws_xpixel), Int(size.ws_ypixel))
+    }
+
+    /// Calls `handler` on `signal` (with the signal blocked meanwhile); SIG_DFL given as nil.
+    static func handleSignal(_ signal: Int32, _ handler: (@convention(c) (Int32) -> Void)?) {
+        var action = sigaction()
+        if let handler { action.__sigaction_handler.sa_handler = handler } else { action.__sigaction_handler.sa_handler = SIG_DFL }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        _ = sigaction(signal, &action, nil)
+    }
+
+    /// One write from a signal handler: no retry, no error, nothing but the call.
+    static func signalSafeWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) {
+        _ = Glibc.write(fd, bytes, count)
+    }
+
+    /// Raises `signal` in this process again (after a handler put back the default action).
+    static func raise(_ signal: Int32) { _ = Glibc.raise(signal) }
+
+    /// A pipe whose ends do not block: a signal handler writes a byte to wake a loop polling the other.
+    static func wakePipe() throws(Failure) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        _ = try retrying { pipe(&ends) }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
+    /// Waits up to `milliseconds` for input on any of `fds`; which of them have it.
+    static func poll(_ fds: [Int32], milliseconds: Int32) throws(Failure) -> [Bool] {
+        var pollers = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = try retrying { Glibc.poll(&pollers, nfds_t(pollers.count), milliseconds) }
+        return pollers.map { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }
+    }
+
     /// Closes a descriptor this process owns (its errors say nothing useful then).
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

@@ -93,8 +93,10 @@ public enum ConfigSchema {
             "The on-screen controller, a bar over the bottom of the picture holding the mode, the preset, the source and the theme (and the player's state), each opening a list to choose from: auto shows it while the pointer moves over the window and hides it 1 s after; always keeps it; never. Desktop layers and recordings never show it.")
         public let toasts: Setting<Bool> = .boolean(ConfigSection.display, "toasts", default: true, for: .window,
             "Say a change made by a key, a click or decibar ctl (mode, preset, source, theme, rate) in one line over the picture for a moment.")
-        public let fps: Setting<Double?> = .number(ConfigSection.display, "fps", 10...1000, for: .window, unit: "Hz", appliesLive: false, option: "display-fps",
-            "Frames per second of the window (unset: the display's refresh rate). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
+        public let fps: Setting<Double?> = .number(ConfigSection.display, "fps", 10...1000, for: .pace, unit: "Hz", appliesLive: false, option: "display-fps",
+            "Frames per second of the window (unset: the display's refresh rate; in the terminal, 60). Above the refresh rate, frames come sooner after the sound (lower latency) and the window stops waiting for vertical blank (tearing is possible). The option is --display-fps (render's --fps is the video's rate).")
+        public let graphics: Setting<TerminalGraphics> = .choice(ConfigSection.display, "graphics", default: .auto, for: .terminal, appliesLive: false,
+            "How decibar term draws: auto (kitty's graphics where the terminal answers that it has them, else sixel where it lists them, else text), kitty or sixel (real pixels from the renderer, any mode), or text (eighth blocks, braille dots and half blocks, in any terminal).")
         public let attack: Setting<Double?> = .number(ConfigSection.display, "attack", 0...60_000, unit: "ms",
             "Rise time constant of the bars in ms (unset: the original 0.9/0.1 per 60 Hz frame, 158 ms).")
         public let release: Setting<Double?> = .number(ConfigSection.display, "release", 0...60_000, unit: "ms",

@@ -2,7 +2,7 @@
 /// them it means something to (`ConfigKey.scope`): only those list its option in `--help` and
 /// take it; the others refuse it, saying why.
 public enum SettingCommand: String, CaseIterable, Sendable {
-    case live, play, render, levels, daemon, spectrogram, peaks, scale
+    case live, play, render, levels, daemon, spectrogram, peaks, scale, term
 
     /// Whether it opens a window: what keys do in one is said only where there is one.
     public var hasWindow: Bool { SettingScope.window.commands.contains(self) }
