@@ -124,6 +124,12 @@ struct TerminalLoop {
                 pictureRows = player.layout(columns: size.columns, rows: size.rows)
                 playerMoves = player.isMoving
             }
+            // Beats are looked for only when the picture shows them (the accent, a renderer's picture that follows them).
+            let wantsBeats = display.beatAccent || (usesRenderer && rendered?.visualizer.usesBeats != false)
+            switch source {
+            case .live(_, _, let pump, _): if pump.findsBeats != wantsBeats { pump.findsBeats = wantsBeats }
+            case .player(let player): if player.session.findsBeats != wantsBeats { player.session.findsBeats = wantsBeats }
+            }
             let pictureArea = PixelRect(x: 0, y: 0, width: size.columns, height: pictureRows)
             let atRestPicture: Bool
             if usesRenderer {

@@ -28,7 +28,9 @@ public struct CellPainter: Sendable {
                 let cell = grid[x, y]
                 if let previous, previous[y * grid.width + x] == cell { continue }
                 if cursor.map({ $0.x != x || $0.y != y }) ?? true { Self.appendMove(x: x, y: y, to: &out) }
-                if pen.map({ $0.foreground != cell.foreground || $0.background != cell.background || $0.inverse != cell.inverse }) ?? true {
+                // A space shows only its background: the pen's foreground can stay.
+                let showsForeground = cell.scalar != " " || cell.inverse
+                if pen.map({ ($0.foreground != cell.foreground && showsForeground) || $0.background != cell.background || $0.inverse != cell.inverse }) ?? true {
                     out.append(contentsOf: [0x1B, UInt8(ascii: "["), UInt8(ascii: "0")])
                     colorDepth.appendParameters(cell.foreground, background: false, to: &out)
                     colorDepth.appendParameters(cell.background, background: true, to: &out)
