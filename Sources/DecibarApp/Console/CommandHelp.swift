@@ -101,6 +101,9 @@ public enum CommandHelp {
         A line equal to the previous one is not repeated. Both work through the daemon too.
         """
 
+    public static let termAbstract = "Draw the bars in the terminal; given files, play them with a waveform scrubber you click or drag to seek."
+    public static let termFiles = "Audio files or http:// and https:// addresses to play (none: what the computer plays)."
+
     public static var term: String {
         """
         Without files: what the computer plays, as live does (--source, --app, --backend). With \
