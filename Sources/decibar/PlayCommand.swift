@@ -4,8 +4,6 @@ import DecibarCore
 
 extension Decibar {
     struct Play: ParsableCommand, SettingsCommand {
-        private static let rows = ConfigSchema.player
-
         static let configuration = CommandConfiguration(
             abstract: "Play files with animated bars and a waveform scrubber you click or drag to seek.",
             discussion: CommandHelp.play)
@@ -42,12 +40,7 @@ extension Decibar {
         /// What the player takes: the options given, over the config file, over the defaults.
         func settings() throws -> PlayView.Settings {
             let player = try config.load().merging(try options.layer())
-            var settings = PlayView.Settings(
-                files: files, loop: player[Self.rows.loop], shuffle: player[Self.rows.shuffle], exitsAtEnd: exitAtEnd, volume: player[Self.rows.volume],
-                rateAndPitch: RateAndPitch(rate: player[Self.rows.rate], pitch: player[Self.rows.pitch]), display: window.settings(player),
-                scrubber: ScrubberSettings(configuration: player), stream: StreamSettings(configuration: player), seekLogPath: seekLog)
-            settings.configuration = player
-            return settings
+            return PlayView.Settings(files: files, configuration: player, exitsAtEnd: exitAtEnd, display: window.settings(player), seekLogPath: seekLog)
         }
     }
 }

@@ -44,6 +44,16 @@ public struct PlayView {
             self.stream = stream
             self.seekLogPath = seekLogPath
         }
+
+        /// What the player takes from the settings in force (the options over the config file over the defaults).
+        public init(files: [String], configuration: Configuration, exitsAtEnd: Bool, display: DisplaySettings, seekLogPath: String?) {
+            let rows = ConfigSchema.player
+            self.init(files: files, loop: configuration[rows.loop], shuffle: configuration[rows.shuffle], exitsAtEnd: exitsAtEnd,
+                      volume: configuration[rows.volume], rateAndPitch: RateAndPitch(rate: configuration[rows.rate], pitch: configuration[rows.pitch]),
+                      display: display, scrubber: ScrubberSettings(configuration: configuration), stream: StreamSettings(configuration: configuration),
+                      seekLogPath: seekLogPath)
+            self.configuration = configuration
+        }
     }
 
 
