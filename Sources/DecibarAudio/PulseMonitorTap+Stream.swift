@@ -36,6 +36,7 @@ extension PulseMonitorTap {
         streamDevice = opened
         frameBytes = channelCount * MemoryLayout<Float>.size
         rechunker = Rechunker(channelCount: channelCount, sampleRate: device.sampleRate)
+        deliveryClock.reset()
 
         pulseFunctions.pa_stream_set_read_callback!(stream, { stream, _, userData in
             guard let stream, let userData else { return }
@@ -117,7 +118,8 @@ extension PulseMonitorTap {
             var byteCount = 0
             guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
             let frames = byteCount / frameBytes
-            let now = HostClock.now()
+            let now = deliveryClock.stamp(arrival: HostClock.now(), endFrame: rechunker.framesReceived + Int64(frames),
+                                          sampleRate: rechunker.pendingSampleRate)
             if let data {
                 let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
                                                   count: frames * rechunker.channelCount)

@@ -37,6 +37,8 @@ public final class PulseMonitorTap: @unchecked Sendable {
     var stream: OpaquePointer?
     var streamDevice: TapDevice?
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
+    /// libpulse says when data arrived, not when it was captured: the output's stamps come from this.
+    var deliveryClock = DeliveryClock()
     var frameBytes = 8
     var retryTimer: OpaquePointer?
     var retryDelay = PulseMonitorTap.initialRetryDelay

@@ -98,5 +98,11 @@ struct RecordingTimelineTests {
         _ = timeline.slotsForFrame(drawnAt: 2.0)
         _ = timeline.silenceBefore(startFrame: 0, frameCount: 4800, sampleRate: 48000, heardAt: 2.35)
         #expect(abs((timeline.audioOffset ?? 0) - 0.25) < 1e-9)
+        // The next buffer heard 5 ms sooner than following on implies: the first came late.
+        _ = timeline.silenceBefore(startFrame: 4800, frameCount: 256, sampleRate: 48000, heardAt: 2.35 + 256.0 / 48000 - 0.005)
+        #expect(abs((timeline.audioOffset ?? 0) - 0.245) < 1e-9)
+        // One heard later moves nothing.
+        _ = timeline.silenceBefore(startFrame: 5056, frameCount: 256, sampleRate: 48000, heardAt: 2.36)
+        #expect(abs((timeline.audioOffset ?? 0) - 0.245) < 1e-9)
     }
 }

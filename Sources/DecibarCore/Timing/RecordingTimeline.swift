@@ -10,7 +10,7 @@ public struct RecordingTimeline: Sendable {
     /// When the first frame was drawn (monotonic seconds).
     public private(set) var start: Double?
     public private(set) var slotsFilled = 0
-    /// When the first recorded sample was heard.
+    /// When the first recorded sample was heard, as the earliest stamped buffer places it.
     public private(set) var audioStart: Double?
     /// Audio frames placed so far, silence included.
     public private(set) var audioFramesPlaced: Int64 = 0
@@ -59,6 +59,9 @@ public struct RecordingTimeline: Sendable {
         let expected = Int64(saturating: ((heardAt - begin) * Double(sampleRate)).rounded())
         let gap = startFrame == nextStartFrame ? 0 : Swift.max(0, expected - audioFramesPlaced)
         nextStartFrame = startFrame + Int64(frameCount)
+        // A buffer heard earlier than its place implies says the first was stamped late (it
+        // arrived after a wait): the audio starts by the earliest of them.
+        audioStart = Swift.min(begin, heardAt - Double(audioFramesPlaced + gap) / Double(sampleRate))
         audioFramesPlaced += gap + Int64(frameCount)
         return gap
     }
