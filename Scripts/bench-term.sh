@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # decibar term beside cava 0.7.4 in the same tmux (200x50, 64 bars, 60 frames a second, noncurses
 # output, the null sink's monitor, music playing): the CPU each uses and the bytes each writes to
-# the terminal in 30 s, alternating, two runs; then decibar term on silence.
+# the terminal in 30 s, alternating, two runs; then decibar term on silence. decibar draws cava's
+# picture: a spectrum of 64 bars rising from the bottom (its "bars" mode is the level, not a spectrum).
 # Usage: bench-term.sh [DECIBAR_BINARY]
 set -euo pipefail
 binary=${1:-${DECIBAR_BINARY:-$(cd "$(dirname "$0")/.." && pwd)/.build/release/decibar}}
@@ -40,9 +41,9 @@ measure() { # name command...
   tmux -S "$sock" respawn-pane -k sh; sleep 1
 }
 for run in 1 2; do
-  measure "decibar term (run $run)" "$binary term --mode bars --bars 64 --display-fps 60"
+  measure "decibar term (run $run)" "$binary term --mode spectrum --orientation bottom --bars 64 --display-fps 60"
   measure "cava (run $run)" "cava -p $dir/cava.conf"
 done
 kill "${pids[@]}" 2>/dev/null || true; sleep 1
-measure "decibar term, silence" "$binary term --mode bars --bars 64 --display-fps 60"
+measure "decibar term, silence" "$binary term --mode spectrum --orientation bottom --bars 64 --display-fps 60"
 tmux -S "$sock" kill-server

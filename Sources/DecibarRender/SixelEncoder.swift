@@ -5,28 +5,20 @@ import DecibarCore
 let sixelLibrary = LoadedLibrary<DecibarSixel> { decibar_sixel_load($0, $1) }
 
 /// Turns RGBA frames into sixel images with libsixel (chosen over hand-written quantizing and
-/// run-length coding: it is the reference encoder, in Debian, and small). Frames use one fixed
-/// 256-colour palette (xterm's: the ANSI colours, a 6×6×6 cube and a grey ramp), sent with each
-/// image (a terminal's own registers differ), so no palette is computed per frame. Use from one thread.
+/// run-length coding: it is the reference encoder, in Debian, and small). Each frame gets a
+/// palette of its own, up to 256 colours picked from its pixels by libsixel's median cut, and sent
+/// with the image: a fixed palette (xterm's cube) turned Milkdrop's soft gradients into a few dozen
+/// bands. Use from one thread.
 public final class SixelEncoder {
-    private let dither: OpaquePointer
     private var output: OpaquePointer?
     /// Where the encoder's callback appends, for the duration of one `encode`.
     private var sink: [UInt8] = []
-    /// The frame as indexes into the palette: the colours are mapped here (the cube is arithmetic),
-    /// libsixel's own lookup mapping a set palette's colours wrongly in 1.10.
-    private var indexes: [UInt8] = []
+    /// The frame as RGB: libsixel 1.10 reads RGBA8888 with green and blue swapped.
+    private var rgb: [UInt8] = []
 
     public init() throws(RenderError) {
         if let failure = sixelLibrary.failure { throw RenderError("cannot draw sixel images: \(failure)") }
         let functions = sixelLibrary.table!
-        var made: OpaquePointer?
-        guard decibar_sixel_succeeded(functions.sixel_dither_new!(&made, 256, nil)) != 0, let dither = made else {
-            throw RenderError("cannot draw sixel images: libsixel cannot make a palette")
-        }
-        // Otherwise the palette shrinks to the first frame's colours and the next frames map into it wrongly.
-        functions.sixel_dither_set_optimize_palette!(dither, 1)
-        self.dither = dither
         let started = functions.sixel_output_new!(&output, { data, size, context in
             guard let data, let context, size > 0 else { return 0 }
             let encoder = Unmanaged<SixelEncoder>.fromOpaque(context).takeUnretainedValue()
@@ -34,52 +26,44 @@ public final class SixelEncoder {
             return size
         }, Unmanaged.passUnretained(self).toOpaque(), nil)
         guard decibar_sixel_succeeded(started) != 0, output != nil else {
-            functions.sixel_dither_unref!(dither)
             throw RenderError("cannot draw sixel images: libsixel's output did not start")
         }
     }
 
-    /// xterm's 256 colours, RGB.
-    static let palette: [UInt8] = {
-        var colors: [UInt8] = []
-        let ansi: [UInt32] = [0x000000, 0xCD0000, 0x00CD00, 0xCDCD00, 0x0000EE, 0xCD00CD, 0x00CDCD, 0xE5E5E5,
-                              0x7F7F7F, 0xFF0000, 0x00FF00, 0xFFFF00, 0x5C5CFF, 0xFF00FF, 0x00FFFF, 0xFFFFFF]
-        for color in ansi { colors += [UInt8(color >> 16), UInt8(color >> 8 & 0xFF), UInt8(color & 0xFF)] }
-        let steps: [UInt8] = [0, 95, 135, 175, 215, 255]
-        for red in steps { for green in steps { for blue in steps { colors += [red, green, blue] } } }
-        for grey in 0..<24 { colors += Array(repeating: UInt8(8 + 10 * grey), count: 3) }
-        return colors
-    }()
-
     deinit {
-        let functions = sixelLibrary.table!
-        if let output { functions.sixel_output_unref!(output) }
-        functions.sixel_dither_unref!(dither)
+        if let output { sixelLibrary.table!.sixel_output_unref!(output) }
     }
 
-    /// Appends the sixel image of `rgba` (`width`×`height`, top row first) to `out`; false when
-    /// libsixel refused it.
-    public func encode(_ rgba: [UInt8], width: Int, height: Int, into out: inout [UInt8]) -> Bool {
-        let count = width * height
-        guard rgba.count >= count * 4 else { return false }
-        if indexes.count != count { indexes = [UInt8](repeating: 0, count: count) }
+    /// Appends the sixel image of `rgba` (`width`×`height`, top row first), or of its pixel rows
+    /// `rows`, to `out`; false when libsixel refused it.
+    public func encode(_ rgba: [UInt8], width: Int, height: Int, rows: Range<Int>? = nil, into out: inout [UInt8]) -> Bool {
+        let rows = rows ?? 0 ..< height
+        guard rgba.count >= width * height * 4, rows.lowerBound >= 0, rows.upperBound <= height, !rows.isEmpty else { return false }
+        let first = rows.lowerBound * width
+        let count = rows.count * width
+        let height = rows.count
+        if rgb.count != count * 3 { rgb = [UInt8](repeating: 0, count: count * 3) }
         rgba.withUnsafeBufferPointer { source in
-            indexes.withUnsafeMutableBufferPointer { target in
+            rgb.withUnsafeMutableBufferPointer { target in
                 for pixel in 0..<count {
-                    target[pixel] = UInt8(TerminalColorDepth.palette256Index(red: Int(source[pixel * 4]), green: Int(source[pixel * 4 + 1]),
-                                                                              blue: Int(source[pixel * 4 + 2])))
+                    target[pixel * 3] = source[(first + pixel) * 4]
+                    target[pixel * 3 + 1] = source[(first + pixel) * 4 + 1]
+                    target[pixel * 3 + 2] = source[(first + pixel) * 4 + 2]
                 }
             }
         }
+        let functions = sixelLibrary.table!
+        var made: OpaquePointer?
+        guard decibar_sixel_succeeded(functions.sixel_dither_new!(&made, 256, nil)) != 0, let dither = made else { return false }
+        defer { functions.sixel_dither_unref!(dither) }
         swap(&sink, &out)
         defer { swap(&sink, &out) }
-        // Set again for each frame: encoding leaves the dither with the indexed frame's format.
-        let functions = sixelLibrary.table!
-        var palette = Self.palette
-        functions.sixel_dither_set_palette!(dither, &palette)
-        functions.sixel_dither_set_pixelformat!(dither, decibar_sixel_pixelformat_pal8())
-        let status = indexes.withUnsafeMutableBufferPointer { pixels in
-            functions.sixel_encode!(pixels.baseAddress, Int32(width), Int32(height), 1, dither, output)
+        let status = rgb.withUnsafeMutableBufferPointer { pixels -> SIXELSTATUS in
+            let prepared = functions.sixel_dither_initialize!(dither, pixels.baseAddress, Int32(width), Int32(height), decibar_sixel_pixelformat_rgb888(),
+                                                              decibar_sixel_large_auto(), decibar_sixel_rep_auto(), decibar_sixel_quality_auto())
+            guard decibar_sixel_succeeded(prepared) != 0 else { return prepared }
+            functions.sixel_dither_set_diffusion_type!(dither, decibar_sixel_diffuse_none())
+            return functions.sixel_encode!(pixels.baseAddress, Int32(width), Int32(height), 3, dither, output)
         }
         return decibar_sixel_succeeded(status) != 0
     }

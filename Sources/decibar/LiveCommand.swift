@@ -18,22 +18,12 @@ extension Decibar {
 
         func validate() throws { try window.check(try options.layer()) }
 
-        func run() throws {
-            let settings = try settings()
-            var view = LiveView(source: settings.source, apps: settings.apps, display: settings.display, avOffset: settings.avOffset,
-                                reload: ConfigReload(path: config.path, overrides: try options.layer()), outputs: settings.outputs)
-            view.backend = settings.backend
-            view.configuration = settings.configuration
-            try view.run()
-        }
+        func run() throws { try view().run() }
 
-        /// What the live window takes: the options given, over the config file, over the defaults.
-        func settings() throws -> (source: String?, apps: AppSelection, display: DisplaySettings, avOffset: Double, outputs: [OutputTarget],
-                                   backend: AudioBackendChoice, configuration: Configuration) {
+        /// The live window the options make, over the config file, over the defaults.
+        func view() throws -> LiveView {
             let settings = try config.load().merging(try options.layer())
-            let apps = AppSelection(apps: settings[ConfigSchema.audio.apps], excludedApps: settings[ConfigSchema.audio.excludeApps])
-            return (settings[ConfigSchema.audio.source], apps, window.settings(settings), settings[ConfigSchema.audio.avOffset] / 1000,
-                    settings[ConfigSchema.outputs.send], settings[ConfigSchema.audio.backend], settings)
+            return LiveView(configuration: settings, display: window.settings(settings), reload: ConfigReload(path: config.path, overrides: try options.layer()))
         }
     }
 }

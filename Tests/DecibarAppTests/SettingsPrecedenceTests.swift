@@ -71,11 +71,11 @@ struct SettingsPrecedenceTests {
     func live() throws {
         let folder = try TemporaryFolder()
         let config = try folder.write("config.toml", Self.file)
-        let fromFile = try #require(try Decibar.parseAsRoot(["live", "--config", config]) as? Decibar.Live).settings()
-        #expect(fromFile.source == "speakers" && fromFile.avOffset == 0.12 && fromFile.display.theme == "fire")
+        let fromFile = try #require(try Decibar.parseAsRoot(["live", "--config", config]) as? Decibar.Live).view()
+        #expect(fromFile.target == .named("speakers") && fromFile.avOffset == 0.12 && fromFile.display.theme == "fire")
         let command = try Decibar.parseAsRoot(["live", "--config", config, "--source", "mic", "--av-offset", "-50", "--no-autosens", "--bars", "8"])
-        let fromOptions = try #require(command as? Decibar.Live).settings()
-        #expect(fromOptions.source == "mic" && fromOptions.avOffset == -0.05 && fromOptions.display.bars == 8)
+        let fromOptions = try #require(command as? Decibar.Live).view()
+        #expect(fromOptions.target == .named("mic") && fromOptions.avOffset == -0.05 && fromOptions.display.bars == 8)
         #expect(fromOptions.display.sensitivity == .off)
     }
 

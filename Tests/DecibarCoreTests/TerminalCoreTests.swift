@@ -11,19 +11,45 @@ struct TerminalCoreTests {
         var grid = CellGrid(width: 3, height: 2)
         var out: [UInt8] = []
         #expect(painter.paint(grid, into: &out))
-        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;39;49m   \u{1B}[2;1H   \u{1B}[0m")
+        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;39;49m   \u{1B}[2;1H   ")
         out.removeAll()
         #expect(!painter.paint(grid, into: &out))
         #expect(out.isEmpty)
+        // Only the foreground changed: only the foreground is written.
         grid[2, 1] = TerminalCell("\u{2588}", foreground: 0xFF8000)
         #expect(painter.paint(grid, into: &out))
-        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[2;3H\u{1B}[0;38;2;255;128;0;49m\u{2588}\u{1B}[0m")
+        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[2;3H\u{1B}[38;2;255;128;0m\u{2588}")
         out.removeAll()
         painter.colorDepth = .palette256
         painter.invalidate()
         grid.fill(TerminalCell("x", foreground: 0xFF0000, inverse: true), width: 1, height: 1)
         painter.paint(grid, into: &out)
-        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;38;5;196;49;7mx\u{1B}[0m")
+        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[1;1H\u{1B}[0;38;5;196;49;7mx")
+        out.removeAll()
+        grid.fill(TerminalCell("x", foreground: 0xFF0000, inverse: false), width: 1, height: 1)
+        painter.paint(grid, into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "\u{1B}[1;1H\u{1B}[27mx")
+    }
+
+    @Test("The painter moves by the shortest way: along the row, down, to the line's start; a cell between with the same pen is written again")
+    func painterMovesShort() {
+        var painter = CellPainter(colorDepth: .trueColor)
+        var grid = CellGrid(width: 20, height: 12)
+        var out: [UInt8] = []
+        painter.paint(grid, into: &out)
+        out.removeAll()
+        let block = TerminalCell("\u{2588}", foreground: 0xFF8000)
+        // Row 1: cells 2 and 4 (one blank between, same background: written again), then 15 (a move along).
+        grid[2, 1] = block
+        grid[4, 1] = block
+        grid[15, 1] = block
+        // Row 2, column 16: one down (the cursor is at 16 after 15).
+        grid[16, 2] = block
+        // Row 11, column 0: down 9 and a carriage return.
+        grid[0, 11] = block
+        painter.paint(grid, into: &out)
+        #expect(String(decoding: out, as: UTF8.self)
+            == "\u{1B}[2;3H\u{1B}[38;2;255;128;0m\u{2588} \u{2588}\u{1B}[10C\u{2588}\u{1B}[B\u{2588}\u{1B}[9B\r\u{2588}")
     }
 
     @Test("Colour depth from the environment", arguments: [

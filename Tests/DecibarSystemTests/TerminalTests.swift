@@ -184,4 +184,62 @@ struct TerminalTests {
             try tmux.run("clear")
         }
     }
+
+    /// Occurrences of `needle` in `data`.
+    static func count(_ needle: String, in data: Data) -> Int {
+        let bytes = [UInt8](data), pattern = Array(needle.utf8)
+        guard bytes.count >= pattern.count else { return 0 }
+        return (0 ... bytes.count - pattern.count).filter { bytes[$0 ..< $0 + pattern.count].elementsEqual(pattern) }.count
+    }
+
+    @Test("On a pty: frames inside synchronized output when the terminal answers that it has it, none otherwise; frequency labels; nothing written at rest; q exits")
+    func sequences() throws {
+        let server = try PrivatePulseServer()
+        // Music: a steady tone soon draws a still spectrum, and a still picture writes no frames.
+        let player = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+        defer { player.terminate() }
+        let environment = Self.environment(server)
+        let answered = try PseudoTerminal.run(["--mode", "spectrum"], environment: environment, answersSync: true, steps: [.read(3)])
+        // Up to q: what came after it is the last frame and the terminal restored.
+        let frames = answered.output.prefix(answered.beforeQuit)
+        let begins = Self.count("\u{1B}[?2026h", in: frames), ends = Self.count("\u{1B}[?2026l", in: frames)
+        #expect(begins > 30 && abs(begins - ends) <= 1, "\(begins) frames begun, \(ends) ended in 3 s")
+        // Every cell after the queries is written inside a frame: nothing between an end and the next begin.
+        let text = String(decoding: frames, as: UTF8.self)
+        let between = text.components(separatedBy: "\u{1B}[?2026l").dropFirst().dropLast().map { $0.components(separatedBy: "\u{1B}[?2026h").first ?? "" }
+        let outside = between.filter { !$0.isEmpty }
+        #expect(outside.isEmpty, "bytes outside a frame: \(outside.prefix(2))")
+        #expect(answered.status == 0 && answered.quitSeconds < 1.5, "status \(answered.status) after \(answered.quitSeconds) s")
+
+        let unanswered = try PseudoTerminal.run(["--mode", "spectrum"], environment: environment, answersSync: false, steps: [.read(2)])
+        #expect(Self.count("\u{1B}[?2026h", in: unanswered.output) == 0)
+        #expect(Self.count("\u{2588}", in: unanswered.output) > 20, "no bars drawn")
+        // The spectrum's frequency labels, on the row under it.
+        #expect(Self.count("2k", in: unanswered.output) >= 1 && Self.count("500", in: unanswered.output) >= 1, "no frequency labels")
+
+        // Silence: once the bars have fallen and the device's name is gone (4 s), nothing is written.
+        player.terminate()
+        let resting = try PseudoTerminal.run(["--mode", "spectrum"], environment: environment, answersSync: true, steps: [.read(5), .count(2)])
+        let restingTail = String(decoding: resting.output.prefix(resting.beforeQuit).suffix(200), as: UTF8.self).debugDescription
+        #expect(resting.counts == [0], "\(resting.counts) bytes written in 2 s of silence, ending \(restingTail)")
+        #expect(resting.status == 0)
+    }
+
+    @Test("On a pty that stops reading for 4 s (a stalled link): frames are dropped, not queued; the picture goes on and q still exits at once")
+    func stalledReader() throws {
+        let server = try PrivatePulseServer()
+        // The spectrogram moves every frame, and its frames are large: queued, 4 s of them would be megabytes.
+        let player = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+        defer { player.terminate() }
+        let result = try PseudoTerminal.run(["--mode", "spectrogram"], environment: Self.environment(server), answersSync: true,
+                                            steps: [.read(2), .count(1), .stall(4), .count(1), .count(1)])
+        // Memory across the stall (steps: read, count, stall, ...): queued, its 4 s of frames would be held.
+        let growth = result.sizes[3] - result.sizes[2]
+        let perSecond = result.counts[0]
+        print("term stall: \(result.counts) bytes a second before, just after and a second after a 4 s stall; memory grew \(growth) bytes")
+        #expect(perSecond > 100_000, "the spectrogram wrote \(perSecond) bytes a second")
+        #expect(growth < perSecond, "memory grew by \(growth) bytes in a 4 s stall, writing \(perSecond) bytes a second before it")
+        #expect(result.counts[2] > perSecond / 4, "drawing did not go on after the stall: \(result.counts)")
+        #expect(result.status == 0 && result.quitSeconds < 1.5, "status \(result.status) after \(result.quitSeconds) s")
+    }
 }

@@ -218,16 +218,33 @@ struct TerminalLoop {
 
     /// The picture as an image at the top left of its area.
     private mutating func appendImage(_ rendered: RenderedPicture, area: PixelRect) {
-        CellPainter.appendMove(x: area.x, y: area.y, to: &output)
         let pixels = rendered.readPixels()
         switch graphics {
         case .kitty:
+            CellPainter.appendMove(x: area.x, y: area.y, to: &output)
             KittyImage.append(pixels, width: rendered.width, height: rendered.height, columns: area.width, rows: area.height, to: &output)
         case .sixel:
-            _ = sixel?.encode(pixels, width: rendered.width, height: rendered.height, into: &output)
+            guard let sixel else { break }
+            // Bands of whole cell rows, each a sixel image with a palette of its own: a terminal
+            // keeps each image's colour registers apart, so the picture shows up to 8 × 256
+            // colours. (One image when it was scaled down and its rows are not whole cells.)
+            let rows = area.y + area.height >= grid.height ? max(1, area.height - 1) : area.height
+            let cellHeight = rendered.height / rows
+            let bands = cellHeight * rows == rendered.height ? min(Self.sixelBands, rows) : 1
+            let rowsPerBand = bands == 1 ? rows : (rows + bands - 1) / bands
+            var row = 0
+            while row < rows {
+                let count = min(rowsPerBand, rows - row)
+                CellPainter.appendMove(x: area.x, y: area.y + row, to: &output)
+                let pixelRows = bands == 1 ? 0 ..< rendered.height : row * cellHeight ..< (row + count) * cellHeight
+                _ = sixel.encode(pixels, width: rendered.width, height: rendered.height, rows: pixelRows, into: &output)
+                row += count
+            }
         default: break
         }
     }
+
+    static let sixelBands = 8
 
     /// A waiting message in the middle of the picture; a device's name or a key's change in the top row.
     private static func write(_ message: StatusOverlay.Message, columns: Int, rows: Int, into grid: inout CellGrid) {

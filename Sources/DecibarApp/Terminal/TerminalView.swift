@@ -85,7 +85,11 @@ public struct TerminalView {
                                apps: AppSelection(apps: configuration[ConfigSchema.audio.apps], excludedApps: configuration[ConfigSchema.audio.excludeApps]))
         let tap: any LiveTap
         do {
-            tap = try LiveTaps.open(backend: configuration[ConfigSchema.audio.backend], target: target, relaxesInSilence: true, measuresSinkLatency: true,
+            // Deliveries a frame long, not 256 frames: a frame needs nothing sooner, and each
+            // delivery wakes threads (at 256 frames, most of the CPU term used).
+            let frame = 1 / (configuration[ConfigSchema.display.fps] ?? 60)
+            tap = try LiveTaps.open(backend: configuration[ConfigSchema.audio.backend], target: target, fragmentDuration: frame,
+                                    relaxesInSilence: true, measuresSinkLatency: true,
                                     priority: RealtimePriority.tap, notice: { writeError($0) })
         } catch {
             throw CommandFailure(message: error.description)

@@ -119,8 +119,20 @@ final class TextPictures {
             }
         case "spectrum":
             if let field = spectrum?.field {
-                TextBars.draw(field.values, caps: display.caps ? field.caps.values : [], in: area, orientation: display.barLayout.orientation,
+                // Frequency labels on a row of their own, under the bars (over them when they hang), as the window has them.
+                let orientation = display.barLayout.orientation
+                let labelled = area.height >= 8 && spectrum?.bands != nil
+                var bars = area
+                if labelled {
+                    bars.height -= 1
+                    if orientation == .top { bars.y += 1 }
+                }
+                TextBars.draw(field.values, caps: display.caps ? field.caps.values : [], in: bars, orientation: orientation,
                               theme: theme, barWidth: fixed?.bar, spacing: fixed?.spacing, into: &grid)
+                if labelled, let bands = spectrum?.bands {
+                    drawFrequencyLabels(bands: bands, count: field.values.count, bars: bars,
+                                        row: orientation == .top ? area.y : area.y + area.height - 1, into: &grid)
+                }
             }
         case "spectrogram":
             if let spectrogram {
@@ -131,6 +143,17 @@ final class TextPictures {
         case "meter":
             if let meter { TextMeter.draw(meter, in: area, theme: theme, into: &grid) }
         default: break
+        }
+    }
+
+    private func drawFrequencyLabels(bands: SpectrumBands, count: Int, bars: PixelRect, row: Int, into grid: inout CellGrid) {
+        let fixed = display.barLayout.fixedWidth
+        let place = TextBars.columns(count: count, in: bars, width: fixed?.bar, spacing: fixed?.spacing)
+        let rects = (0 ..< count).map { PixelRect(x: place.first - bars.x + $0 * place.step, y: 0, width: place.width, height: 1) }
+        let color = TerminalCell.rgb(FrequencyLabels.color)
+        FrequencyLabels.place(bandCount: bands.count, band: { bands.band(containing: $0) }, barRects: rects, width: bars.width,
+                              lowsAtEdges: display[SpectrumSettings.rows.lowsAtEdges], textWidth: { $0.count }) { text, x in
+            grid.write(text, x: bars.x + x, y: row, foreground: color)
         }
     }
 

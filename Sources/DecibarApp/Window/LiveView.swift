@@ -6,10 +6,10 @@ import Foundation
 /// The live window's frame loop. It owns the process main thread (SDL wants the thread that
 /// opened the window); audio arrives through the feed from the concurrency pool.
 public struct LiveView {
-    let target: TapTarget
-    let display: DisplaySettings
+    public let target: TapTarget
+    public let display: DisplaySettings
     /// Added to the sink's measured latency (may be negative), seconds.
-    let avOffset: Double
+    public let avOffset: Double
 
     /// The config file to follow, and the command line's values over it.
     let reload: ConfigReload?
@@ -30,6 +30,17 @@ public struct LiveView {
         self.avOffset = avOffset
         self.reload = reload
         self.outputs = outputs
+    }
+
+    /// The live window as `configuration` says (the file's, the command line's over them), with the
+    /// window's own rows in `display`.
+    public init(configuration: Configuration, display: DisplaySettings, reload: ConfigReload?) {
+        self.init(source: configuration[ConfigSchema.audio.source],
+                  apps: AppSelection(apps: configuration[ConfigSchema.audio.apps], excludedApps: configuration[ConfigSchema.audio.excludeApps]),
+                  display: display, avOffset: configuration[ConfigSchema.audio.avOffset] / 1000, reload: reload,
+                  outputs: configuration[ConfigSchema.outputs.send])
+        backend = configuration[ConfigSchema.audio.backend]
+        self.configuration = configuration
     }
 
     /// How long a key's failure shows in the corner.

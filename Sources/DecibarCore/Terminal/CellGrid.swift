@@ -3,7 +3,7 @@
 public struct CellGrid: Equatable, Sendable {
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var cells: [TerminalCell]
+    public internal(set) var cells: [TerminalCell]
 
     public init(width: Int, height: Int, filling cell: TerminalCell = .blank) {
         self.width = max(0, width)

@@ -19,7 +19,7 @@ public enum TextBars {
         return (area.x + (area.width - used) / 2, barWidth, barWidth + gap)
     }
 
-    /// Draws `values` (0...1) as bars in `area`; `caps` (the same count, or empty) above them.
+    /// Draws `values` (0...1) as bars in `area` (blank beforehand); `caps` (the same count, or empty) above them.
     public static func draw(_ values: [Float], caps: [Float] = [], in area: PixelRect, orientation: BarOrientation, theme: BarTheme,
                             barWidth: Int? = nil, spacing: Int? = nil, into grid: inout CellGrid) {
         guard area.height > 0, !values.isEmpty else { return }
@@ -29,26 +29,33 @@ public enum TextBars {
         // Rows each half of a centred bar has; the whole height otherwise.
         let reach = orientation == .center ? area.height / 2 : area.height
         guard reach > 0 else { return }
-        for (index, value) in values.enumerated() {
-            let x = place.first + index * place.step
-            guard x < area.x + area.width else { break }
-            let eighths = Int((min(1, max(0, value)) * Float(reach * 8)).rounded())
-            let capEighths = index < caps.count ? Int((min(1, max(0, caps[index])) * Float(reach * 8)).rounded()) : 0
-            for step in 0..<reach {
-                let fill = min(8, max(0, eighths - step * 8))
-                let color = TerminalCell.mix(base, tip, (Float(step) + 0.5) / Float(reach))
-                var capped = false
-                if fill == 0, capEighths > eighths, capEighths > step * 8, capEighths <= step * 8 + 8, !caps.isEmpty { capped = true }
-                for column in x..<min(x + place.width, area.x + area.width) {
-                    switch orientation {
-                    case .bottom:
-                        grid[column, area.y + area.height - 1 - step] = upward(fill, color: capped ? capColor : color, cap: capped)
-                    case .top:
-                        grid[column, area.y + step] = downward(fill, color: capped ? capColor : color, cap: capped)
-                    case .center:
-                        let middle = area.y + area.height / 2
-                        grid[column, middle - 1 - step] = upward(fill, color: capped ? capColor : color, cap: capped)
-                        grid[column, middle + step] = downward(fill, color: capped ? capColor : color, cap: capped)
+        // The gradient is along the bar: one colour a row, worked out once.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: reach) { rowColors in
+            for step in 0..<reach { rowColors[step] = TerminalCell.mix(base, tip, (Float(step) + 0.5) / Float(reach)) }
+            for (index, value) in values.enumerated() {
+                let x = place.first + index * place.step
+                guard x < area.x + area.width else { break }
+                let eighths = Int((min(1, max(0, value)) * Float(reach * 8)).rounded())
+                let capEighths = index < caps.count ? Int((min(1, max(0, caps[index])) * Float(reach * 8)).rounded()) : 0
+                // Rows above the bar and its cap stay as the grid has them (blank).
+                let rows = min(reach, (max(eighths, capEighths) + 7) / 8)
+                for step in 0..<rows {
+                    let fill = min(8, max(0, eighths - step * 8))
+                    let color = rowColors[step]
+                    var capped = false
+                    if fill == 0, capEighths > eighths, capEighths > step * 8, capEighths <= step * 8 + 8, !caps.isEmpty { capped = true }
+                    guard fill > 0 || capped else { continue }
+                    for column in x..<min(x + place.width, area.x + area.width) {
+                        switch orientation {
+                        case .bottom:
+                            grid[column, area.y + area.height - 1 - step] = upward(fill, color: capped ? capColor : color, cap: capped)
+                        case .top:
+                            grid[column, area.y + step] = downward(fill, color: capped ? capColor : color, cap: capped)
+                        case .center:
+                            let middle = area.y + area.height / 2
+                            grid[column, middle - 1 - step] = upward(fill, color: capped ? capColor : color, cap: capped)
+                            grid[column, middle + step] = downward(fill, color: capped ? capColor : color, cap: capped)
+                        }
                     }
                 }
             }
