@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# Whether `decibar levels --app marker` hears a new stream's first 256 frames, with each backend,
-# on a private PipeWire (Scripts/pipewire-start.sh): an app whose file is a 256-frame burst at
-# frame 0 then 0.2 s of silence is started 20 times by paplay, paplay --latency-msec=5, pw-play
-# and pw-play --latency=256. A burst counts as seen when a levels line reads its peak (-6.02 dB).
+# Whether `decibar levels --app marker` hears a new stream's first 256 frames: an app whose file is
+# a 256-frame burst at frame 0 then 0.2 s of silence is started STARTS times by each starter. A
+# burst counts as seen when a levels line reads its peak (-6.02 dB).
+#   - On a private PipeWire (Scripts/pipewire-start.sh): paplay, paplay --latency-msec=5, pw-play
+#     and pw-play --latency=256, heard through PipeWire's own protocol and through libpulse
+#     (pipewire-pulse).
+#   - On a private PulseAudio (Scripts/pulse-start.sh): paplay and paplay --latency-msec=5, heard
+#     through libpulse.
+# RUNS rounds (default 3), each cell listing its counts. LOAD=N keeps N busy loops running at
+# the tap's priority throughout (a machine that is busy when a track starts).
 #
-# Usage: bench-first-sample.sh [DECIBAR_BINARY] [STARTS]   (defaults: .build/release, 20)
+# Usage: [RUNS=3] [LOAD=0] bench-first-sample.sh [DECIBAR_BINARY] [STARTS]   (defaults: .build/release, 20)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 decibar=${1:-$root/.build/release/decibar}
 starts=${2:-20}
-for tool in pipewire wireplumber pipewire-pulse paplay pw-play python3; do
+runs=${RUNS:-3}
+load=${LOAD:-0}
+for tool in pipewire wireplumber pipewire-pulse pulseaudio paplay pw-play python3; do
   command -v "$tool" >/dev/null || { echo "bench-first-sample: $tool not found (Scripts/install-deps.sh --bench)" >&2; exit 1; }
 done
 [ -x "$decibar" ] || { echo "bench-first-sample: no decibar binary at $decibar" >&2; exit 1; }
 dir=$(mktemp -d /tmp/decibar-fs.XXXXXX)
-levels_pid=
+levels_pid= busy=()
 cleanup() {
   [ -n "$levels_pid" ] && { kill "$levels_pid" 2>/dev/null || true; wait "$levels_pid" 2>/dev/null || true; }
+  for pid in "${busy[@]}"; do kill "$pid" 2>/dev/null || true; done
   "$here/pipewire-stop.sh" "$dir/pw" >/dev/null 2>&1 || true
+  "$here/pulse-stop.sh" "$dir/pa" >/dev/null 2>&1 || true
   rm -rf "$dir"
 }
 trap cleanup EXIT
-mkdir -p "$dir/pw"
-server=$("$here/pipewire-start.sh" "$dir/pw" viz)
-export PULSE_SERVER=$server XDG_RUNTIME_DIR=$dir/pw/run PULSE_COOKIE=$dir/pw/cookie
-unset PIPEWIRE_REMOTE DISPLAY WAYLAND_DISPLAY
 python3 - "$dir/burst.wav" <<'PY'
 import struct, sys, wave
 with wave.open(sys.argv[1], "wb") as out:
@@ -48,23 +54,45 @@ print(count)
 PY
 }
 
-printf '%-26s %10s %10s\n' "starts of $starts" pipewire pulse
-for starter in paplay "paplay --latency-msec=5" pw-play "pw-play --latency=256"; do
-  row=()
-  for backend in pipewire pulse; do
-    "$decibar" levels --app marker --backend "$backend" --rate 200 >"$dir/levels.out" 2>"$dir/levels.err" &
-    levels_pid=$!
-    for _ in $(seq 1 50); do grep -q "waiting for marker" "$dir/levels.err" && break; sleep 0.1; done
-    for _ in $(seq 1 "$starts"); do
-      case $starter in
-        paplay*) $starter --property=application.name=marker "$dir/burst.wav" ;;
-        pw-play*) $starter --properties='{ application.name = marker }' "$dir/burst.wav" ;;
-      esac
-      sleep 0.1
-    done
-    sleep 1   # the last burst's line written before levels stops
-    kill "$levels_pid"; wait "$levels_pid" 2>/dev/null || true; levels_pid=
-    row+=("$(seen "$dir/levels.out")")
+# count CELL STARTER BACKEND: starts STARTS bursts with STARTER while levels listens; adds those
+# seen to the table's CELL.
+count() {
+  local cell=$1 starter=$2 backend=$3
+  "$decibar" levels --app marker --backend "$backend" --rate 200 >"$dir/levels.out" 2>"$dir/levels.err" &
+  levels_pid=$!
+  for _ in $(seq 1 50); do grep -q "waiting for marker" "$dir/levels.err" && break; sleep 0.1; done
+  for _ in $(seq 1 "$starts"); do
+    case $starter in
+      paplay*) $starter --property=application.name=marker "$dir/burst.wav" ;;
+      pw-play*) $starter --properties='{ application.name = marker }' "$dir/burst.wav" ;;
+    esac
+    sleep 0.1
   done
-  printf '%-26s %10s %10s\n' "$starter" "${row[0]}" "${row[1]}"
+  sleep 1   # the last burst's line written before levels stops
+  kill "$levels_pid"; wait "$levels_pid" 2>/dev/null || true; levels_pid=
+  cells[$cell]+="$(seen "$dir/levels.out") "
+}
+
+unset PIPEWIRE_REMOTE DISPLAY WAYLAND_DISPLAY
+for _ in $(seq 1 "$load"); do (while :; do :; done) & busy+=($!); done
+declare -A cells
+for run in $(seq 1 "$runs"); do
+  mkdir -p "$dir/pw"
+  server=$("$here/pipewire-start.sh" "$dir/pw" viz)
+  export PULSE_SERVER=$server XDG_RUNTIME_DIR=$dir/pw/run PULSE_COOKIE=$dir/pw/cookie
+  for starter in paplay "paplay --latency-msec=5" pw-play "pw-play --latency=256"; do
+    for backend in pipewire pulse; do count "$starter/$backend" "$starter" "$backend"; done
+  done
+  "$here/pipewire-stop.sh" "$dir/pw" >/dev/null 2>&1
+  mkdir -p "$dir/pa"
+  server=$("$here/pulse-start.sh" "$dir/pa" viz)
+  export PULSE_SERVER=$server XDG_RUNTIME_DIR=$dir/pa/run PULSE_COOKIE=$dir/pa/cookie
+  for starter in paplay "paplay --latency-msec=5"; do count "$starter/pulseaudio" "$starter" pulse; done
+  "$here/pulse-stop.sh" "$dir/pa" >/dev/null 2>&1
+done
+
+echo "first bursts seen of $starts starts, $runs runs, $load busy loops beside"
+printf '%-26s %-22s %-22s %-22s\n' starter "PipeWire (native)" "pipewire-pulse" "PulseAudio (libpulse)"
+for starter in paplay "paplay --latency-msec=5" pw-play "pw-play --latency=256"; do
+  printf '%-26s %-22s %-22s %-22s\n' "$starter" "${cells[$starter/pipewire]}" "${cells[$starter/pulse]}" "${cells[$starter/pulseaudio]:--}"
 done

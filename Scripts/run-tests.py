@@ -27,6 +27,14 @@ A run that leaves a process behind fails: the runner makes itself the reaper of 
 tests start (PR_SET_CHILD_SUBREAPER), so whatever a test started and did not stop is its child
 once the tests end; it names each one, with its blocked signals, and kills it.
 
+Every scratch folder of the run is made in one folder of its own, /tmp/dbr.XXXXXX (TMPDIR for the
+tests; the folders of the private servers, compositors and buses they start are made there too).
+At the end of the run, even after a test process died without cleaning up, whatever still runs
+from it is stopped and named: the processes a PID file there names (pipewire.pid, sway.pid ...),
+and any whose command line or environment names it. The folder is then removed, and the scratch
+folders left in it are named. A run that was itself killed leaves its folder behind with
+runner.pid in it: the next run sweeps it the same way before it starts.
+
 Usage: run-tests.py [--tests XCTEST] [--scratch-path DIR] [--max-reruns N] [--time-limit MINUTES]
                     [--beside REGEX [--beside-here] [--alone REGEX]] [Swift Testing options such as --filter REGEX or --skip REGEX ...]
 """
@@ -243,8 +251,20 @@ def main():
     options, passed = parser.parse_known_args()
     options.timeline = options.timeline or os.path.join(options.scratch_path, "test-timeline.txt")
     become_reaper()
-    status = run_all(options, passed)
-    if left_behind():
+    for stale in stale_scratch():
+        say(f"an earlier run ended without cleaning up ({stale})")
+        sweep(stale)
+    scratch = tempfile.mkdtemp(prefix="dbr.", dir="/tmp")
+    with open(os.path.join(scratch, "runner.pid"), "w", encoding="ascii") as pid_file:
+        pid_file.write(f"{os.getpid()}\n")
+    # Short: a private server's socket path must stay under 108 bytes.
+    os.environ["TMPDIR"] = scratch
+    tempfile.tempdir = None
+    try:
+        status = run_all(options, passed)
+    finally:
+        swept = sweep(scratch)
+    if left_behind() or swept:
         return 1
     return status
 
@@ -419,6 +439,96 @@ def left_behind():
         except ChildProcessError:
             pass
     return True
+
+
+def stale_scratch():
+    """The scratch folders of earlier runs whose runner is gone."""
+    found = []
+    for name in os.listdir("/tmp"):
+        folder = os.path.join("/tmp", name)
+        if not name.startswith("dbr.") or not os.path.isdir(folder):
+            continue
+        try:
+            with open(os.path.join(folder, "runner.pid"), encoding="ascii") as pid_file:
+                pid = int(pid_file.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+        if not os.path.exists(f"/proc/{pid}") or b"run-tests" not in read_proc(pid, "cmdline"):
+            found.append(folder)
+    return found
+
+
+def is_running(pid):
+    """Whether `pid` runs (one that ended and waits to be reaped does not)."""
+    state = read_proc(pid, "stat").rsplit(b")", 1)[-1].split()
+    return bool(state) and state[0] != b"Z"
+
+
+def read_proc(pid, name):
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as item:
+            return item.read()
+    except OSError:
+        return b""
+
+
+def sweep(scratch):
+    """Stops and names what still runs from the run's scratch folder, then removes the folder and
+    names the scratch folders that were left in it. True if anything still ran."""
+    me, marker = os.getpid(), scratch.encode()
+    names = {}  # PID -> what its PID file calls it, and where
+    for folder, _, files in os.walk(scratch):
+        for file in files:
+            if not file.endswith(".pid") or (folder == scratch and file == "runner.pid"):
+                continue
+            try:
+                with open(os.path.join(folder, file), encoding="ascii") as pid_file:
+                    names[int(pid_file.read().split()[0])] = (file[:-4], os.path.relpath(folder, "/tmp"))
+            except (OSError, ValueError, IndexError):
+                continue
+    running = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        pid = int(name)
+        if not is_running(pid):
+            continue
+        words = read_proc(pid, "cmdline")
+        # A PID file's process must still name the folder: its number may be another's by now.
+        if marker not in words and marker not in read_proc(pid, "environ"):
+            continue
+        text = " ".join(w.decode(errors="replace") for w in words.split(b"\0") if w)[:160]
+        what, where = names.get(pid, (None, None))
+        running.append((pid, text, f"{what}, in {where}" if what else "names the scratch folder"))
+    if running:
+        say(f"{len(running)} process(es) started by the tests were still running at the end (a failure); stopped:")
+        for pid, text, what in running:
+            print(f"  ✘ {pid}\t{text}\t({what})")
+        for pid, _, _ in running:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and any(is_running(pid) for pid, _, _ in running):
+            for pid, _, _ in running:
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+            time.sleep(0.05)
+        for pid, _, _ in running:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+    # A test's scratch folders (dbt.*) go when its process exits; those still here are a dead process's.
+    left = sorted(name for name in os.listdir(scratch) if name.startswith("dbt.")) if os.path.isdir(scratch) else []
+    if left:
+        say(f"scratch folders of test processes that did not remove them, removed with {scratch}: {', '.join(left)}")
+    subprocess.run(["rm", "-rf", scratch], check=False)
+    return bool(running)
 
 
 def write_timeline(path, lanes, load):

@@ -4,6 +4,14 @@ import DecibarCore
 // Listening to apps: one record stream per matching playback stream, each on the server's
 // monitor of that stream alone (`pa_stream_set_monitor_stream`), summed by a StreamMixer into
 // the same 256-frame buffers. Everything here runs on the mainloop thread.
+//
+// On PulseAudio a new playback stream gets its capture the moment the server announces it, before
+// anyone knows whose it is: asking first (one round trip) and connecting after (another) let a
+// short sound play its start before the capture was there. What the capture holds stays in its
+// stream until the answer comes; a stream of another app is then closed unread. pipewire-pulse
+// announces streams before they are linked and says which when they are; a capture asked for at
+// the announcement there was delivered in bursts 70 ms apart (each track heard in 10 to 20
+// pieces), so there the capture waits for the answer, as before.
 extension PulseMonitorTap {
     private var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -22,6 +30,7 @@ extension PulseMonitorTap {
             let tap = Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue()
             guard context == tap.context else { return }
             tap.apps.defaultSinkName = info?.pointee.default_sink_name.map { String(cString: $0) } ?? ""
+            tap.apps.isPipeWire = info?.pointee.server_name.map { String(cString: $0).contains("PipeWire") } ?? false
             tap.listSinks()
         }, userData)
         if let operation { pulseFunctions.pa_operation_unref!(operation) }
@@ -71,6 +80,22 @@ extension PulseMonitorTap {
 
     /// Asks about one playback stream (new, changed, or whose capture ended).
     func lookUpSinkInput(_ index: UInt32) {
+        if answerDelayForTesting > 0 {
+            // A slow round trip, for tests: the question goes out that much later (the thread
+            // stays free, as it is while a real answer is on its way).
+            let delayed = Unmanaged.passRetained(DelayedLookUp(tap: self, index: index)).toOpaque()
+            _ = mainloop.scheduleTimer(after: answerDelayForTesting, userData: delayed) { api, event, _, userData in
+                guard let userData else { return }
+                let delayed = Unmanaged<DelayedLookUp>.fromOpaque(userData).takeRetainedValue()
+                if let api, let event { api.pointee.time_free(event) }
+                if !delayed.tap.isStopped { delayed.tap.askAboutSinkInput(delayed.index) }
+            }
+            return
+        }
+        askAboutSinkInput(index)
+    }
+
+    private func askAboutSinkInput(_ index: UInt32) {
         guard let context else { return }
         let operation = pulseFunctions.pa_context_get_sink_input_info!(context, index, { context, info, _, userData in
             guard let userData, let info else { return }
@@ -92,6 +117,7 @@ extension PulseMonitorTap {
                 apps.noticed.remove(index)
                 updateAppStatus()
             } else {
+                if kind == PA_SUBSCRIPTION_EVENT_NEW.rawValue && !apps.isPipeWire { openCapture(of: index) }
                 lookUpSinkInput(index)
             }
         case PA_SUBSCRIPTION_EVENT_SINK.rawValue, PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
@@ -121,6 +147,9 @@ extension PulseMonitorTap {
         if !isLinked && (output != nil || selection.apps.isEmpty) { return }
         let wanted = selection.includes(name: name, binary: binary) && (sink.map(isHeardOutput) ?? true)
         if let existing = apps.captures.first(where: { $0.sinkInput == info.index }) {
+            if wanted && existing.lane == nil {
+                confirm(existing, label: name ?? binary ?? "stream \(info.index)")
+            }
             if wanted {
                 // Moved: PulseAudio ends the capture itself (it is opened again when that is
                 // seen); PipeWire's stays with the stream.
@@ -130,8 +159,26 @@ extension PulseMonitorTap {
             }
             return
         }
-        guard wanted else { return }
-        openCapture(of: info.index, on: info.sink, deviceName: sink?.name, label: name ?? binary ?? "stream \(info.index)")
+        guard wanted, let capture = openCapture(of: info.index, on: info.sink, deviceName: sink?.name) else { return }
+        confirm(capture, label: name ?? binary ?? "stream \(info.index)")
+    }
+
+    /// A capture found to be of a wanted stream: given a lane of the mix, and what it holds so far mixed.
+    private func confirm(_ capture: AppCapture, label: String) {
+        guard let mixer, let lane = mixer.openLane() else {
+            closeCapture(capture)
+            apps.ignored.insert(capture.sinkInput)
+            if apps.noticed.insert(capture.sinkInput).inserted {
+                notice?("\(StreamMixer.maximumLanes) streams are already heard; \(label) (stream \(capture.sinkInput)) is left out until one ends")
+            }
+            return
+        }
+        apps.ignored.remove(capture.sinkInput)
+        apps.noticed.remove(capture.sinkInput)
+        capture.lane = lane
+        if let stream = capture.stream, pulseFunctions.pa_stream_get_state!(stream) == PA_STREAM_READY {
+            readCapture(capture, from: stream)
+        }
     }
 
     /// Whether streams playing to `sink` count: the named output only; with exclusions alone, the
@@ -170,28 +217,20 @@ extension PulseMonitorTap {
         2 * (fragmentDuration ?? 0.006) + 0.03
     }
 
-    /// `deviceName` is the output's monitor; PipeWire, which takes the stream alone, also opens it without.
-    private func openCapture(of sinkInput: UInt32, on sinkIndex: UInt32, deviceName: String?, label: String) {
-        guard let context, let format = apps.format, let mixer else { return }
-        guard let lane = mixer.openLane() else {
-            apps.ignored.insert(sinkInput)
-            if apps.noticed.insert(sinkInput).inserted {
-                notice?("\(StreamMixer.maximumLanes) streams are already heard; \(label) (stream \(sinkInput)) is left out until one ends")
-            }
-            return
-        }
-        apps.ignored.remove(sinkInput)
-        apps.noticed.remove(sinkInput)
+    /// Opens a capture of a playback stream, not yet mixed (`confirm` does that). `deviceName` is
+    /// the output's monitor; without it the server takes the monitor of the output the stream
+    /// plays to (PulseAudio) or the stream alone (PipeWire).
+    @discardableResult
+    private func openCapture(of sinkInput: UInt32, on sinkIndex: UInt32 = .max, deviceName: String? = nil) -> AppCapture? {
+        guard let context, let format = apps.format, mixer != nil,
+              !apps.captures.contains(where: { $0.sinkInput == sinkInput }) else { return nil }
         var map = PulseChannelMap.make(rawPositions: format.channelPositions) ?? pa_channel_map()
         if Int(map.channels) != format.channelCount {
             pulseFunctions.pa_channel_map_init_extend!(&map, UInt32(format.channelCount), PA_CHANNEL_MAP_DEFAULT)
         }
         var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(format.sampleRate), channels: UInt8(format.channelCount))
-        guard let stream = pulseFunctions.pa_stream_new!(context, "Level tap (\(label))", &spec, &map) else {
-            mixer.closeLane(lane, now: HostClock.now()) { _, _ in }
-            return
-        }
-        let capture = AppCapture(tap: self, sinkInput: sinkInput, sink: sinkIndex, lane: lane, stream: stream)
+        guard let stream = pulseFunctions.pa_stream_new!(context, "Level tap (stream \(sinkInput))", &spec, &map) else { return nil }
+        let capture = AppCapture(tap: self, sinkInput: sinkInput, sink: sinkIndex, stream: stream)
         apps.captures.append(capture)
         let captureData = Unmanaged.passUnretained(capture).toOpaque()
         pulseFunctions.pa_stream_set_monitor_stream!(stream, sinkInput)
@@ -209,9 +248,11 @@ extension PulseMonitorTap {
         let timing = measuresSinkLatency ? PA_STREAM_AUTO_TIMING_UPDATE.rawValue : 0
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_DONT_MOVE.rawValue | timing)
         if pulseFunctions.pa_stream_connect_record!(stream, deviceName, &attributes, flags) < 0 {
-            notice?("cannot listen to \(label): \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))")
+            notice?("cannot listen to stream \(sinkInput): \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))")
             closeCapture(capture)
+            return nil
         }
+        return capture
     }
 
     private func captureStateChanged(_ capture: AppCapture, stream: OpaquePointer) {
@@ -219,6 +260,7 @@ extension PulseMonitorTap {
         let state = pulseFunctions.pa_stream_get_state!(stream)
         if state == PA_STREAM_READY {
             capture.isReady = true
+            if capture.lane != nil { readCapture(capture, from: stream) }
             updateAppStatus()
         } else if state.isFinished {
             // The stream ended, or PulseAudio moved it to another output (which ends its
@@ -232,9 +274,19 @@ extension PulseMonitorTap {
 
     /// Drains a capture: peek, queue on its lane, drop; mixes what every playing lane has. No allocation.
     private func readCapture(_ capture: AppCapture, from stream: OpaquePointer) {
-        guard stream == capture.stream, let mixer else { return }
+        // Unconfirmed: what arrives waits in the stream.
+        guard stream == capture.stream, let lane = capture.lane, let mixer else { return }
         let now = HostClock.now()
-        drain(stream, into: capture.lane, of: mixer, now: now)
+        if !capture.hasDelivered {
+            // What it holds began that long ago: the silence before it is due first (the clock
+            // may not have said it yet), or the gap between two tracks would vanish.
+            let waiting = pulseFunctions.pa_stream_readable_size!(stream)
+            guard waiting > 0 else { return }
+            capture.hasDelivered = true
+            let sampleRate = Double(apps.format?.sampleRate ?? 48000)
+            mixer.mix(now: now - Double(waiting / frameBytes) / sampleRate) { emitMixed($0, frames: $1, at: now) }
+        }
+        drain(stream, into: lane, of: mixer, now: now)
         handOver.send()
         // While streams deliver, the mix moves with them: the clock need not wake until they all
         // could have stalled (a watchdog pushed on by each delivery; no wake-up of its own).
@@ -243,7 +295,7 @@ extension PulseMonitorTap {
         if measuresSinkLatency, let timing = pulseFunctions.pa_stream_get_timing_info!(stream), timing.pointee.sink_usec < 10_000_000 {
             capture.sinkLatency = timing.pointee.sink_usec
             // Streams on several outputs: the slowest decides when the sum is heard.
-            let latency = apps.captures.reduce(0) { max($0, $1.sinkLatency) }
+            let latency = apps.captures.reduce(0) { $1.lane == nil ? $0 : max($0, $1.sinkLatency) }
             sinkLatencyMicroseconds.store(latency, ordering: .relaxed)
         }
     }
@@ -273,8 +325,8 @@ extension PulseMonitorTap {
     /// last delivery can wait there when the playback stream's end is told first).
     func closeCapture(_ capture: AppCapture) {
         if let stream = capture.stream {
-            if let mixer, pulseFunctions.pa_stream_get_state!(stream) == PA_STREAM_READY {
-                drain(stream, into: capture.lane, of: mixer, now: HostClock.now())
+            if let mixer, let lane = capture.lane, pulseFunctions.pa_stream_get_state!(stream) == PA_STREAM_READY {
+                drain(stream, into: lane, of: mixer, now: HostClock.now())
             }
             pulseFunctions.pa_stream_set_read_callback!(stream, nil, nil)
             pulseFunctions.pa_stream_set_state_callback!(stream, nil, nil)
@@ -284,7 +336,9 @@ extension PulseMonitorTap {
         }
         apps.captures.removeAll { $0 === capture }
         let now = HostClock.now()
-        mixer?.closeLane(capture.lane, now: now) { emitMixed($0, frames: $1, at: now) }
+        if let lane = capture.lane {
+            mixer?.closeLane(lane, now: now) { emitMixed($0, frames: $1, at: now) }
+        }
         handOver.send()
     }
 
@@ -305,7 +359,7 @@ extension PulseMonitorTap {
 
     func updateAppStatus() {
         guard let selection = appSelection, context != nil, !isStopped else { return }
-        if apps.captures.contains(where: \.isReady), let format = apps.format {
+        if apps.captures.contains(where: { $0.isReady && $0.lane != nil }), let format = apps.format {
             setStatus(.capturing(format))
         } else {
             setStatus(.waitingForApp(selection.waitingText))
@@ -361,6 +415,8 @@ extension PulseMonitorTap {
 /// What the tap knows while following apps; touched on the mainloop thread only.
 struct AppFollowing {
     var defaultSinkName = ""
+    /// The server is pipewire-pulse, not PulseAudio.
+    var isPipeWire = false
     /// Sinks by index, as monitors (the device a capture connects to), and the list being read.
     var sinks: [UInt32: TapDevice] = [:]
     var listedSinks: [UInt32: TapDevice] = [:]
@@ -378,6 +434,18 @@ struct AppFollowing {
     var silentSince: Double?
 }
 
+/// A question about a playback stream held back by `answerDelayForTesting`.
+// Unchecked: made and used on the mainloop thread only.
+private final class DelayedLookUp: @unchecked Sendable {
+    let tap: PulseMonitorTap
+    let index: UInt32
+
+    init(tap: PulseMonitorTap, index: UInt32) {
+        self.tap = tap
+        self.index = index
+    }
+}
+
 /// One record stream on the monitor of one playback stream.
 // Unchecked: touched only on the mainloop thread (callbacks and calls under its lock).
 final class AppCapture: @unchecked Sendable {
@@ -385,16 +453,18 @@ final class AppCapture: @unchecked Sendable {
     let sinkInput: UInt32
     /// The output it plays to (UInt32.max before PipeWire links it).
     var sink: UInt32
-    let lane: Int
+    /// Its lane of the mix, once it is known to be a wanted app's (nil until then).
+    var lane: Int?
+    /// Whether anything it captured has been mixed yet.
+    var hasDelivered = false
     var stream: OpaquePointer?
     var isReady = false
     var sinkLatency: UInt64 = 0
 
-    init(tap: PulseMonitorTap, sinkInput: UInt32, sink: UInt32, lane: Int, stream: OpaquePointer) {
+    init(tap: PulseMonitorTap, sinkInput: UInt32, sink: UInt32, stream: OpaquePointer) {
         self.tap = tap
         self.sinkInput = sinkInput
         self.sink = sink
-        self.lane = lane
         self.stream = stream
     }
 }

@@ -37,6 +37,8 @@ extension PulseMonitorTap {
         frameBytes = channelCount * MemoryLayout<Float>.size
         rechunker = Rechunker(channelCount: channelCount, sampleRate: device.sampleRate)
         deliveryClock.reset()
+        heardClock.reset()
+        lastSnapshot = nil
 
         pulseFunctions.pa_stream_set_read_callback!(stream, { stream, _, userData in
             guard let stream, let userData else { return }
@@ -118,8 +120,11 @@ extension PulseMonitorTap {
             var byteCount = 0
             guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { return }
             let frames = byteCount / frameBytes
-            let now = deliveryClock.stamp(arrival: HostClock.now(), endFrame: rechunker.framesReceived + Int64(frames),
-                                          sampleRate: rechunker.pendingSampleRate)
+            let endFrame = rechunker.framesReceived + Int64(frames)
+            let delivered = deliveryClock.stamp(arrival: HostClock.now(), endFrame: endFrame, sampleRate: rechunker.pendingSampleRate)
+            // Stamped no later than the server's timing says the frames are heard (see noteTiming).
+            let heard = heardClock.heardTime(ofPosition: endFrame, sampleRate: rechunker.pendingSampleRate) ?? .infinity
+            let now = min(delivered, heard)
             if let data {
                 let samples = UnsafeBufferPointer(start: data.assumingMemoryBound(to: Float.self),
                                                   count: frames * rechunker.channelCount)
@@ -134,8 +139,43 @@ extension PulseMonitorTap {
         }
         // Everything this wake-up read goes to the reader at once: one wake-up of its own.
         handOver.send()
-        if measuresSinkLatency, let timing = pulseFunctions.pa_stream_get_timing_info!(stream), timing.pointee.sink_usec < 10_000_000 {
-            sinkLatencyMicroseconds.store(timing.pointee.sink_usec, ordering: .relaxed)
+        if measuresSinkLatency { noteTiming(of: stream) }
+    }
+
+    /// The heard clock, from the server's timing snapshots (asked for every 0.1 s; the server's
+    /// own refresh slows to one every few seconds): each says where the stream's frames are
+    /// heard (HeardClock). Deliveries
+    /// are stamped on the sample clock (DeliveryClock); the sink latency published is what
+    /// separates those stamps from the heard times, so that stamp + latency = heard, as for
+    /// PipeWire's own tap. It moves only with the clocks' estimates, not with the sink's
+    /// momentary fill (a null sink's reads anywhere from 0.3 to 10 ms).
+    private func noteTiming(of stream: OpaquePointer) {
+        let now = HostClock.now()
+        if now - lastTimingRequest >= Self.timingInterval {
+            lastTimingRequest = now
+            if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+        }
+        guard let timing = pulseFunctions.pa_stream_get_timing_info!(stream) else { return }
+        let info = timing.pointee
+        guard info.sink_usec < 10_000_000 else { return }
+        let sampleRate = rechunker.pendingSampleRate
+        if info.synchronized_clocks != 0, info.write_index_corrupt == 0,
+           lastSnapshot.map({ $0.tv_sec != info.timestamp.tv_sec || $0.tv_usec != info.timestamp.tv_usec }) ?? true {
+            lastSnapshot = info.timestamp
+            // The snapshot's time is on the wall clock (the server's, which is ours when the clocks
+            // are synchronized): moved onto the host clock by how long ago it was.
+            var wall = timeval()
+            pulseFunctions.pa_gettimeofday!(&wall)
+            let hostNow = HostClock.now()
+            let age = Double(wall.tv_sec - info.timestamp.tv_sec) + Double(wall.tv_usec - info.timestamp.tv_usec) / 1e6
+            heardClock.note(time: hostNow - age, written: info.write_index / Int64(frameBytes),
+                            unqueued: Double(info.source_usec) / 1e6, outputLatency: Double(info.sink_usec) / 1e6,
+                            sampleRate: sampleRate)
+        }
+        if let heard = heardClock.offset, let delivered = deliveryClock.floor {
+            sinkLatencyMicroseconds.store(UInt64(max(0, heard - delivered) * 1e6), ordering: .relaxed)
+        } else {
+            sinkLatencyMicroseconds.store(info.sink_usec, ordering: .relaxed)
         }
     }
 

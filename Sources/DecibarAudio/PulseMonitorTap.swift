@@ -39,6 +39,11 @@ public final class PulseMonitorTap: @unchecked Sendable {
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)
     /// libpulse says when data arrived, not when it was captured: the output's stamps come from this.
     var deliveryClock = DeliveryClock()
+    var heardClock = HeardClock()
+    /// The timing snapshot last taken into `heardClock`.
+    var lastSnapshot: timeval?
+    var lastTimingRequest = -Double.infinity
+    static let timingInterval = 0.1
     var frameBytes = 8
     var retryTimer: OpaquePointer?
     var retryDelay = PulseMonitorTap.initialRetryDelay
@@ -48,6 +53,9 @@ public final class PulseMonitorTap: @unchecked Sendable {
     var isRelaxed = false
     /// Listening to apps: the streams followed, and the mix of their captures.
     var apps = AppFollowing()
+    /// For tests: how much later each question about a playback stream goes out, as if the round
+    /// trip took that long. Set before `start`; read on the mainloop thread.
+    var answerDelayForTesting = 0.0
     var mixer: StreamMixer?
     var clockTimer: OpaquePointer?
     /// Says what a user should know that is not a status (an app left out); called on the mainloop thread.

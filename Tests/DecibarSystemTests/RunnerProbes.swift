@@ -37,6 +37,22 @@ struct RunnerProbes {
         _ = try RunnerProbe.ran("skippedAgain")
         Issue.record("the probe fails on its first run")
     }
+
+    @Test("starts a private PipeWire, then ends the test process without stopping it")
+    func crashesWithServer() throws {
+        _ = try RunnerProbe.ran("crashesWithServer")
+        let server = try PrivatePulseServer(kind: .pipewire)
+        try RunnerProbe.note(server.directory)
+        fatalError("the probe ends the test process with its server running")
+    }
+
+    @Test("starts a private PipeWire and waits (for its runner to be killed)")
+    func waitsWithServer() throws {
+        _ = try RunnerProbe.ran("waitsWithServer")
+        let server = try PrivatePulseServer(kind: .pipewire)
+        try RunnerProbe.note(server.directory)
+        sleep(120)
+    }
 }
 
 enum RunnerProbe {
@@ -46,6 +62,13 @@ enum RunnerProbe {
     static func hasRun(_ name: String) -> Bool {
         guard let folder else { return false }
         return ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0 == name }
+    }
+
+    /// Writes `line` to the folder's notes, for the runner's test to read.
+    static func note(_ line: String) throws {
+        guard let folder else { throw RigError("DECIBAR_RUNNER_PROBE is not set") }
+        let old = (try? String(contentsOfFile: folder + "/notes", encoding: .utf8)) ?? ""
+        try (old + line + "\n").write(toFile: folder + "/notes", atomically: true, encoding: .utf8)
     }
 
     /// Notes a run of `name`; whether it ran before.

@@ -8,9 +8,9 @@ import Testing
 struct RunnerTests {
     /// Runs the runner with `arguments`; its status, its own lines (standard output; the tests
     /// report on standard error) and the probes' runs.
-    private func runner(_ arguments: [String]) throws -> (status: Int32, output: String, runs: [String]) {
-        let folder = try TestRig.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    private func runner(_ arguments: [String], probeFolder: String? = nil) throws -> (status: Int32, output: String, runs: [String]) {
+        let folder = try probeFolder ?? TestRig.temporaryDirectory()
+        defer { if probeFolder == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
                                                  "--timeline", folder + "/timeline.txt"] + arguments,
                                      // The crash probe's trap would start Swift's backtracer, which under
@@ -74,6 +74,62 @@ struct RunnerTests {
         #expect(named.count == 1 && named[0].contains("sleep 600"), "\(run.output)")
         let pid = named.first.flatMap { Int32($0.split(separator: "\t").first?.split(separator: " ").last ?? "") }
         #expect(pid.map { kill($0, 0) != 0 } == true, "the process left behind still runs: \(run.output)")
+    }
+
+    /// What the runner named as still running: PID and the name its PID file gives.
+    private func stopped(_ output: String) -> [(pid: Int32, name: String)] {
+        output.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t")
+            guard line.hasPrefix("  ✘ "), fields.count == 3, let pid = Int32(fields[0].dropFirst(4)) else { return nil }
+            return (pid, String(fields[2].dropFirst().prefix { $0 != "," && $0 != ")" }))
+        }
+    }
+
+    /// Whether `pid` runs (a process that ended but is not reaped yet does not).
+    private func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let state = stat.split(separator: ")").last?.split(separator: " ").first else { return false }
+        return state != "Z"
+    }
+
+    @Test("a test process that dies with a private PipeWire running: the run stops and names its four processes by their PID files, and removes its scratch folder")
+    func crashesWithServer() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try runner(["--filter", "RunnerProbes/crashesWithServer"], probeFolder: folder)
+        #expect(run.status == 1, "\(run.output)")
+        let server = try String(contentsOfFile: folder + "/notes", encoding: .utf8).trimmingCharacters(in: .newlines)
+        let named = stopped(run.output)
+        #expect(Set(named.map(\.name)).isSuperset(of: ["pipewire", "wireplumber", "pipewire-pulse", "dbus-daemon"]), "\(run.output)")
+        #expect(!named.contains { isRunning($0.pid) }, "still running after the run: \(run.output)")
+        #expect(!FileManager.default.fileExists(atPath: server), "\(server) is still there")
+        let base = (server as NSString).lastPathComponent
+        #expect(run.output.contains("scratch folders of test processes that did not remove them") && run.output.contains(base), "\(run.output)")
+    }
+
+    @Test("a runner killed mid-run leaves its scratch folder and a private PipeWire: the next run stops and names them, and removes the folder")
+    func killedRunner() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = Process(tool: "python3", arguments: [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
+                                                         "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/waitsWithServer"],
+                            environment: ["DECIBAR_RUNNER_PROBE": folder], output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
+        try first.startAlone()
+        #expect(TestRig.wait(timeout: 30) { FileManager.default.fileExists(atPath: folder + "/notes") }, "the probe's server never started")
+        let server = try String(contentsOfFile: folder + "/notes", encoding: .utf8).trimmingCharacters(in: .newlines)
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        let pids = try ["pipewire", "wireplumber", "pipewire-pulse", "dbus-daemon"].map {
+            try #require(Int32(String(contentsOfFile: "\(server)/\($0).pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        #expect(pids.allSatisfy(isRunning), "the server did not outlive its runner")
+        let next = try runner(["--filter", "RunnerProbes/failsOnce"])
+        #expect(next.output.contains("an earlier run ended without cleaning up"), "\(next.output)")
+        let named = stopped(next.output)
+        // The four, and the test process that was waiting.
+        #expect(Set(pids).isSubset(of: Set(named.map(\.pid))) && named.count >= 5, "\(next.output)")
+        #expect(!pids.contains(where: isRunning), "still running after the next run: \(next.output)")
+        #expect(!FileManager.default.fileExists(atPath: server), "\(server) is still there")
     }
 
     @Test("a failed test is shown with how long it ran, and the timeline names each test")

@@ -100,8 +100,10 @@ enum TestRig {
 
     /// A new scratch folder, removed with everything in it when the test process exits.
     static func temporaryDirectory() throws -> String {
-        // Short paths: PulseAudio's socket path must fit in 108 bytes.
-        var template = Array("/tmp/dbt.XXXXXX".utf8CString)
+        // Short paths: PulseAudio's socket path must fit in 108 bytes. In TMPDIR, which the test
+        // runner points at a folder of the run's own (swept at the end, whatever died).
+        let parent = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((parent.hasSuffix("/") ? parent : parent + "/").appending("dbt.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw RigError("cannot make a temporary directory")
         }

@@ -30,6 +30,7 @@ public struct DeliveryClock: Sendable {
         windowMinimums.removeAll(keepingCapacity: true)
         current = .infinity
         windowStart = nil
+        floor = nil
     }
 
     /// When the delivery's last frame was captured, on the host clock.
@@ -48,8 +49,12 @@ public struct DeliveryClock: Sendable {
         }
         current = min(current, offset)
         let floor = min(current, windowMinimums.min() ?? .infinity)
+        self.floor = floor
         return floor + Double(endFrame) / Double(sampleRate)
     }
+
+    /// Stamps are `floor + position / rate`; nil before the first delivery.
+    public private(set) var floor: Double?
 
     private mutating func closeWindow() {
         let previousFloor = windowMinimums.min() ?? .infinity

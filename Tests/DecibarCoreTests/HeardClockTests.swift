@@ -1,0 +1,42 @@
+import DecibarCore
+import Testing
+
+@Suite("Heard clock")
+struct HeardClockTests {
+    @Test("one snapshot places every frame: the newest captured heard after the output's latency")
+    func oneSnapshot() {
+        var clock = HeardClock()
+        #expect(clock.heardTime(ofPosition: 0, sampleRate: 48000) == nil)
+        // At 20 s: 4800 frames queued, 2 ms captured but not queued, the output 10 ms behind.
+        clock.note(time: 20, written: 4800, unqueued: 0.002, outputLatency: 0.010, sampleRate: 48000)
+        // Frame 4896 (4800 + 2 ms) is the newest: heard at 20.010. Frame 0 is 102 ms before it.
+        #expect(abs(clock.heardTime(ofPosition: 4896, sampleRate: 48000)! - 20.010) < 1e-12)
+        #expect(abs(clock.heardTime(ofPosition: 0, sampleRate: 48000)! - (20.010 - 0.102)) < 1e-12)
+    }
+
+    @Test("a snapshot late within a cycle does not move the clock; one on time does, at once")
+    func lowestOffset() {
+        var clock = HeardClock()
+        // Frames written in 256-frame cycles; snapshots taken 0 to 5 ms into a cycle read late.
+        clock.note(time: 10.004, written: 480_000, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(abs(clock.offset! - 0.004) < 1e-12)
+        clock.note(time: 10.105, written: 484_800, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(abs(clock.offset! - 0.004) < 1e-12)
+        clock.note(time: 10.2001, written: 489_600, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(abs(clock.offset! - 0.0001) < 1e-12)
+    }
+
+    @Test("the offset follows a clock that drifts: snapshots older than the window stop counting")
+    func window() {
+        var clock = HeardClock()
+        // The sample clock runs 0.1 % slow: a snapshot at t reads offset 0.001·t (47952 frames a second).
+        for half in 0 ... 10 {
+            let time = Double(half) / 2
+            clock.note(time: time, written: Int64(half) * 23976, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        }
+        // At 5 s the window holds 3 s to 5 s: the lowest offset is 3 s's.
+        #expect(abs(clock.offset! - 0.003) < 1e-12)
+        clock.reset()
+        #expect(clock.offset == nil)
+    }
+}
