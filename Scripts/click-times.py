@@ -4,10 +4,14 @@
   click-times.py SOURCE
 
 Records SOURCE with parec in 2 ms fragments; a click is the first sample above -26 dBFS after at
-least 100 ms below it. Its time is the arrival of the fragment holding it, less the samples after
-it in that fragment. An independent reference for how late beats are told.
+least 100 ms below it. Its time is on the recording's sample clock: the start of the recording is
+the lowest `arrival - samples so far / rate` of the last two seconds (a fragment is never read
+before its last sample was captured, but may be read late), and a click is that plus its sample's
+place. An independent reference for how late beats are told; a fragment read late (this reader
+kept from a core) does not make it read late.
 """
 import array
+import collections
 import os
 import subprocess
 import sys
@@ -31,6 +35,8 @@ def main():
                                  "--raw", "--latency-msec=2"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     pending = b""
     quiet = QUIET
+    position = 0  # samples read so far
+    starts = collections.deque()  # (arrival, arrival - position / RATE) of the last two seconds
     while True:
         chunk = recorder.stdout.read1(65536)
         arrived = time.monotonic()
@@ -40,13 +46,18 @@ def main():
         whole = len(pending) - len(pending) % 2
         samples = array.array("h", pending[:whole])
         pending = pending[whole:]
+        starts.append((arrived, arrived - (position + len(samples)) / RATE))
+        while starts[0][0] < arrived - 2:
+            starts.popleft()
+        start = min(offset for _, offset in starts)
         for index, sample in enumerate(samples):
             if abs(sample) >= THRESHOLD:
                 if quiet >= QUIET:
-                    print(f"{arrived - (len(samples) - index) / RATE:.6f}", flush=True)
+                    print(f"{start + (position + index) / RATE:.6f}", flush=True)
                 quiet = 0
             else:
                 quiet += 1
+        position += len(samples)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ public final class OutputHub: Sendable {
         self.destinations = destinations
         let handover = Handover(lanes)
         let thread = Thread { [self] in
+            RealtimePriority.outputs.raiseCurrentThread()
             run(lanes: handover.lanes)
             // The outputs go before `stop` returns: a page's port is free again for the next hub.
             handover.lanes = []

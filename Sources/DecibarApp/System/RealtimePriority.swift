@@ -21,6 +21,9 @@ public final class RealtimePriority: ThreadPriority {
     public static let shared = RealtimePriority()
     /// The PipeWire tap's data thread's: apart from `shared`, whose state the status gives as the player's.
     public static let tap = RealtimePriority()
+    /// The outputs' sending thread's: a packet is due the moment its sound is heard, and at
+    /// normal priority beside two busy loops it left 15 ms late.
+    public static let outputs = RealtimePriority()
 
     public enum State: Sendable, Equatable {
         /// Not asked yet.
