@@ -99,7 +99,8 @@ asan: deps
 tsan: deps
 	Scripts/sanitized-tests.sh thread
 
-# libFuzzer targets (Fuzz/): the overview readers, decoding from bytes and the control protocol, FUZZ_SECONDS each (600).
+# libFuzzer targets (Fuzz/): the overview readers, decoding from bytes, the control protocol, caption
+# files and Milkdrop presets, FUZZ_SECONDS each (600).
 fuzz: deps
 	Scripts/fuzz.sh $(FUZZ_SECONDS)
 

@@ -101,6 +101,8 @@ if Context.environment["DECIBAR_FUZZ"] == "1" {
         .executableTarget(name: "FuzzOverviewReader", dependencies: ["DecibarCore"], path: "Fuzz/OverviewReader"),
         .executableTarget(name: "FuzzDecoder", dependencies: ["DecibarAudio"], path: "Fuzz/Decoder"),
         .executableTarget(name: "FuzzControlLine", dependencies: ["DecibarCore"], path: "Fuzz/ControlLine"),
+        .executableTarget(name: "FuzzCaptions", dependencies: ["DecibarCore"], path: "Fuzz/Captions"),
+        .executableTarget(name: "FuzzMilkPreset", dependencies: ["DecibarCore", "DecibarRender", "CMilkdrop"], path: "Fuzz/MilkPreset"),
     ]
 }
 

@@ -3,6 +3,7 @@
 
 #include <libprojectM/projectM.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <dlfcn.h>
@@ -187,6 +188,29 @@ void delete_engine(Engine *engine) {
 }
 
 } // namespace
+
+// libprojectM 3.1's parser takes a line for the rest of the equation before it when their names
+// agree but for the numbers that end them (Parser::wrapsToNextLine: "per_frame_2" goes on with
+// "per_frame_1"). When that name was empty or only digits (the parser starting again after an
+// error, as in "x=(=1"), it compared as many of its characters as the next line's name has, and
+// that name runs to the next '=' in the file: a read past the end of the string, of up to the
+// whole file. The same answer without it: a name of digits or nothing matches no line (the
+// library's comparison then differs in length whatever the bytes it read). Defined here, it is
+// used in the library's place: the library calls it through its procedure linkage table, and the
+// plug-in comes before the library in the order the loader looks for symbols.
+class Parser {
+public:
+    static std::string lastLinePrefix;
+    static bool wrapsToNextLine(const std::string &line);
+};
+
+bool Parser::wrapsToNextLine(const std::string &line) {
+    static const char digits[] = "0123456789";
+    size_t last = lastLinePrefix.find_last_not_of(digits);
+    size_t end = line.find_last_not_of(digits);
+    if (last == std::string::npos || end != std::min(last, line.size())) return false;
+    return line.compare(0, end, lastLinePrefix, 0, end) == 0;
+}
 
 struct decibar_milkdrop {
     Engine *engines[2] = {nullptr, nullptr};

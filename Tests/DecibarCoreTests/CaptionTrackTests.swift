@@ -78,6 +78,15 @@ import Testing
         #expect(lyrics.plainText == "First line here\nChorus\nThird\nChorus")
     }
 
+    @Test func anOffsetBeforeTheStartDropsLinesThatEndByThen() throws {
+        // +5 s: the first line would show from -4 s to -3 s; the second spans the start.
+        let lyrics = try track("[offset:+5000]\n[00:01.00]gone <00:01.50>early\n[00:02.00]cut\n[00:06.00]kept\n", .lyrics)
+        #expect(lyrics.captions == [Caption(start: 0, end: 1, text: "cut"), Caption(start: 1, end: 1 + CaptionTrack.lastLyricSeconds, text: "kept")])
+        #expect(lyrics.captions.allSatisfy { $0.end > $0.start })
+        #expect(!lyrics.subRipText.contains("00:00:00,000 --> 00:00:00,000"))
+        #expect(failure("[offset:+9000]\n[00:01.00]all\n", .lyrics) == "no captions in it")
+    }
+
     @Test func subRipForTheSubtitleTrack() throws {
         // LRC: an offset, a break (left out), a line of two words, and the last line's 8 s.
         let lyrics = try track("[offset:+250]\n[00:01.50]First <00:02.00>line\n[00:03.00]\n[01:02.345]Last\n", .lyrics)

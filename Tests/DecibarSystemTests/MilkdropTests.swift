@@ -511,7 +511,7 @@ struct MilkdropTests {
         #expect(!sameForOtherSeed, "seed 9 drew the frames of seed 5")
     }
 
-    @Test("empty, truncated, binary, huge and broken presets: no crash, at most one line each, the next one drawn")
+    @Test("empty, truncated, binary, huge, broken and overreading presets: no crash, at most one line each, the next one drawn")
     func badPresets() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -524,6 +524,11 @@ struct MilkdropTests {
             ("binary", Data((0 ..< 4096).map { _ in UInt8.random(in: 0 ... 255, using: &generator) } + [0]), true),
             ("huge", Data(repeating: 0x41, count: 2 << 20), true),
             ("broken", Data("[preset00]\nper_frame_1=ob_r=((((((((;\nper_pixel_1=zoom=zoom+;\nwarp_1=`shader_body { ret = \n".utf8), false),
+            // After "x=(" libprojectM 3.1's parser starts again with no name, and compared the long name
+            // on the next line with it by reading past its end (the plug-in compares them itself; only
+            // an AddressSanitizer build, `make asan`, sees the difference).
+            ("overread", Data("[preset00]\nper_frame_init_1=q1=0;\nper_frame_1=x=(=1\nper_frame_2_and_a_name_much_longer_than_any_before_it=1\n".utf8),
+             false),
         ]
         for preset in bad {
             let presets = folder + "/" + preset.name

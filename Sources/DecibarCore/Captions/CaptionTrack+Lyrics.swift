@@ -36,12 +36,13 @@ extension CaptionTrack {
         timed.sort { ($0.start, $0.line) < ($1.start, $1.line) }
         var captions: [Caption] = []
         for (position, line) in timed.enumerated() where !line.text.isEmpty {
-            let start = line.start - offset
+            // A line the offset moves before the track's start shows from 0, one wholly before it not at all.
+            let start = max(0, line.start - offset)
             let end = (position + 1 < timed.count ? timed[position + 1].start : line.start + lastLyricSeconds) - offset
             guard end > start else { continue }
             // Word times move with the offset too; a chorus repeated by extra time tags has none.
             let words = line.words.map { Caption.Word(start: $0.start - offset, offset: $0.offset) }
-            captions.append(Caption(start: max(0, start), end: end, text: line.text, words: words))
+            captions.append(Caption(start: start, end: end, text: line.text, words: words))
         }
         if timed.isEmpty && lines.contains(where: { !$0.allSatisfy(\.isWhitespace) }) && captions.isEmpty {
             throw CaptionError("no timed lines (an LRC line starts with a time such as [01:02.50])")

@@ -81,16 +81,11 @@ enum PresetLibrary {
         text.contains("/") || (text.lowercased().hasSuffix(".milk") && FileManager.default.fileExists(atPath: text))
     }
 
-    /// Whether the file may be handed to libprojectM: it parses whatever it is given, and some
-    /// files (binary, huge, or cut off) make it hang or crash, so only text of a preset's size goes.
+    /// Whether the file may be handed to libprojectM (`PresetCheck`): nil, or why not.
     static func check(_ path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
         defer { try? handle.close() }
-        let limit = 1 << 20
-        guard let data = try? handle.read(upToCount: limit + 1) else { return "cannot be read" }
-        if data.isEmpty { return "is empty" }
-        if data.count > limit { return "is over 1 MiB (not a preset)" }
-        if data.contains(0) { return "is not text (not a preset)" }
-        return nil
+        guard let data = try? handle.read(upToCount: PresetCheck.limit + 1) else { return "cannot be read" }
+        return PresetCheck.problem(in: data)
     }
 }
