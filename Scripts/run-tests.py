@@ -255,6 +255,8 @@ def main():
         say(f"an earlier run ended without cleaning up ({stale})")
         sweep(stale)
     scratch = tempfile.mkdtemp(prefix="dbr.", dir="/tmp")
+    # Passable, not listable: a test opens a folder in it to another user (mkdtemp makes it 0700).
+    os.chmod(scratch, 0o711)
     with open(os.path.join(scratch, "runner.pid"), "w", encoding="ascii") as pid_file:
         pid_file.write(f"{os.getpid()}\n")
     # Short: a private server's socket path must stay under 108 bytes.
