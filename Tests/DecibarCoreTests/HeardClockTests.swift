@@ -14,6 +14,36 @@ struct HeardClockTests {
         #expect(abs(clock.heardTime(ofPosition: 0, sampleRate: 48000)! - (20.010 - 0.102)) < 1e-12)
     }
 
+    @Test("one snapshot in five may read early: the offset stays at the low edge of the others")
+    func earlySnapshot() {
+        var clock = HeardClock()
+        // Ten snapshots 0.1 s apart, late by 0, 1, 2, 3, 4 ms in turn; the fourth reads 6 ms early.
+        for index in 0 ..< 10 {
+            let time = 10 + Double(index) / 10
+            let late = index == 3 ? -0.006 : Double(index % 5) / 1000
+            clock.note(time: time + late, written: Int64(index) * 4800, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        }
+        // Offsets -6, 0, 0, 1, 1, 2, 2, 3, 4, 4 ms: the 20th percentile (two below it) is 0.
+        #expect(abs(clock.offset! - 10) < 1e-12)
+    }
+
+    @Test("time that moves later (a cycle the graph missed) is followed after five snapshots, not two seconds")
+    func timeMovesLater() {
+        var clock = HeardClock()
+        for index in 0 ..< 10 {
+            clock.note(time: 10 + Double(index) / 10, written: Int64(index) * 4800, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        }
+        #expect(abs(clock.offset! - 10) < 1e-12)
+        // From 11 s every snapshot reads 5.33 ms later (one 256-frame cycle).
+        for index in 10 ..< 14 {
+            clock.note(time: 10 + Double(index) / 10 + 256.0 / 48000, written: Int64(index) * 4800, unqueued: 0,
+                       outputLatency: 0, sampleRate: 48000)
+            #expect(abs(clock.offset! - 10) < 1e-12, "moved after \(index - 9) late snapshots")
+        }
+        clock.note(time: 11.4 + 256.0 / 48000, written: 14 * 4800, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(abs(clock.offset! - (10 + 256.0 / 48000)) < 1e-9)
+    }
+
     @Test("a snapshot late within a cycle does not move the clock; one on time does, at once")
     func lowestOffset() {
         var clock = HeardClock()
@@ -34,8 +64,8 @@ struct HeardClockTests {
             let time = Double(half) / 2
             clock.note(time: time, written: Int64(half) * 23976, unqueued: 0, outputLatency: 0, sampleRate: 48000)
         }
-        // At 5 s the window holds 3 s to 5 s: the lowest offset is 3 s's.
-        #expect(abs(clock.offset! - 0.003) < 1e-12)
+        // At 5 s the window holds 3 s to 5 s (3, 3.5, 4, 4.5, 5 ms): the 20th percentile is 3.5 s's.
+        #expect(abs(clock.offset! - 0.0035) < 1e-12)
         clock.reset()
         #expect(clock.offset == nil)
     }
