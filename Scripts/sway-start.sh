@@ -7,6 +7,8 @@
 # clients (root) reach its socket all the same. No Xwayland, no wallpaper client (swaybg would be
 # one more background layer); software rendering (pixman).
 set -euo pipefail
+# The config is read by nobody: a caller's private mask (077) must not make it root's alone.
+umask 022
 dir=${1:?usage: sway-start.sh DIR [WIDTHxHEIGHT] [SCALE]}
 size=${2:-1280x720}
 scale=${3:-1}

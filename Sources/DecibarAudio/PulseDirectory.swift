@@ -57,10 +57,12 @@ private final class DirectoryQuery: @unchecked Sendable {
                 }
                 query.mainloop.signal()
             }, userData)
+            let turn = FileModeMask.takeTurn()
             guard pulseFunctions.pa_context_connect!(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
                 return .failure(TapError("no audio server: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))"))
             }
             while !isReady && failure == nil { mainloop.wait() }
+            turn.end()
             if let failure { return .failure(TapError("no audio server: \(failure)")) }
 
             requestEverything(context)

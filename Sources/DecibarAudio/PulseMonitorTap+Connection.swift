@@ -17,6 +17,8 @@ extension PulseMonitorTap {
             guard let context, let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().contextStateChanged(context)
         }, userData)
+        // Ended once the context is ready or failed (FileModeMask says why).
+        connectTurn = FileModeMask.takeTurn()
         if pulseFunctions.pa_context_connect!(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
             let reason = pulseErrorText(pulseFunctions.pa_context_errno!(context))
             closeContext()
@@ -27,6 +29,7 @@ extension PulseMonitorTap {
     private func contextStateChanged(_ changed: OpaquePointer) {
         guard changed == context, !isStopped else { return }
         let state = pulseFunctions.pa_context_get_state!(changed)
+        if state == PA_CONTEXT_READY || state.isFinished { connectTurn?.end() }
         if state == PA_CONTEXT_READY {
             retryDelay = Self.initialRetryDelay
             subscribeToChanges()
@@ -97,6 +100,8 @@ extension PulseMonitorTap {
     /// Disconnects and frees the context; its callbacks are cleared first so none arrive later.
     func closeContext() {
         closeCaptures()
+        connectTurn?.end()
+        connectTurn = nil
         guard let context else { return }
         releaseContext(context)
         self.context = nil

@@ -34,6 +34,8 @@ public final class PulseMonitorTap: @unchecked Sendable {
 
     // Touched only on the mainloop thread or under its lock.
     var context: OpaquePointer?
+    /// Held while the context connects: see FileModeMask.
+    var connectTurn: FileModeMask.Turn?
     var stream: OpaquePointer?
     var streamDevice: TapDevice?
     var rechunker = Rechunker(channelCount: 2, sampleRate: 48000)

@@ -157,10 +157,12 @@ public final class PulsePlayer: @unchecked Sendable {
                     player.mainloop.signal()
                 }
             }, userData)
+            let turn = FileModeMask.takeTurn()
             guard pulseFunctions.pa_context_connect!(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
                 return "no audio server: \(pulseErrorText(pulseFunctions.pa_context_errno!(context)))"
             }
             while pulseFunctions.pa_context_get_state!(context) != PA_CONTEXT_READY && failure == nil { mainloop.wait() }
+            turn.end()
             if let failure { return "no audio server: \(failure)" }
 
             var spec = pa_sample_spec(format: PA_SAMPLE_FLOAT32LE, rate: UInt32(sampleRate), channels: UInt8(channelCount))

@@ -1,3 +1,4 @@
+import DecibarAudio
 import DecibarCore
 import Foundation
 import Glibc
@@ -61,10 +62,10 @@ final class ControlServer: Sendable {
                 }
             }
         // Created 0600 whatever the caller's umask: the umask applies as bind makes the file.
-        let previous = umask(0o177)
-        defer { umask(previous) }
         do {
-            let channel = try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
+            let channel = try FileModeMask.with(0o177) {
+                try bootstrap.bind(unixDomainSocketPath: path, cleanupExistingSocketFile: false).wait()
+            }
             server.listener.withLock { $0 = channel }
         } catch {
             try? server.group.syncShutdownGracefully()
