@@ -14,8 +14,9 @@ size=${2:-1280x720}
 scale=${3:-1}
 mkdir -p "$dir"
 # The runtime folder is one nobody can reach whatever DIR's parents allow; DIR/sway points to it.
+# In TMPDIR: the test runner's scratch folder is passable (0711), and it sweeps what is left there.
 if [ -L "$dir/sway" ]; then rm -rf "$(readlink "$dir/sway")" "$dir/sway"; fi
-runtime=$(mktemp -d /tmp/decibar-sway.XXXXXX)
+runtime=$(mktemp -d "${TMPDIR:-/tmp}/decibar-sway.XXXXXX")
 ln -s "$runtime" "$dir/sway"
 cat > "$dir/sway/config" <<CONFIG
 xwayland disable
@@ -51,5 +52,8 @@ for _ in $(seq 1 200); do
   sleep 0.05
 done
 echo "sway-start: sway did not start; its log:" >&2
-tail -5 "$dir/sway.log" >&2
+# Less the two lines every headless start logs (no DRM device), so the cause comes first.
+grep -v -e drmGetDevices2 -e wlr_drm_lease "$dir/sway.log" | tail -5 >&2 || true
+# Nothing left behind: the caller has no compositor to stop.
+"$(dirname "$0")/sway-stop.sh" "$dir" >/dev/null 2>&1 || true
 exit 1

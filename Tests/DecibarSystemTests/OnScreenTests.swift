@@ -216,11 +216,15 @@ struct OnScreenTests {
         try FileManager.default.createDirectory(atPath: state + "/decibar", withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         try Data((0 ..< 512).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }).write(to: URL(fileURLWithPath: state + "/decibar/presets.json"))
-        let window = try Window(arguments: ["--mode", "milkdrop"], state: state)
+        let window = try Window(arguments: ["--mode", "milkdrop", "--seed", "1"], state: state)
         try window.key("L")
-        Thread.sleep(forTimeInterval: 0.5)
-        let listed = try window.read("list")
-        #expect(listed.contains("presets"), "\(listed)")
+        // Read off frames drawn over a moving picture: a frame where the words are not read is
+        // followed by the next, for up to 5 s.
+        var listed = ""
+        #expect(try TestRig.wait(timeout: 5) {
+            listed = try window.read("list")
+            return listed.contains("presets")
+        }, "\(listed)")
         let daemon = try #require(window.rig.daemon)
         let warnings = daemon.standardError.split(separator: "\n").filter { $0.contains("damaged") }
         #expect(warnings.count == 1, "\(daemon.standardError)")
