@@ -151,7 +151,8 @@ extension PulseMonitorTap {
     /// momentary fill (a null sink's reads anywhere from 0.3 to 10 ms).
     private func noteTiming(of stream: OpaquePointer) {
         let now = HostClock.now()
-        if now - lastTimingRequest >= Self.timingInterval {
+        // A doubting clock asks at every delivery (a round trip each) until it knows.
+        if now - lastTimingRequest >= (heardClock.isDoubting ? 0 : Self.timingInterval) {
             lastTimingRequest = now
             if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
         }

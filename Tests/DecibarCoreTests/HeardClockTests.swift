@@ -44,6 +44,30 @@ struct HeardClockTests {
         #expect(abs(clock.offset! - (10 + 256.0 / 48000)) < 1e-9)
     }
 
+    @Test("a snapshot more than 4 ms late makes the clock doubt (its tap asks for the next at once) until it follows or one reads on time")
+    func doubt() {
+        var clock = HeardClock()
+        for index in 0 ..< 10 {
+            clock.note(time: 10 + Double(index) / 10, written: Int64(index) * 4800, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        }
+        #expect(!clock.isDoubting)
+        // 3.9 ms late: within a cycle's lateness, no doubt.
+        clock.note(time: 11.0039, written: 48000, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(!clock.isDoubting)
+        // A cycle late, asked again 5 ms apart: doubt until the fifth, where the clock follows.
+        for step in 0 ..< 5 {
+            clock.note(time: 11.1 + Double(step) * 0.005 + 256.0 / 48000, written: 52800 + Int64(step) * 240, unqueued: 0,
+                       outputLatency: 0, sampleRate: 48000)
+            #expect(clock.isDoubting == (step < 4), "after \(step + 1) late snapshots")
+        }
+        #expect(abs(clock.offset! - (10 + 256.0 / 48000)) < 1e-9)
+        // One late outlier, then one on time: the doubt ends without a move.
+        clock.note(time: 11.2 + 0.006 + 256.0 / 48000, written: 57600, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(clock.isDoubting)
+        clock.note(time: 11.3 + 256.0 / 48000, written: 62400, unqueued: 0, outputLatency: 0, sampleRate: 48000)
+        #expect(!clock.isDoubting)
+    }
+
     @Test("a snapshot late within a cycle does not move the clock; one on time does, at once")
     func lowestOffset() {
         var clock = HeardClock()

@@ -16,7 +16,9 @@
 /// follow the sound card's drift against the host clock. When the stream's time moves later (a
 /// cycle the graph missed is heard a cycle late), every snapshot reads late: once the last
 /// `jumpCount` all read more than `jumpTolerance` later than the offset in use, the older ones
-/// are forgotten and the offset follows at once, not two seconds later.
+/// are forgotten and the offset follows at once, not two seconds later. While the last snapshot
+/// reads that late (`isDoubting`), the next ones are asked for at once, so the five come within
+/// a few milliseconds rather than half a second: clicks in that half second were a cycle off.
 public struct HeardClock: Sendable {
     /// Seconds of snapshots the offset is the lowest of.
     public static let window = 2.0
@@ -38,6 +40,7 @@ public struct HeardClock: Sendable {
         snapshots.removeAll(keepingCapacity: true)
         next = 0
         offset = nil
+        isDoubting = false
     }
 
     /// Takes one snapshot (times in seconds on the host clock, `written` in frames).
@@ -56,7 +59,12 @@ public struct HeardClock: Sendable {
         } else {
             offset = Self.lowEdge(of: snapshots, since: time - Self.window)
         }
+        isDoubting = offset.map { snapshot.offset > $0 + Self.jumpTolerance } ?? false
     }
+
+    /// Whether the last snapshot read later than the offset by more than `jumpTolerance`: the
+    /// stream's time may have moved, and more snapshots will say.
+    public private(set) var isDoubting = false
 
     /// Whether the last `jumpCount` snapshots all give an offset later than `bound`.
     private func recentAreLate(than bound: Double) -> Bool {
