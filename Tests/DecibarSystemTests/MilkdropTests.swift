@@ -138,7 +138,9 @@ struct MilkdropTests {
         let recorded = Self.variety(of: try RenderTests.Frame(png: folder + "/recorded.png", width: width, height: height))
         #expect(Self.isDrawn(recorded), "record: \(recorded)")
 
-        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--layer", "background", "--exit-after", "3",
+        // The preset builds its picture over its first seconds: slower ones under a sanitizer.
+        let seconds = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? "3" : "8"
+        let layer = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--layer", "background", "--exit-after", seconds,
                                                       "--screenshot", folder + "/layer.png"], environment: environment)
         #expect(layer.status == 0, "\(layer.error)")
         let desktop = Self.variety(of: try RenderTests.Frame(png: folder + "/layer.png", width: 1280, height: 720))
