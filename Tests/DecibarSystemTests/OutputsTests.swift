@@ -268,9 +268,12 @@ struct OutputsTests {
         if goal == 55 {
             #expect((share ?? 0) >= 80, "\(summary) \(pacing.error)")
         } else {
-            // A sanitizer's window draws at 40-odd frames a second: no pacing to judge, only that it went on drawing.
-            let frames = Int(summary.split(separator: " ").first ?? "") ?? 0
-            #expect(frames >= 300, "\(summary) \(pacing.error)")
+            // A sanitizer's window is too slow for its pacing to be judged, only that it went on
+            // drawing: a frame in at least half of the slots since the music began (how many
+            // slots that is depends on when it began).
+            let words = summary.split(separator: " ")
+            let frames = words.count > 3 ? Int(words[0]) ?? 0 : 0, slots = words.count > 3 ? Int(words[3]) ?? 0 : 0
+            #expect(frames >= 100 && frames * 2 >= slots, "\(summary) \(pacing.error)")
         }
     }
 
