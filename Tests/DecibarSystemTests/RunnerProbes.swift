@@ -38,6 +38,21 @@ struct RunnerProbes {
         Issue.record("the probe fails on its first run")
     }
 
+    /// The steal the runner reads is /proc/stat's plus the jiffies in `steal` (the runner's test
+    /// names that file in RUN_TESTS_EXTRA_STEAL): this probe adds a second of both cores to it.
+    @Test("fails on its first two runs while the host takes the cores, passes on its third")
+    func starvedTwice() throws {
+        let runs = ((try? String(contentsOfFile: RunnerProbe.folder! + "/runs", encoding: .utf8)) ?? "")
+            .split(separator: "\n").count { $0 == "starvedTwice" }
+        _ = try RunnerProbe.ran("starvedTwice")
+        guard runs < 2 else { return }
+        let path = RunnerProbe.folder! + "/steal"
+        let taken = Int((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") ?? 0
+        try String(taken + 200).write(toFile: path, atomically: true, encoding: .utf8)
+        usleep(1_200_000)
+        Issue.record("the probe fails while the host takes the cores")
+    }
+
     @Test("starts a private PipeWire, then ends the test process without stopping it")
     func crashesWithServer() throws {
         _ = try RunnerProbe.ran("crashesWithServer")

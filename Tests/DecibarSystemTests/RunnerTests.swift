@@ -8,14 +8,18 @@ import Testing
 struct RunnerTests {
     /// Runs the runner with `arguments`; its status, its own lines (standard output; the tests
     /// report on standard error) and the probes' runs.
-    private func runner(_ arguments: [String], probeFolder: String? = nil) throws -> (status: Int32, output: String, runs: [String]) {
+    /// The runner on the probes. Unless `hostShare` is given, what the host takes (steal) excuses
+    /// no failure: these tests judge the runner's own rules, on whatever host runs them.
+    private func runner(_ arguments: [String], probeFolder: String? = nil, hostShare: String = "101") throws
+        -> (status: Int32, output: String, runs: [String]) {
         let folder = try probeFolder ?? TestRig.temporaryDirectory()
         defer { if probeFolder == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
-                                                 "--timeline", folder + "/timeline.txt"] + arguments,
+                                                 "--timeline", folder + "/timeline.txt", "--host-share", hostShare] + arguments,
                                      // The crash probe's trap would start Swift's backtracer, which under
                                      // AddressSanitizer hangs reading the crashed process: it is not what is tested.
-                                     environment: ["DECIBAR_RUNNER_PROBE": folder, "SWIFT_BACKTRACE": "enable=no"])
+                                     environment: ["DECIBAR_RUNNER_PROBE": folder, "SWIFT_BACKTRACE": "enable=no",
+                                                   "RUN_TESTS_EXTRA_STEAL": folder + "/steal"])
         let runs = ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         return (result.status, String(decoding: result.output, as: UTF8.self), runs)
     }
@@ -36,6 +40,18 @@ struct RunnerTests {
         #expect(run.output.contains("ran 1 test (2 cases), passed"))
         let named = closing(run.output, after: "run-tests: passed: 1 tests ran; these needed a second run:")
         #expect(named.count == 1 && named[0].hasPrefix("  ↻ DecibarSystemTests.RunnerProbes/failsOnce(case:)/"), "\(run.output)")
+    }
+
+    @Test("a test that failed twice while the host took the cores runs once more, once the host takes less; passing then, it passes the run")
+    func starvedByHost() throws {
+        let run = try runner(["--filter", "RunnerProbes/starvedTwice"], hostShare: "5")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.runs == ["starvedTwice", "starvedTwice", "starvedTwice"], "\(run.output)")
+        #expect(run.output.contains("run-tests: 1 of them failed while the host took at least 5 % of the cores"), "\(run.output)")
+        #expect(run.output.contains(" % of the cores during that run: running DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
+        #expect(run.output.contains("run 3 of DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
+        let named = closing(run.output, after: "run-tests: passed: 1 tests ran; these needed a second run:")
+        #expect(named.count == 1 && named[0].hasPrefix("  ↻ DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
     }
 
     @Test("a test that always fails is run again and fails the run")
