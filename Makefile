@@ -11,8 +11,15 @@ BINARY ?= .build/release/decibar
 
 all: build
 
+# SwiftPM leaves its scratch in TMPDIR (TemporaryDirectory.* folders and lock files, on every build)
+# and never removes it: what builds here gives it a folder in .build instead of /tmp. (The tests'
+# own scratch is made in /tmp by Scripts/run-tests.py, which sets their TMPDIR and sweeps it. apt's
+# helpers, another user, could not write in that folder: the packages are installed without it.)
+build release test test-app asan tsan fuzz bench docs deb: export TMPDIR := $(CURDIR)/.build/tmp
+
 deps:
-	Scripts/install-deps.sh
+	env -u TMPDIR Scripts/install-deps.sh
+	mkdir -p .build/tmp
 
 build: deps
 	swift build
@@ -125,7 +132,8 @@ docs: build
 	.build/debug/decibar config doc > docs/config.md
 
 bench:
-	Scripts/install-deps.sh --bench
+	env -u TMPDIR Scripts/install-deps.sh --bench
+	mkdir -p .build/tmp
 	Scripts/bench.sh
 
 # The daemon's endurance test: SOAK_MINUTES (30) of a looped playlist with the window shown and a

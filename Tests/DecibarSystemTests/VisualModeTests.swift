@@ -158,8 +158,15 @@ struct VisualModeTests {
             }
             """
         try good.write(toFile: shader, atomically: true, encoding: .utf8)
-        let (frame, errors) = try screenshot(["--shader-dir", folder], seconds: 3.5) { _ in
-            usleep(1_800_000)
+        let frames = folder + "/frames.log"
+        let (frame, errors) = try screenshot(["--shader-dir", folder, "--frame-log", frames], seconds: 3.5) { _ in
+            // Broken once the good one has drawn frames: a window slow to open (a busy machine, a
+            // software renderer) saw only the broken one when this waited a fixed 1.8 s.
+            let drawn = TestRig.wait(timeout: 15) {
+                ((try? String(contentsOfFile: frames, encoding: .utf8)) ?? "").split(separator: "\n").count >= 5
+            }
+            #expect(drawn, "the window drew fewer than 5 frames in 15 s")
+            usleep(300_000)
             try (good.replacingOccurrences(of: "color = ", with: "color == undefinedThing + ")).write(toFile: shader, atomically: true, encoding: .utf8)
         }
         // The good shader still draws red at the bottom...

@@ -80,7 +80,13 @@ final class UserShaders {
             return
         }
         do {
-            try renderer.load(fragmentSource: source, name: path, clock: MonotonicClock.now)
+            // The new shader's patch is timed. On a software renderer by the CPU time the process
+            // used: the patch takes a fraction of a millisecond, and the wall clock counted a moment
+            // the process did not run (another process, a host taking the cores) 2,000 times over,
+            // refusing a good shader in 3 and 8 of 20 starts beside a load taking the cores 2 ms at a
+            // time. (A GPU's work is not the process's CPU time: it keeps the wall clock.)
+            let software = GLRenderer.isSoftware
+            try renderer.load(fragmentSource: source, name: path) { software ? Posix.processCPUSeconds() : MonotonicClock.now() }
             if error != nil && !quiet { writeError("shader \(path) compiles again") }
             error = nil
         } catch {
