@@ -66,7 +66,7 @@ test: deps
 
 # Suites that time nothing (no audio heard, no frames paced, no bound of a few seconds): they run
 # beside the others, at the lowest priority (SCHED_IDLE where allowed, and nice 19) and in a test
-# environment of their own, which keeps make test within its 12 minutes. A suite that starts timing
+# environment of their own, which shortens make test (still about 19 minutes here). A suite that starts timing
 # something moves out of this list. (WaylandLayerTests draws, but at 20 Hz, into a compositor of its
 # own that is nice'd with it. InterruptionTests' bounds are for a stop within 5 and 14 s. The core's
 # tests are pure arithmetic. MilkdropTests' renders run on a virtual clock: their busy loops, at the

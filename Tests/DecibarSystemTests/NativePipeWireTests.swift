@@ -279,15 +279,19 @@ struct NativePipeWireTests {
         let fileTimes = (0 ..< count).map { Double($0 * spacing) / 48000 }
         // Now and then the server drops a click before a tap hears it: clicks are matched to the
         // file's by their distance from the first.
-        func errors(_ heard: [Double], missed: [Int: Int] = [:]) -> (errors: [Double], cycles: [Int: Int]) {
+        // The native stamps are set against their earliest offset: a cycle the graph missed delays
+        // every click after it, and against the median the clicks before a miss early in the file
+        // read a cycle early (clamped to none missed, libpulse's stamps there read 5.1 ms off in a
+        // run of 2026-12-03). libpulse's, net of those cycles, against their median.
+        func errors(_ heard: [Double], missed: [Int: Int]? = nil) -> (errors: [Double], cycles: [Int: Int]) {
             guard let first = heard.first else { return ([], [:]) }
             var matched: [(index: Int, time: Double)] = []
             for time in heard {
                 let index = Int(((time - first) / 0.25).rounded())
-                if index < count { matched.append((index, time - Double(missed[index] ?? 0) * 256 / 48000)) }
+                if index < count { matched.append((index, time - Double(missed?[index] ?? 0) * 256 / 48000)) }
             }
             let offsets = matched.map { $0.time - fileTimes[$0.index] }.sorted()
-            let offset = offsets[offsets.count / 2]
+            let offset = missed == nil && native != nil ? offsets[0] : offsets[offsets.count / 2]
             var cycles: [Int: Int] = [:]
             let errors = matched.map { match in
                 let error = match.time - fileTimes[match.index] - offset
@@ -302,14 +306,17 @@ struct NativePipeWireTests {
             try #require(heardNative.count >= count - 2, "native tap: \(heardNative.count) clicks heard")
             let (nativeErrors, cycles) = errors(heardNative)
             missedCycles = cycles
-            // Whole cycles late (a cycle the graph missed) or on time, within 0.3 ms; at most two late.
+            // Whole cycles late (the cycles the graph missed so far) or on time, within 0.3 ms; the
+            // delay changing at most twice over the file, by at most three cycles.
             let residuals = nativeErrors.map { ($0 - cycle * ($0 / cycle).rounded()) * 1000 }
+            let delays = cycles.sorted { $0.key < $1.key }.map(\.value)
+            let changes = zip(delays, delays.dropFirst()).count { $0 != $1 }
             #expect(residuals.allSatisfy { abs($0) <= 0.3 } && cycles.values.allSatisfy { $0 <= 3 },
                     "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
-            #expect(cycles.values.count { $0 > 0 } <= 2, "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
+            #expect(changes <= 2, "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
         }
         try #require(heardPulse.count >= count - 2, "libpulse: \(heardPulse.count) clicks heard")
-        let inOrder = errors(heardPulse, missed: missedCycles).errors
+        let inOrder = errors(heardPulse, missed: native == nil ? nil : missedCycles).errors
         if slip { print("heard clock after a slip, libpulse's errors in order, ms: \(inOrder.map { ($0 * 10000).rounded() / 10 })") }
         let pulseErrors = inOrder.map { abs($0) * 1000 }.sorted()
         let median = pulseErrors[pulseErrors.count / 2], worst = pulseErrors.last ?? 0
