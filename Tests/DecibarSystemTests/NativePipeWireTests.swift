@@ -307,11 +307,14 @@ struct NativePipeWireTests {
             let (nativeErrors, cycles) = errors(heardNative)
             missedCycles = cycles
             // Whole cycles late (the cycles the graph missed so far) or on time, within 0.3 ms; the
-            // delay changing at most twice over the file, by at most three cycles.
+            // delay changing at most twice over the file. How many cycles a stall costs is the
+            // graph's (5 at once on a quiet run; pipewire-pulse stopped for 30 ms holds it for 6),
+            // at most 8 here: that the native stamps count them right is checked by libpulse's,
+            // read net of them, and by libpulse's lead of under one cycle.
             let residuals = nativeErrors.map { ($0 - cycle * ($0 / cycle).rounded()) * 1000 }
             let delays = cycles.sorted { $0.key < $1.key }.map(\.value)
             let changes = zip(delays, delays.dropFirst()).count { $0 != $1 }
-            #expect(residuals.allSatisfy { abs($0) <= 0.3 } && cycles.values.allSatisfy { $0 <= 3 },
+            #expect(residuals.allSatisfy { abs($0) <= 0.3 } && cycles.values.allSatisfy { $0 <= 8 },
                     "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
             #expect(changes <= 2, "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
         }

@@ -116,12 +116,14 @@ struct TerminalGraphicsTests {
     func pixels(_ emulator: Emulator) throws {
         // foot on Wayland is judged by its pixels not being cells: its sixel palette is its own.
         let colors = emulator == .foot ? 128 : 256
+        // Judged once the preset has built its picture (92-97 % of the window lit in xterm and foot):
+        // caught while it still grew from black (5 % lit), kitty's picture changed by only 1.75 in 2 s.
         let (first, second, errors) = try looks(in: emulator, ["--mode", "milkdrop", "--seed", "1"]) {
-            $0.colors >= colors && $0.lit > 0.05 && (emulator != .foot || $0.flat < 0.8)
+            $0.colors >= colors && $0.lit > 0.3 && (emulator != .foot || $0.flat < 0.8)
         }
         print("term graphics \(emulator): \(first.colors) colours, \(Int(first.lit * 100)) % lit, \(Int(first.flat * 100)) % flat, changed by \(first.difference(from: second))")
         #expect(first.colors >= colors, "\(first.colors) colours: \(errors)")
-        #expect(first.lit > 0.05, "\(Int(first.lit * 100)) % of the window lit")
+        #expect(first.lit > 0.3, "\(Int(first.lit * 100)) % of the window lit")
         if emulator == .foot { #expect(first.flat < 0.8, "\(Int(first.flat * 100)) % of neighbours equal: cells, not pixels") }
         #expect(first.difference(from: second) > 2, "the picture did not change in 2 s")
     }
