@@ -29,7 +29,16 @@ final class PrivateDisplay {
         display = ":" + number.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    deinit { process.kill() }
+    /// Asked to end first: Xvfb then removes its socket in /tmp/.X11-unix, which one killed
+    /// outright leaves behind (three of them after a whole test run).
+    deinit {
+        if process.isRunning { process.terminate() }
+        let deadline = TestRig.now() + 2
+        while process.isRunning && TestRig.now() < deadline { usleep(5_000) }
+        guard process.isRunning else { return }
+        process.kill()
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X" + display.dropFirst())
+    }
 
     /// xdotool on this display (input goes to this display's windows alone); its output, trimmed.
     @discardableResult
