@@ -217,14 +217,26 @@ struct AppTapTests {
             let (left, stamps) = await reader.value
             let runs = soundRuns(left)
             let heardRuns = runs.map { "\($0.from)-\($0.to)" }.joined(separator: " ")
-            // For the messages, natively: cycles of the graph the tap did not hear, where the time
-            // its stamps say passed between buffers is more than the audio they hold. (libpulse's
-            // stamps are the server's timing info, a few ms apart from one read to the next.)
-            let skips = zip(stamps, stamps.dropFirst()).compactMap { before, buffer in
+            // For the messages: which of its track's samples each run of sound starts on (the tone
+            // repeats every 1200 samples, so up to that), telling a lost start from a loss inside
+            // a track; and natively, where the graph's time between buffers was more or less than
+            // the audio they hold (the tap's node idle before its first link, or cycles unheard).
+            let omega = 2 * Double.pi * 440 / 48000
+            let starts = runs.map { run in
+                (0 ..< 1200).min { a, b in
+                    let misfit = { (k: Int) in
+                        abs(Self.alphaAmplitude * sin(omega * Double(k)) - Double(left[run.from]))
+                            + abs(Self.alphaAmplitude * sin(omega * Double(k + 1)) - Double(left[run.from + 1]))
+                    }
+                    return misfit(a) < misfit(b)
+                } ?? 0
+            }
+            let gaps = zip(stamps, stamps.dropFirst()).compactMap { before, buffer in
                 let frames = Int(((buffer.time - before.time) * 48000).rounded()) - buffer.count
                 return abs(frames) >= 128 ? "\(buffer.at): \(frames)" : nil
             }
-            let details = "sound at \(heardRuns)" + (kind == .pipewire ? "; cycles unheard (at sample: frames) \(skips)" : "")
+            let details = "sound at \(heardRuns), starting on samples \(starts) of their tracks"
+                + (kind == .pipewire ? "; time between buffers beyond their audio (at sample: frames) \(gaps)" : "")
             // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
             let heard = left.count { abs($0) > 1e-6 }
             #expect(heard <= 3 * 47920, "\(heard - 3 * 47920) samples more than the three tracks hold: stale audio; \(details)")
