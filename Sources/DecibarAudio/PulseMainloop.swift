@@ -1,4 +1,5 @@
 import CPulse
+import Dispatch
 
 /// A libpulse threaded mainloop: one thread that runs every PulseAudio callback.
 ///
@@ -22,8 +23,14 @@ final class PulseMainloop: @unchecked Sendable {
     // Never nil for a running mainloop.
     var api: UnsafeMutablePointer<pa_mainloop_api> { pulseFunctions.pa_threaded_mainloop_get_api!(pointer)! }
 
-    /// Runs `body` with the mainloop locked; never call it from a PulseAudio callback.
+    /// Whether this is the mainloop's own thread, where every callback runs with the lock held.
+    var isCurrentThread: Bool { pulseFunctions.pa_threaded_mainloop_in_thread!(pointer) != 0 }
+
+    /// Runs `body` with the mainloop locked. On the mainloop's own thread the lock is already held
+    /// (libpulse aborts if that thread takes it again): there an object whose owner let go while
+    /// a callback held it ends, and its `stop` runs inside that callback.
     func locked<R>(_ body: () throws -> R) rethrows -> R {
+        if isCurrentThread { return try body() }
         pulseFunctions.pa_threaded_mainloop_lock!(pointer)
         defer { pulseFunctions.pa_threaded_mainloop_unlock!(pointer) }
         return try body()
@@ -37,6 +44,11 @@ final class PulseMainloop: @unchecked Sendable {
 
     /// Stops the thread and frees the loop. Every context and stream must already be gone.
     func shutDown() {
+        guard !isCurrentThread else {
+            // A thread cannot wait for its own end: another stops it once this callback returns.
+            DispatchQueue.global().async { self.shutDown() }
+            return
+        }
         pulseFunctions.pa_threaded_mainloop_stop!(pointer)
         pulseFunctions.pa_threaded_mainloop_free!(pointer)
     }

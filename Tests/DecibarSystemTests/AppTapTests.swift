@@ -163,6 +163,36 @@ struct AppTapTests {
         try await playTracks(on: .pulseaudio, answerDelay: 0.15)
     }
 
+    /// The reproduction of an abort in a whole test run (`DaemonBeatTests/seekDropsOldBeats`, 2026-12-03): a
+    /// daemon let go of with its tap open, while a tap callback held the tap, left the last
+    /// reference to that callback; the tap then stopped on its own PulseAudio thread, took that
+    /// thread's lock again, and libpulse aborted the process. Here the holder is the timer of a
+    /// question sent late (`answerDelayForTesting`), so it happens every time.
+    @Test("a tap let go of while its own PulseAudio thread still holds it closes there: nothing aborts, nothing of it is left on the server")
+    func releasedOnItsOwnThread() async throws {
+        try await withTaskExecutorPreference(Self.driver) {
+            let server = try PrivatePulseServer()
+            let tones = try makeTones(in: server, seconds: 10)
+            var tap: PulseMonitorTap? = try PulseMonitorTap(target: .apps(AppSelection(apps: ["alpha"]), output: nil),
+                                                            server: server.serverAddress)
+            tap?.answerDelayForTesting = 0.5
+            tap?.start()
+            let buffers = try #require(tap?.buffers)
+            let drain = Task(executorPreference: Self.reader) { for await _ in buffers {} }
+            #expect(tap?.waitForStatus(otherThan: .connecting, until: HostClock.now() + 5) == .waitingForApp("waiting for alpha"))
+            let alpha = try server.play(tones.alpha, app: "alpha")
+            defer { alpha.kill() }
+            // The capture is made as the stream is announced; the question about it waits 0.5 s.
+            let captures = { ((try? server.pactl("list", "source-outputs", "short")) ?? "").split(separator: "\n").count }
+            #expect(TestRig.wait(timeout: 2) { captures() == 1 })
+            tap = nil
+            #expect(TestRig.wait(timeout: 3) { captures() == 0 }, "\(captures()) captures left")
+            await drain.value
+            let clients = try server.pactl("list", "clients", "short")
+            #expect(!clients.contains("Decibar"), "\(clients)")
+        }
+    }
+
     /// Where `samples` held sound (from, to), runs parted by 10 ms of zeros or more.
     func soundRuns(_ samples: [Float]) -> [(from: Int, to: Int)] {
         var runs: [(from: Int, to: Int)] = []

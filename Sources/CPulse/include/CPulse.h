@@ -23,7 +23,7 @@
     X(pa_stream_set_buffer_attr) X(pa_stream_set_monitor_stream) X(pa_stream_set_read_callback) X(pa_stream_set_state_callback) \
     X(pa_stream_set_underflow_callback) X(pa_stream_set_write_callback) X(pa_stream_unref) X(pa_stream_update_timing_info) \
     X(pa_stream_writable_size) X(pa_stream_write) X(pa_strerror) \
-    X(pa_threaded_mainloop_free) X(pa_threaded_mainloop_get_api) X(pa_threaded_mainloop_lock) \
+    X(pa_threaded_mainloop_free) X(pa_threaded_mainloop_get_api) X(pa_threaded_mainloop_in_thread) X(pa_threaded_mainloop_lock) \
     X(pa_threaded_mainloop_new) X(pa_threaded_mainloop_set_name) X(pa_threaded_mainloop_signal) \
     X(pa_threaded_mainloop_start) X(pa_threaded_mainloop_stop) X(pa_threaded_mainloop_unlock) \
     X(pa_threaded_mainloop_wait) X(pa_timeval_add)
