@@ -4,8 +4,9 @@
 A test that failed is run once more on its own: many tests time real audio on a shared two-core
 machine, and a moment of starvation can push one past its mark. The suite passes only if every such
 test really ran again (all its cases) and passed; the ones that needed a second run are listed last
-either way. More than --max-reruns failures are not run again (that is a breakage, not a slow moment),
-unless the host took the cores: a failure while the hypervisor took at least 5 % of them (steal,
+either way, those the host starved (below) apart from the rest, as not the tests' own. More than
+--max-reruns failures are not run again (that is a breakage, not a slow moment), unless the host
+took the cores: a failure while the hypervisor took at least 5 % of them (steal,
 sampled from /proc/stat) is run again but not counted toward that limit, and when the host took as
 much during its second run too, it runs again (at most twice more), each time once the host has
 taken less for 5 s (or after two minutes). The timed tests hold on a quiet host, not on one that
@@ -424,9 +425,20 @@ def run_all(options, passed):
             for test_id, message in still:
                 print(f"  ✘ {test_id}\t{message}")
             return 1
-        say(f"passed: {len(set(first.started))} tests ran; these needed a second run:")
-        for test_id in failed:
-            print(f"  ↻ {test_id}\t(first run: {first.issues[test_id]})")
+        # The host's failures are not the tests' own: listed apart, with what the host took, so a
+        # run's own second runs read at a glance.
+        own = [test_id for test_id in failed if test_id not in hosts]
+        if own:
+            say(f"passed: {len(set(first.started))} tests ran; these needed a second run:")
+            for test_id in own:
+                print(f"  ↻ {test_id}\t(first run: {first.issues[test_id]})")
+        else:
+            say(f"passed: {len(set(first.started))} tests ran, none needed a second run of its own")
+        if hosts:
+            say(f"run again because the host took at least {options.host_share:.0f} % of the cores during their first run "
+                "(not counted as failed):")
+            for test_id in hosts:
+                print(f"  ⏸ {test_id}\t(first run: {first.issues[test_id]}; {host_text(test_id, lanes, load)})")
         return 0
 
 
@@ -602,6 +614,14 @@ def host_took_cores(test_id, lanes, load, share):
         return False
     measured = load.between(mine[0], mine[1] or time.time())
     return measured is not None and measured[1] >= share
+
+
+def host_text(test_id, lanes, load):
+    """What the host took while `test_id` first ran."""
+    mine = next((run.times[test_id] for _, run in lanes if test_id in run.times), None)
+    measured = load.between(mine[0], mine[1] or time.time()) if mine and mine[0] else None
+    return "the host took an unknown share" if measured is None else \
+        f"the host took {measured[1]:.1f} % of the cores, at most {measured[2]:.0f} % in half a second"
 
 
 def second_run_problem(test_id, first, again):

@@ -58,10 +58,14 @@ struct SpectrogramTests {
     static func live(_ arguments: [String], playing file: (String) throws -> String, seconds: Double) throws -> (RenderTests.Frame, String) {
         let server = try PrivatePulseServer()
         let played = try file(server.directory)
-        let png = server.directory + "/shot.png"
-        let live = try RunningCommand(["live", "--size", "960x480", "--exit-after", "\(seconds)", "--screenshot", png] + arguments,
+        let png = server.directory + "/shot.png", frames = server.directory + "/frames.log"
+        let live = try RunningCommand(["live", "--size", "960x480", "--exit-after", "\(seconds)", "--screenshot", png, "--frame-log", frames] + arguments,
                                       environment: server.environment)
-        usleep(300_000)
+        // `--exit-after` counts from the first frame: the music starts with it, however long the
+        // window took to open (seconds under ThreadSanitizer, where a fixed wait let the file end
+        // before the screenshot).
+        #expect(TestRig.wait(timeout: 30) { ((try? String(contentsOfFile: frames, encoding: .utf8)) ?? "").contains("\n") || live.process.isRunning == false },
+                "no frame drawn: \(live.standardError)")
         let player = try server.play(played)
         defer { player.kill() }
         #expect(live.waitForExit(timeout: 30) == 0, "stderr: \(live.standardError)")

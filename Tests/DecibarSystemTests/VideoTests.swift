@@ -199,7 +199,9 @@ struct VideoTests {
             usleep(300_000)
         }
         print("stream: shown frame minus the playhead's frame: \(offsets)")
-        #expect(offsets.allSatisfy { abs($0) <= 1 }, "the stream's picture is away from the playhead by \(offsets) frames")
+        // Under a sanitizer decoding runs several times slower: within half a second, as from a file.
+        let within = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 1 : Int(Self.fps / 2)
+        #expect(offsets.allSatisfy { abs($0) <= within }, "the stream's picture is away from the playhead by \(offsets) frames")
     }
 
     /// Frame k of a render, decoded to RGBA.
