@@ -42,8 +42,7 @@ case "$sanitizer" in
     if [ "$guarded" -ne 0 ] || [ "$planted" -eq 0 ]; then echo "sanitized-tests: the Mutex shim does not work as it should" >&2; exit 1; fi
     export LD_PRELOAD="$shim"
     # Statuses stay as they are (the tests check them); every report lands in a file.
-    export TSAN_OPTIONS="log_path=$reports/report exitcode=0"
-    ;;
+    export TSAN_OPTIONS="log_path=$reports/report exitcode=0" ;;
   *) echo "sanitized-tests: unknown sanitizer $sanitizer" >&2; exit 2 ;;
 esac
 status=0
