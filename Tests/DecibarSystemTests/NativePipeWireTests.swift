@@ -211,6 +211,11 @@ struct NativePipeWireTests {
         }
     }
 
+    /// Stamps as seconds after the first, to the millisecond: where a tap lost clicks.
+    static func relative(_ times: [Double]) -> [Double] {
+        times.map { (($0 - (times.first ?? 0)) * 1000).rounded() / 1000 }
+    }
+
     /// PipeWire's own tap stamps by the graph's clock: a sample is heard when the sink takes its
     /// cycle (the driver's wake-up), plus its place in the cycle and the device's delay (0 on a
     /// null sink). libpulse stamps on the stream's sample clock, placed by the server's timing
@@ -244,7 +249,8 @@ struct NativePipeWireTests {
         let pulse = try PulseMonitorTap(bufferLimit: 16384, measuresSinkLatency: true, server: server.serverAddress)
         let nativeCount = ClickCount()
         let nativeTimes = native.map { native in Self.clickTimes(native.buffers, counting: nativeCount) { native.sinkLatency } }
-        let pulseTimes = Self.clickTimes(pulse.buffers) { pulse.sinkLatency }
+        let pulseCount = ClickCount()
+        let pulseTimes = Self.clickTimes(pulse.buffers, counting: pulseCount) { pulse.sinkLatency }
         native?.start()
         pulse.start()
         defer { native?.stop(); pulse.stop() }
@@ -271,6 +277,11 @@ struct NativePipeWireTests {
             player = try server.play(clicks)
         }
         player.waitUntilExit()
+        // The taps stop once both have heard every click, or 2 s after the player ended: a server
+        // that says a stream drained before its sink played it loses nothing to the stop.
+        _ = TestRig.wait(timeout: 2) {
+            pulseCount.value.load(ordering: .acquiring) >= count && (native == nil || nativeCount.value.load(ordering: .acquiring) >= count)
+        }
         usleep(300_000)
         native?.stop()
         pulse.stop()
@@ -303,7 +314,8 @@ struct NativePipeWireTests {
         let cycle = 256.0 / 48000
         var missedCycles: [Int: Int] = [:]
         if let heardNative {
-            try #require(heardNative.count >= count - 2, "native tap: \(heardNative.count) clicks heard")
+            try #require(heardNative.count >= count - 2,
+                         "native tap: \(heardNative.count) clicks heard, at \(Self.relative(heardNative)) s; libpulse's at \(Self.relative(heardPulse)) s")
             let (nativeErrors, cycles) = errors(heardNative)
             missedCycles = cycles
             // Whole cycles late (the cycles the graph missed so far) or on time, within 0.3 ms; the
@@ -318,7 +330,8 @@ struct NativePipeWireTests {
                     "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
             #expect(changes <= 2, "native errors, ms: \(nativeErrors.map { $0 * 1000 })")
         }
-        try #require(heardPulse.count >= count - 2, "libpulse: \(heardPulse.count) clicks heard")
+        try #require(heardPulse.count >= count - 2,
+                     "libpulse: \(heardPulse.count) clicks heard, at \(Self.relative(heardPulse)) s; the native tap's at \(Self.relative(heardNative ?? [])) s")
         let inOrder = errors(heardPulse, missed: native == nil ? nil : missedCycles).errors
         if slip { print("heard clock after a slip, libpulse's errors in order, ms: \(inOrder.map { ($0 * 10000).rounded() / 10 })") }
         let pulseErrors = inOrder.map { abs($0) * 1000 }.sorted()

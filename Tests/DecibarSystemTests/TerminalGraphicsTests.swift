@@ -108,7 +108,15 @@ struct TerminalGraphicsTests {
         }
         Thread.sleep(forTimeInterval: 2)
         let second = try look()
-        return (first, second, terminal.standardError)
+        // A window that never showed a picture says whether the terminal still ran and which
+        // windows the display had, so a failure tells a terminal that never drew from one gone.
+        var errors = terminal.standardError
+        if !pictured(first) {
+            let windows = display.map { try? TestRig.run("xwininfo", ["-root", "-children"], environment: ["DISPLAY": $0.display]) } ?? nil
+            errors = "no picture in 30 s; \(tool) \(terminal.isRunning ? "still running" : "ended"); its errors: \(errors)"
+                + (windows.map { "; the display's windows: \(String(decoding: $0.output, as: UTF8.self).split(separator: "\n").filter { $0.contains("0x") }.joined(separator: " | "))" } ?? "")
+        }
+        return (first, second, errors)
     }
 
     @Test("Milkdrop drawn as real pixels: at least 256 colours (foot: 128, and not flat cells), not black, changing between two shots 2 s apart",
