@@ -7,7 +7,8 @@ test really ran again (all its cases) and passed; the ones that needed a second 
 either way, those the host starved (below) apart from the rest, as not the tests' own. More than
 --max-reruns failures are not run again (that is a breakage, not a slow moment), unless the host
 took the cores: a failure while the hypervisor took at least 5 % of them (steal,
-sampled from /proc/stat) is run again but not counted toward that limit, and when the host took as
+sampled from /proc/stat), or 20 % in one half second of the test, is run again but not counted
+toward that limit, and when the host took as
 much during its second run too, it runs again (at most twice more), each time once the host has
 taken less for 5 s (or after two minutes). The timed tests hold on a quiet host, not on one that
 takes a quarter of both cores for tens of milliseconds at a time.
@@ -268,6 +269,9 @@ def main():
     parser.add_argument("--host-share", type=float, default=HOST_SHARE,
                         help="a failure while the hypervisor took at least this percent of the cores (steal) is the "
                         "host's: it does not count toward --max-reruns (default %(default)s; above 100: never)")
+    parser.add_argument("--host-burst", type=float, default=HOST_BURST,
+                        help="so is a failure while the host took at least this percent of the cores in one half "
+                        "second of the test (default %(default)s; above 100: never)")
     parser.add_argument("--host-reruns", type=int, default=2,
                         help="how many more times a second run the host starved too runs, each once the host "
                         "takes less or after two minutes (default %(default)s)")
@@ -382,9 +386,9 @@ def run_all(options, passed):
             print(overlap_text(test_id, lanes, load))
         # A failure while the host took a share of the cores is the host's (the figure is printed
         # beside it): it is run again like the others but does not count toward the breakage limit.
-        hosts = [test_id for test_id in failed if host_took_cores(test_id, lanes, load, options.host_share)]
+        hosts = [test_id for test_id in failed if host_took_cores(test_id, lanes, load, options)]
         if hosts:
-            say(f"{len(hosts)} of them failed while the host took at least {options.host_share:.0f} % of the cores")
+            say(f"{len(hosts)} of them failed while the host took at least {host_rule(options)}")
         if len(failed) - len(hosts) > options.max_reruns:
             say(f"more than {options.max_reruns} failures; not running them again")
             return 1
@@ -397,8 +401,8 @@ def run_all(options, passed):
             for attempt in range(1 + options.host_reruns):
                 if attempt:
                     waited = load.wait_until_quiet(options.host_share, HOST_WAIT)
-                    say(f"the host took {taken:.1f} % of the cores during that run: running {test_id} once more "
-                        f"({waited})")
+                    say(f"the host took {taken:.1f} % of the cores during that run (at most {worst:.0f} % in half a second): "
+                        f"running {test_id} once more ({waited})")
                 else:
                     say(f"running {test_id} again, alone")
                 began = time.time()
@@ -407,10 +411,10 @@ def run_all(options, passed):
                 print(flush=True)
                 problem = second_run_problem(test_id, first, again)
                 measured = load.between(began, time.time())
-                taken = measured[1] if measured else 0.0
+                taken, worst = (measured[1], measured[2]) if measured else (0.0, 0.0)
                 # A failure the host starved is run once more, on a quieter host if one comes; any
                 # other failure, and a run that passed, end here.
-                if problem is None or taken < options.host_share:
+                if problem is None or not starved(measured, options):
                     break
             if problem is None:
                 cases = again.cases.get(test_id, 0)
@@ -435,7 +439,7 @@ def run_all(options, passed):
         else:
             say(f"passed: {len(set(first.started))} tests ran, none needed a second run of its own")
         if hosts:
-            say(f"run again because the host took at least {options.host_share:.0f} % of the cores during their first run "
+            say(f"run again because the host took at least {host_rule(options)} during their first run "
                 "(not counted as failed):")
             for test_id in hosts:
                 print(f"  ⏸ {test_id}\t(first run: {first.issues[test_id]}; {host_text(test_id, lanes, load)})")
@@ -607,13 +611,27 @@ HOST_SHARE = 5.0
 HOST_WAIT = 120.0
 
 
-def host_took_cores(test_id, lanes, load, share):
-    """Whether the hypervisor took at least `share` % of the cores, on average, while `test_id` ran."""
+# Steal this high in one half second (2 % at most on a quiet run) is a core gone for a fifth of a
+# second or more: PipeWire's graph missed 18 of its 5.3 ms cycles in one such second (a CI-like run
+# of 2026-12-03, 31 % in half a second, 3.8 % over the test's 10 s).
+HOST_BURST = 20.0
+
+
+def starved(measured, options):
+    """Whether `measured` (MachineLoad.between) shows the host took the cores: on average, or in a burst."""
+    return measured is not None and (measured[1] >= options.host_share or measured[2] >= options.host_burst)
+
+
+def host_rule(options):
+    return f"{options.host_share:.0f} % of the cores (or {options.host_burst:.0f} % in half a second)"
+
+
+def host_took_cores(test_id, lanes, load, options):
+    """Whether the hypervisor took the cores (`starved`) while `test_id` ran."""
     mine = next((run.times[test_id] for _, run in lanes if test_id in run.times), None)
     if not mine or not mine[0]:
         return False
-    measured = load.between(mine[0], mine[1] or time.time())
-    return measured is not None and measured[1] >= share
+    return starved(load.between(mine[0], mine[1] or time.time()), options)
 
 
 def host_text(test_id, lanes, load):

@@ -42,15 +42,22 @@ struct RunnerProbes {
     /// names that file in RUN_TESTS_EXTRA_STEAL): this probe adds a second of both cores to it.
     @Test("fails on its first two runs while the host takes the cores, passes on its third")
     func starvedTwice() throws {
-        let runs = ((try? String(contentsOfFile: RunnerProbe.folder! + "/runs", encoding: .utf8)) ?? "")
-            .split(separator: "\n").count { $0 == "starvedTwice" }
+        let runs = RunnerProbe.runCount("starvedTwice")
         _ = try RunnerProbe.ran("starvedTwice")
         guard runs < 2 else { return }
-        let path = RunnerProbe.folder! + "/steal"
-        let taken = Int((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") ?? 0
-        try String(taken + 200).write(toFile: path, atomically: true, encoding: .utf8)
+        try RunnerProbe.addSteal(200)
         usleep(1_200_000)
         Issue.record("the probe fails while the host takes the cores")
+    }
+
+    /// A burst: 40 jiffies at once (a core for 0.4 s) in a 6 s run, 3 % of both cores over it.
+    @Test("fails on its first run after the host took the cores in one burst, passes on its second")
+    func burstOnce() throws {
+        guard !(try RunnerProbe.ran("burstOnce")) else { return }
+        usleep(1_000_000)
+        try RunnerProbe.addSteal(40)
+        usleep(5_000_000)
+        Issue.record("the probe fails after the host took the cores for a moment")
     }
 
     @Test("starts a private PipeWire, then ends the test process without stopping it")
@@ -74,9 +81,20 @@ enum RunnerProbe {
     static var folder: String? { ProcessInfo.processInfo.environment["DECIBAR_RUNNER_PROBE"] }
 
     /// Whether `name` ran before in this folder.
-    static func hasRun(_ name: String) -> Bool {
-        guard let folder else { return false }
-        return ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0 == name }
+    static func hasRun(_ name: String) -> Bool { runCount(name) > 0 }
+
+    /// How many times the probe `name` ran so far.
+    static func runCount(_ name: String) -> Int {
+        guard let folder else { return 0 }
+        return ((try? String(contentsOfFile: folder + "/runs", encoding: .utf8)) ?? "").split(separator: "\n").count { $0 == name }
+    }
+
+    /// Adds `jiffies` to the steal the runner reads (its RUN_TESTS_EXTRA_STEAL file).
+    static func addSteal(_ jiffies: Int) throws {
+        guard let folder else { throw RigError("DECIBAR_RUNNER_PROBE is not set") }
+        let path = folder + "/steal"
+        let taken = Int((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") ?? 0
+        try String(taken + jiffies).write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// Writes `line` to the folder's notes, for the runner's test to read.

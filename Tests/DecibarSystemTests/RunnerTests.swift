@@ -8,14 +8,15 @@ import Testing
 struct RunnerTests {
     /// Runs the runner with `arguments`; its status, its own lines (standard output; the tests
     /// report on standard error) and the probes' runs.
-    /// The runner on the probes. Unless `hostShare` is given, what the host takes (steal) excuses
-    /// no failure: these tests judge the runner's own rules, on whatever host runs them.
-    private func runner(_ arguments: [String], probeFolder: String? = nil, hostShare: String = "101") throws
+    /// The runner on the probes. Unless `hostShare` or `hostBurst` is given, what the host takes
+    /// (steal) excuses no failure: these tests judge the runner's own rules, on whatever host runs them.
+    private func runner(_ arguments: [String], probeFolder: String? = nil, hostShare: String = "101", hostBurst: String = "101") throws
         -> (status: Int32, output: String, runs: [String]) {
         let folder = try probeFolder ?? TestRig.temporaryDirectory()
         defer { if probeFolder == nil { try? FileManager.default.removeItem(atPath: folder) } }
         let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
-                                                 "--timeline", folder + "/timeline.txt", "--host-share", hostShare] + arguments,
+                                                 "--timeline", folder + "/timeline.txt", "--host-share", hostShare,
+                                                 "--host-burst", hostBurst] + arguments,
                                      // The crash probe's trap would start Swift's backtracer, which under
                                      // AddressSanitizer hangs reading the crashed process: it is not what is tested.
                                      environment: ["DECIBAR_RUNNER_PROBE": folder, "SWIFT_BACKTRACE": "enable=no",
@@ -48,13 +49,30 @@ struct RunnerTests {
         #expect(run.status == 0, "\(run.output)")
         #expect(run.runs == ["starvedTwice", "starvedTwice", "starvedTwice"], "\(run.output)")
         #expect(run.output.contains("run-tests: 1 of them failed while the host took at least 5 % of the cores"), "\(run.output)")
-        #expect(run.output.contains(" % of the cores during that run: running DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
+        #expect(run.output.contains(" in half a second): running DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
         #expect(run.output.contains("run 3 of DecibarSystemTests.RunnerProbes/starvedTwice()/"), "\(run.output)")
         // Listed apart from the tests' own second runs, with what the host took.
         #expect(run.output.contains("run-tests: passed: 1 tests ran, none needed a second run of its own\n"), "\(run.output)")
-        let named = closing(run.output, after: "run-tests: run again because the host took at least 5 % of the cores during their first run")
+        let named = closing(run.output, after: "run-tests: run again because the host took at least 5 % of the cores")
         #expect(named.count == 1 && named[0].hasPrefix("  ⏸ DecibarSystemTests.RunnerProbes/starvedTwice()/") && named[0].contains("; the host took "),
                 "\(run.output)")
+    }
+
+    /// The host's steal in one burst: a fifth of both cores for half a second, under 5 % over the test.
+    @Test("a test that failed while the host took the cores in one burst is the host's; with --host-burst above 100 it is the test's own")
+    func starvedInABurst() throws {
+        let run = try runner(["--filter", "RunnerProbes/burstOnce"], hostShare: "5", hostBurst: "20")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.runs == ["burstOnce", "burstOnce"], "\(run.output)")
+        #expect(run.output.contains("run-tests: 1 of them failed while the host took at least 5 % of the cores (or 20 % in half a second)"),
+                "\(run.output)")
+        let named = closing(run.output, after: "run-tests: run again because the host took at least 5 % of the cores (or 20 % in half a second)")
+        #expect(named.count == 1 && named[0].hasPrefix("  ⏸ DecibarSystemTests.RunnerProbes/burstOnce()/"), "\(run.output)")
+        // The mean alone (4 % or less here) excuses nothing: the same run is the test's own second run.
+        let own = try runner(["--filter", "RunnerProbes/burstOnce"], hostShare: "5")
+        #expect(own.status == 0 && own.runs == ["burstOnce", "burstOnce"], "\(own.output)")
+        let ownNamed = closing(own.output, after: "run-tests: passed: 1 tests ran; these needed a second run:")
+        #expect(ownNamed.count == 1 && ownNamed[0].hasPrefix("  ↻ DecibarSystemTests.RunnerProbes/burstOnce()/"), "\(own.output)")
     }
 
     @Test("a test that always fails is run again and fails the run")

@@ -8,7 +8,9 @@ enum TerminalSignals {
     /// Set once before the handlers go in and read only by them, which may run on any thread at
     /// any moment, where no lock may be taken: plain memory, written while no handler is installed.
     nonisolated(unsafe) private static var leaving: UnsafeMutableBufferPointer<UInt8>?
-    nonisolated(unsafe) private static var settings = termios()
+    /// On the heap, not a global of the C type: Swift lays a global `termios` out 57 bytes long,
+    /// its padding dropped, and a copy into it writes all 60 (AddressSanitizer's report, 2026-12-04).
+    nonisolated(unsafe) private static var settings: UnsafeMutablePointer<termios>?
     nonisolated(unsafe) private static var input: Int32 = 0
     nonisolated(unsafe) private static var output: Int32 = 1
     private static let wakeFD = Atomic<Int32>(-1)
@@ -26,7 +28,13 @@ enum TerminalSignals {
             _ = buffer.initialize(from: bytes)
             leaving = buffer
         }
-        self.settings = settings
+        if self.settings == nil {
+            let memory = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+            memory.initialize(to: settings)
+            self.settings = memory
+        } else {
+            self.settings?.pointee = settings
+        }
         self.input = input
         self.output = output
         wakeFD.store(wake, ordering: .sequentiallyConsistent)
@@ -46,7 +54,7 @@ enum TerminalSignals {
             Posix.handleSignal(signal) { signal in
                 // Only async-signal-safe calls: write, tcsetattr, sigaction, raise.
                 if let bytes = TerminalSignals.leaving { Posix.signalSafeWrite(TerminalSignals.output, bytes.baseAddress, bytes.count) }
-                Posix.setTerminalSettings(TerminalSignals.input, TerminalSignals.settings)
+                if let settings = TerminalSignals.settings { Posix.setTerminalSettings(TerminalSignals.input, settings.pointee) }
                 Posix.handleSignal(signal, nil)
                 Posix.raise(signal)
             }
