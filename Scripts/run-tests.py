@@ -6,12 +6,11 @@ machine, and a moment of starvation can push one past its mark. The suite passes
 test really ran again (all its cases) and passed; the ones that needed a second run are listed last
 either way, those the host starved (below) apart from the rest, as not the tests' own. More than
 --max-reruns failures are not run again (that is a breakage, not a slow moment), unless the host
-took the cores: a failure while the hypervisor took at least 5 % of them (steal,
-sampled from /proc/stat), or 20 % in one half second of the test, is run again but not counted
-toward that limit, and when the host took as
-much during its second run too, it runs again (at most twice more), each time once the host has
-taken less for 5 s (or after two minutes). The timed tests hold on a quiet host, not on one that
-takes a quarter of both cores for tens of milliseconds at a time.
+took the cores: a failure while the hypervisor took at least 5 % of them (steal, sampled from
+/proc/stat), or 20 % in one half second of the test, is run again but not counted toward that
+limit, and when the host took as much during its second run too, it runs again (at most twice
+more), each time once the host has taken less for 5 s (or after two minutes). The timed tests hold
+on a quiet host, not on one that takes a quarter of both cores for tens of milliseconds at a time.
 
 Results come from Swift Testing's event stream (JSON lines), not from its console text or xUnit
 file: the stream names each test by its full ID (module.Suite/function(labels:)/File.swift:line:column),
@@ -611,7 +610,7 @@ HOST_SHARE = 5.0
 HOST_WAIT = 120.0
 
 
-# Steal this high in one half second (2 % at most on a quiet run) is a core gone for a fifth of a
+# Steal this high in one half second (2-6 % at most on a quiet run) is a core gone for a fifth of a
 # second or more: PipeWire's graph missed 18 of its 5.3 ms cycles in one such second (a CI-like run
 # of 2026-12-03, 31 % in half a second, 3.8 % over the test's 10 s).
 HOST_BURST = 20.0
