@@ -100,11 +100,13 @@ test-app: deps
 	Scripts/build-milkdrop.sh .build/debug debug
 	$(BARE_ENV) Scripts/run-tests.py --filter DecibarAppTests --beside '$(APP_BESIDE)' --beside-here
 
-# The whole suite built with AddressSanitizer (decibar too); any report fails it. A few minutes.
+# The whole suite built with AddressSanitizer (decibar too); any report fails it. About 80 minutes
+# on two cores.
 asan: deps
 	Scripts/sanitized-tests.sh address
 
-# The whole suite built with ThreadSanitizer (decibar too); any data race reported fails it.
+# The whole suite built with ThreadSanitizer (decibar too); any data race reported fails it. About
+# 90 minutes on two cores.
 tsan: deps
 	Scripts/sanitized-tests.sh thread
 
