@@ -164,11 +164,6 @@ struct MilkdropTests {
 
         deinit { music.terminate() }
 
-        func intervals(_ arguments: [String], seconds: Int, skip: Double) throws -> [Double] {
-            let steady = try stamps(arguments, seconds: seconds, skip: skip)
-            return zip(steady.dropFirst(), steady).map { $0 - $1 }
-        }
-
         /// When each frame was shown, from `skip` seconds on.
         func stamps(_ arguments: [String], seconds: Int, skip: Double) throws -> [Double] {
             let log = server.directory + "/frames-\(arguments.joined().hashValue).log"
@@ -193,28 +188,59 @@ struct MilkdropTests {
             return stamps.map { offset($0, from: phase) }
         }
 
-        /// How many slots the median interval is, and the share of intervals within 2 ms of that.
-        static func steadiness(_ gaps: [Double]) -> (slots: Double, within: Double, median: Double) {
-            let median = gaps.isEmpty ? 0 : gaps.sorted()[gaps.count / 2]
-            let slots = max(1, (median / slot).rounded())
-            return (slots, Double(gaps.filter { abs($0 - slots * slot) <= 0.002 }.count) / Double(max(1, gaps.count)), median)
+        /// How many slots each frame was shown for, in runs: "3x12 2x1" is twelve frames of three slots, then one of two.
+        static func runs(_ stamps: [Double]) -> String {
+            var runs: [(slots: Int, count: Int)] = []
+            for gap in zip(stamps.dropFirst(), stamps).map({ $0 - $1 }) {
+                let slots = Int((gap / slot).rounded())
+                if runs.last?.slots == slots { runs[runs.count - 1].count += 1 } else { runs.append((slots, 1)) }
+            }
+            return runs.map { "\($0.slots)x\($0.count)" }.joined(separator: " ")
+        }
+
+        /// How many slots the median interval is; the share of frames shown on a slot of the grid
+        /// (within 2 ms) for as many slots as the frame before or after them; and how often the
+        /// divisor changed (a run of at least five frames shown for another count). Frame by frame,
+        /// not by intervals: a frame shown a little late makes both intervals beside it off, but it is
+        /// one late frame; and a divisor changed once (drawings that got cheaper) leaves both parts steady.
+        static func steadiness(_ stamps: [Double]) -> (slots: Double, within: Double, median: Double, changes: Int) {
+            guard stamps.count > 2 else { return (1, 0, 0, 0) }
+            let gaps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
+            let median = gaps.sorted()[gaps.count / 2]
+            let off = offGrid(stamps)
+            // Each frame's slot, counted from the first frame's; `steps[k]` is how many slots frame k + 1 came after frame k.
+            let index = stamps.indices.map { ((stamps[$0] - off[$0] - (stamps[0] - off[0])) / slot).rounded() }
+            let steps = (1 ..< stamps.count).map { index[$0] - index[$0 - 1] }
+            let steady = steps.indices.filter { k in
+                abs(off[k + 1]) <= 0.002 && (k > 0 && steps[k - 1] == steps[k] || k + 1 < steps.count && steps[k + 1] == steps[k])
+            }
+            var phases: [Double] = []
+            var run = (step: -1.0, count: 0)
+            for step in steps {
+                run = step == run.step ? (step, run.count + 1) : (step, 1)
+                if run.count == 5, phases.last != step { phases.append(step) }
+            }
+            return (max(1, (median / slot).rounded()), Double(steady.count) / Double(steps.count), median, max(0, phases.count - 1))
         }
     }
 
-    @Test("a preset slower than a slot is shown at a steady part of 60 Hz: its intervals within 2 ms of one multiple of the slot as often as bars' within 2 ms of 16.7 ms in the same run (5 points less at most)")
+    @Test("a preset slower than a slot is shown at a steady part of 60 Hz: its frames on a slot (within 2 ms) for as many slots as the frame beside them, as often as bars' frames (5 points less at most), the divisor changing at most twice")
     func pacedToADivisor() throws {
         let rig = try PaceRig()
         // Drawn at half size, this preset takes 20-30 ms a frame on two cores with llvmpipe; at a
         // fixed scale: with `auto` it would be drawn smaller until it keeps 60 a second.
-        let milkdrop = PaceRig.steadiness(try rig.intervals(["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2", "--milkdrop-scale", "0.5"],
-                                                            seconds: 12, skip: 2))
-        let bars = PaceRig.steadiness(try rig.intervals(["--mode", "bars"], seconds: 12, skip: 2))
-        print(String(format: "paced: milkdrop every %.0f slots, %.1f %% within 2 ms; bars %.1f %% within 2 ms of 16.7 ms",
-                     milkdrop.slots, milkdrop.within * 100, bars.within * 100))
+        let stamps = try rig.stamps(["--mode", "milkdrop", "--preset", "Unchained - Spinal Mixdown 2", "--milkdrop-scale", "0.5"], seconds: 12, skip: 2)
+        let milkdrop = PaceRig.steadiness(stamps)
+        let bars = PaceRig.steadiness(try rig.stamps(["--mode", "bars"], seconds: 12, skip: 2))
+        print(String(format: "paced: milkdrop mostly every %.0f slots, %.1f %% of frames steady; bars %.1f %%; ",
+                     milkdrop.slots, milkdrop.within * 100, bars.within * 100) + "milkdrop's frames, slots each (how many in a row): " + PaceRig.runs(stamps))
         #expect(milkdrop.slots >= 2, "the preset drew in time here: \(milkdrop.median * 1000) ms a frame")
+        // The divisor may change as the drawings' cost does (a sanitizer's slow start showed the
+        // preset for 3 slots for 7 s, then for 2), each part steady; not back and forth.
+        #expect(milkdrop.changes <= 2, "the divisor changed \(milkdrop.changes) times: \(PaceRig.runs(stamps))")
         // The machine's own steadiness is bars' (Xvfb's copy of each frame and the music player
         // beside it move both alike): the preset, shown every few slots, must keep up with it.
-        #expect(milkdrop.within >= bars.within - 0.05, "milkdrop every \(milkdrop.slots) slots: \(milkdrop.within * 100) % within 2 ms; bars \(bars.within * 100) %")
+        #expect(milkdrop.within >= bars.within - 0.05, "milkdrop mostly every \(milkdrop.slots) slots: \(milkdrop.within * 100) % of frames steady; bars \(bars.within * 100) %; \(PaceRig.runs(stamps))")
         #expect(bars.slots == 1 && abs(bars.median - PaceRig.slot) < 0.0005, "bars every \(bars.median * 1000) ms")
     }
 
@@ -252,17 +278,18 @@ struct MilkdropTests {
         let rig = try PaceRig()
         let aurora = ["--shader", TestRig.packageRoot + "/Shaders/examples/aurora.glsl", "--shader-scale"]
         // From the fifth second: the scale settles in the first three.
-        let automatic = try rig.intervals(aurora + ["auto"], seconds: 14, skip: 5)
-        let full = try rig.intervals(aurora + ["1"], seconds: 10, skip: 3)
-        let (autoRate, fullRate) = (1 / (automatic.reduce(0, +) / Double(max(1, automatic.count))), 1 / (full.reduce(0, +) / Double(max(1, full.count))))
+        let automatic = try rig.stamps(aurora + ["auto"], seconds: 14, skip: 5)
+        let full = try rig.stamps(aurora + ["1"], seconds: 10, skip: 3)
+        func rate(_ stamps: [Double]) -> Double { Double(stamps.count - 1) / max(1e-9, (stamps.last ?? 0) - (stamps.first ?? 0)) }
+        let (autoRate, fullRate) = (rate(automatic), rate(full))
         let pace = PaceRig.steadiness(automatic)
-        print(String(format: "aurora at 1280x720: auto %.1f frames/s (every %.0f slots, %.1f %% within 2 ms); every pixel %.1f frames/s",
+        print(String(format: "aurora at 1280x720: auto %.1f frames/s (mostly every %.0f slots, %.1f %% of frames steady); every pixel %.1f frames/s",
                      autoRate, pace.slots, pace.within * 100, fullRate))
         // The goal (the display's rate or a steady part of it, 90 % within 2 ms) is not
         // met reliably here: the scale and the pacer's divisor settle together, and some runs
         // stay at 15 a second (26.2 frames/s and 77.7 % in one release run, 15.2 and 74.8 % in a
         // debug one). What holds: never slower than every pixel.
-        #expect(autoRate >= fullRate * 0.95, "auto \(autoRate) frames/s (every \(pace.slots) slots, \(pace.within * 100) % within 2 ms), every pixel \(fullRate)")
+        #expect(autoRate >= fullRate * 0.95, "auto \(autoRate) frames/s (mostly every \(pace.slots) slots, \(pace.within * 100) % of frames steady), every pixel \(fullRate)")
     }
 
     @Test("bars drawn after Milkdrop in the same window (the m key) are the bars drawn without it: each within 3 pixels for a steady tone")
