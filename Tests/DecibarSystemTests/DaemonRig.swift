@@ -97,6 +97,6 @@ extension RenderTests.Frame {
     init(png path: String, width: Int = 320, height: Int = 180) throws {
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         guard decoded.output.count == width * height * 4 else { throw RigError("\(path): not a \(width)x\(height) PNG: \(decoded.error)") }
-        self.init(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
+        try self.init(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
     }
 }

@@ -1,4 +1,5 @@
 import DecibarCore
+import DecibarRender
 import DecibarTestSupport
 import Foundation
 import Testing
@@ -105,6 +106,44 @@ struct MilkdropTests {
         return (colors.count, Double(lit) / Double(32 * 18))
     }
 
+    @Test("a change of scale (the dynamic scale's move) fades from the picture shown, not from black")
+    func scaleChangeKeepsThePicture() throws {
+        // The library makes its picture anew at a new size and builds it up again by feedback: shown
+        // alone, a window went dark for a moment at each move (caught as a black play screenshot).
+        let window = try Window(title: "Decibar Milkdrop scale test", width: 320, height: 180)
+        let (width, height) = window.drawableSize
+        let preset = try #require(Self.installedPreset(named: Self.brightPreset), "projectm-data lacks \(Self.brightPreset)")
+        let renderer = try MilkdropRenderer(shaders: ShaderLibrary(), width: width, height: height, mesh: (32, 24), fps: 30,
+                                            dataDirectory: "/usr/share/projectM", seed: 7, clock: 0)
+        let loaded = renderer.loadPreset(preset)
+        #expect(loaded.problem == nil, "\(loaded.problem ?? "")")
+        let rate = 48000, fps = 30, changeAt = 30
+        var left = [Float](repeating: 0, count: rate / fps), right = left
+        var lit: [Double] = []
+        for frame in 0 ..< changeAt + fps {
+            // A kick every half second over a bass and a high tone: the preset's picture moves with it.
+            for index in left.indices {
+                let t = Double(frame * left.count + index) / Double(rate)
+                let kick = exp(-18 * t.truncatingRemainder(dividingBy: 0.5)) * sin(2 * .pi * 60 * t)
+                left[index] = Float(0.6 * kick + 0.2 * sin(2 * .pi * 110 * t) + 0.1 * sin(2 * .pi * 2200 * t))
+                right[index] = Float(0.6 * kick + 0.2 * sin(2 * .pi * 165 * t) + 0.1 * sin(2 * .pi * 3300 * t))
+            }
+            left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in renderer.addAudio(left: l, right: r) } }
+            try renderer.draw(clock: Double(frame) / Double(fps), in: PixelRect(x: 0, y: 0, width: width, height: height),
+                              scale: frame < changeAt ? 1 : 0.5, canvasWidth: width, canvasHeight: height)
+            let readback = window.readPixels()
+            window.present()
+            lit.append(Self.variety(of: try RenderTests.Frame(pixels: readback.pixels, width: readback.width, height: readback.height,
+                                                               bottomUp: true)).lit)
+        }
+        let before = lit[changeAt - 1]
+        let after = lit[changeAt...]
+        let text = lit.map { String(format: "%.2f", $0) }.joined(separator: " ")
+        print("lit share by frame, the scale halved at frame \(changeAt): \(text)")
+        #expect(before >= 0.3, "the picture had not built before the change: \(text)")
+        #expect((after.min() ?? 0) >= before * 0.5, "the picture went dark after the change: \(text)")
+    }
+
     @Test("in a window: play draws the picture above the scrubber, --record records it, and an X11 background layer draws it")
     func inWindows() throws {
         let screen = try PrivateDisplay()
@@ -120,7 +159,7 @@ struct MilkdropTests {
         let played = try RenderTests.Frame(png: folder + "/play.png", width: width, height: height)
         let layout = PlayLayout(width: width, height: height)
         let picture = Self.variety(of: played, height: layout.barsHeight)
-        #expect(Self.isDrawn(picture), "play: \(picture)")
+        #expect(Self.isDrawn(picture), "play: \(picture); \(play.error)")
         // Below the picture, the scrubber's background.
         #expect(played.isBackground(x: 2, y: height - 2, theme: RenderTests.theme), "\(played.pixel(x: 2, y: height - 2))")
 

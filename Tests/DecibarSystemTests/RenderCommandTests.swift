@@ -104,7 +104,7 @@ struct RenderCommandTests {
         /// Tallest painted run in the bar columns of the visualizer area.
         func tallestBar(_ name: String) throws -> Int {
             let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", frames + name, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-            let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 320, height: 180, bottomUp: false)
+            let frame = try RenderTests.Frame(pixels: [UInt8](decoded.output), width: 320, height: 180, bottomUp: false)
             return bars.map { rect in
                 (0 ..< layout.barsHeight).filter { !frame.isBackground(x: rect.x + rect.width / 2, y: $0, theme: .default) }.count
             }.max() ?? 0

@@ -13,6 +13,18 @@ struct RenderTests {
         var height: Int
         var bottomUp: Bool
 
+        /// Throws when the picture is short (a screenshot never written, a decode that failed), so a
+        /// test fails with the sizes rather than crashing the run on an index.
+        init(pixels: [UInt8], width: Int, height: Int, bottomUp: Bool) throws {
+            guard pixels.count >= width * height * 4 else {
+                throw RigError("a \(width)x\(height) frame needs \(width * height * 4) bytes of RGBA, got \(pixels.count)")
+            }
+            self.pixels = pixels
+            self.width = width
+            self.height = height
+            self.bottomUp = bottomUp
+        }
+
         func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
             let row = bottomUp ? height - 1 - y : y
             let offset = (row * width + x) * 4
@@ -49,7 +61,7 @@ struct RenderTests {
             renderer.draw(rects, width: width, height: height, theme: Self.theme)
             let readback = window.readPixels()
             window.present()
-            let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
+            let frame = try Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
             for rect in rects {
                 let span = frame.paintedSpan(x: rect.x + rect.width / 2, theme: Self.theme)
                 #expect(abs(span.height - rect.height) <= 1, "\(count) bars: \(rect) drawn \(span.height) px high")
@@ -75,7 +87,7 @@ struct RenderTests {
                   canvasWidth: width, canvasHeight: height)
         let readback = window.readPixels()
         window.present()
-        let frame = Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
+        let frame = try Frame(pixels: readback.pixels, width: readback.width, height: readback.height, bottomUp: true)
         var inside = 0
         var outside = 0
         for y in 0 ..< height {
@@ -126,7 +138,7 @@ struct LiveWindowTests {
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
         #expect(decoded.output.count == 640 * 360 * 4)
-        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+        let frame = try RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
 
         // After 3.5 s of a steady tone the smoother and the automatic sensitivity have settled (its
         // reference is the tone's peak), and the device name has faded.
@@ -157,7 +169,7 @@ struct LiveWindowTests {
         #expect(play.waitForExit(timeout: 15) == 0, "stderr: \(play.standardError)")
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
-        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+        let frame = try RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
         let layout = PlayLayout(width: 640, height: 360)
         func near(_ pixel: (UInt8, UInt8, UInt8), _ color: Color) -> Bool {
             let expected = [color.red, color.green, color.blue].map { Int(($0 * 255).rounded()) }
@@ -248,7 +260,7 @@ struct LiveWindowTests {
         #expect(result.status == 0)
         #expect(result.error.contains("waiting for audio server"))
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
+        let frame = try RenderTests.Frame(pixels: [UInt8](decoded.output), width: 640, height: 360, bottomUp: false)
         // The message is light gray just above the center line; silent bars are thin and blue.
         var light = 0
         for y in 100 ..< 180 {

@@ -51,7 +51,7 @@ struct SpectrogramTests {
 
     static func decode(_ png: String) throws -> RenderTests.Frame {
         let image = try PNGImage.decode(Array(try Data(contentsOf: URL(fileURLWithPath: png))))
-        return RenderTests.Frame(pixels: image.pixels, width: image.width, height: image.height, bottomUp: false)
+        return try RenderTests.Frame(pixels: image.pixels, width: image.width, height: image.height, bottomUp: false)
     }
 
     /// `live --mode MODE` while `file` plays, its frame after `seconds`.
@@ -303,7 +303,7 @@ struct RadialCoverTests {
         #expect(abs(Double(red.count) / (diameter * diameter) - Double.pi / 4) < 0.03)
         #expect(abs(Double((xs.min() ?? 0) + (xs.max() ?? 0)) / 2 - 320) <= 2, "centered across")
         // Bars all round it: pixels of neither the background nor the cover in each of 16 sectors just outside the disc.
-        let frame = RenderTests.Frame(pixels: image.pixels, width: image.width, height: image.height, bottomUp: false)
+        let frame = try RenderTests.Frame(pixels: image.pixels, width: image.width, height: image.height, bottomUp: false)
         let (cx, cy) = (Double((xs.min() ?? 0) + (xs.max() ?? 0)) / 2, Double((ys.min() ?? 0) + (ys.max() ?? 0)) / 2)
         var sectors = Set<Int>()
         for y in 0 ..< image.height {

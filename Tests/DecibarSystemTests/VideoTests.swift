@@ -210,8 +210,8 @@ struct VideoTests {
         let size = width * height * 4
         let bytes = [UInt8](decoded.output)
         guard !bytes.isEmpty, bytes.count % size == 0 else { throw RigError("\(path): \(decoded.error)") }
-        return stride(from: 0, to: bytes.count, by: size).map {
-            RenderTests.Frame(pixels: Array(bytes[$0 ..< $0 + size]), width: width, height: height, bottomUp: false)
+        return try stride(from: 0, to: bytes.count, by: size).map {
+            try RenderTests.Frame(pixels: Array(bytes[$0 ..< $0 + size]), width: width, height: height, bottomUp: false)
         }
     }
 

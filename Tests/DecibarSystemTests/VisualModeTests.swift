@@ -26,7 +26,7 @@ struct VisualModeTests {
         #expect(live.waitForExit(timeout: 20) == 0, "stderr: \(live.standardError)")
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
         #expect(decoded.status == 0, "ffmpeg: \(decoded.error)")
-        return (RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false), live.standardError)
+        return try (RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false), live.standardError)
     }
 
     func paintedHeight(_ frame: RenderTests.Frame, x: Int, theme: BarTheme = .default) -> Int {
@@ -110,7 +110,7 @@ struct VisualModeTests {
                                       environment: server.environment)
         #expect(live.waitForExit(timeout: 20) == 0, "stderr: \(live.standardError)")
         let decoded = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png, "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
-        let frame = RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
+        let frame = try RenderTests.Frame(pixels: [UInt8](decoded.output), width: width, height: height, bottomUp: false)
         let meter = MeterLayout(width: width, height: height, channelCount: 2, loudnessBarCount: 2)
         for channel in 0 ..< 2 {
             let lamp = meter.lamp(channel: channel)

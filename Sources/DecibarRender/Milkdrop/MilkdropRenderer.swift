@@ -11,6 +11,10 @@ import DecibarCore
 /// A transition draws two presets, each by an engine of its own into its own framebuffer, and
 /// blends them (`MilkdropTransitionRenderer`) before scaling up.
 ///
+/// A change of scale makes the library start its picture again from black (its feedback textures
+/// are made anew at the new size): the last picture is kept and faded into the new one while that
+/// builds up, so the window never flashes dark when the dynamic scale moves.
+///
 /// One at a time per process: libprojectM 3.1 keeps its worker thread in a global.
 public final class MilkdropRenderer {
     private let functions: DecibarMilkdrop
@@ -20,6 +24,11 @@ public final class MilkdropRenderer {
     /// Where each engine draws (the second's made with it), and where a transition blends them.
     private var targets: [Target] = [Target(), Target()]
     private var blendTarget = Target()
+    /// The picture shown before a change of scale, faded out from `heldSince` over `rebuildSeconds`.
+    private var held = Target()
+    private var heldSince = 0.0
+    /// About how long a preset takes to build its picture from black again at 15-60 frames a second.
+    public static let rebuildSeconds = 1.0
     /// The engine showing the preset on screen; the other draws the incoming one in a transition.
     private var shownEngine = 0
     private var size = (width: 0, height: 0)
@@ -120,7 +129,7 @@ public final class MilkdropRenderer {
     deinit {
         let state = SavedBindings()
         functions.decibar_milkdrop_destroy!(instance)
-        for target in targets + [blendTarget] { target.delete() }
+        for target in targets + [blendTarget, held] { target.delete() }
         Self.restoreState(state)
     }
 
@@ -133,6 +142,8 @@ public final class MilkdropRenderer {
         var message = [CChar](repeating: 0, count: 512)
         var missing = [CChar](repeating: 0, count: 1024)
         let engine = incoming ? 1 - shownEngine : shownEngine
+        // Another preset: the picture held across a change of scale is not what follows.
+        dropHeldPicture()
         if targets[engine].framebuffer == 0 {
             do throws(RenderError) {
                 targets[engine] = try Target(width: size.width, height: size.height)
@@ -187,7 +198,7 @@ public final class MilkdropRenderer {
         let drawn = (width: max(1, Int((Double(rect.width) * scale).rounded())), height: max(1, Int((Double(rect.height) * scale).rounded())))
         if size != drawn {
             do throws(RenderError) {
-                try resizeTargets(to: drawn)
+                try resizeTargets(to: drawn, holding: blend == nil ? shownEngine : nil, at: clock)
             } catch {
                 Self.restoreState(state)
                 throw error
@@ -197,6 +208,7 @@ public final class MilkdropRenderer {
         functions.decibar_milkdrop_set_clock!(Int64((clock * 1_000_000).rounded()))
         let incoming = 1 - shownEngine
         let blending = blend != nil && targets[incoming].framebuffer != 0
+        if blending { dropHeldPicture() }
         if blending, blendTarget.framebuffer == 0 {
             do throws(RenderError) {
                 blendTarget = try Target(width: size.width, height: size.height)
@@ -227,7 +239,16 @@ public final class MilkdropRenderer {
         timer?.end()
         Self.restoreState(state)
         guard rendered else { throw RenderError("Milkdrop: " + Self.text(frameMessage)) }
-        let shown = blending ? blendTarget.texture : targets[shownEngine].texture
+        var shown = blending ? blendTarget.texture : targets[shownEngine].texture
+        if held.framebuffer != 0 {
+            let progress = (clock - heldSince) / Self.rebuildSeconds
+            if progress >= 1 || progress < 0 {
+                dropHeldPicture()
+            } else if fadeFromHeld(into: targets[shownEngine].texture, progress: progress) {
+                shown = blendTarget.texture
+            }
+            Self.restoreState(state)
+        }
         pictures.draw(texture: shown, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                       sharpness: PictureRenderer.sharpness(upscaledBy: Double(rect.width) / Double(size.width)))
     }
@@ -240,14 +261,57 @@ public final class MilkdropRenderer {
         return functions.decibar_milkdrop_render!(instance, Int32(engine), &frameMessage, Int32(frameMessage.count)) == 1
     }
 
-    /// Makes every framebuffer in use again at the size drawn.
-    private func resizeTargets(to drawn: (width: Int, height: Int)) throws(RenderError) {
-        for index in targets.indices where targets[index].framebuffer != 0 {
+    /// Draws the held picture fading into `texture` into the blend target; false if that cannot be
+    /// made (the new picture is then shown alone).
+    private func fadeFromHeld(into texture: GLuint, progress: Double) -> Bool {
+        if blendTarget.framebuffer == 0 {
+            guard let made = try? Target(width: size.width, height: size.height) else {
+                dropHeldPicture()
+                return false
+            }
+            blendTarget = made
+        }
+        glFunctions.glBindFramebuffer!(GLenum(GL_FRAMEBUFFER), blendTarget.framebuffer)
+        glFunctions.glViewport!(0, 0, GLsizei(size.width), GLsizei(size.height))
+        do {
+            try transitions.draw(style: .blend, outgoing: held.texture, incoming: texture, progress: progress,
+                                 variation: (0, 0, 0, 0), width: size.width, height: size.height)
+            return true
+        } catch {
+            dropHeldPicture()
+            return false
+        }
+    }
+
+    private func dropHeldPicture() {
+        held.delete()
+        held = Target()
+    }
+
+    /// Makes every framebuffer in use again at the size drawn. The picture on screen is kept to
+    /// fade from when `holding` names the engine shown (no transition runs): that engine's, or
+    /// during a fade from an earlier change, the fade as last drawn.
+    private func resizeTargets(to drawn: (width: Int, height: Int), holding: Int?, at clock: Double) throws(RenderError) {
+        let inUse = targets.map { $0.framebuffer != 0 }
+        if let holding, inUse[holding] {
+            if held.framebuffer != 0, blendTarget.framebuffer != 0 {
+                held.delete()
+                held = blendTarget
+                blendTarget = Target()
+                targets[holding].delete()
+            } else {
+                held.delete()
+                held = targets[holding]
+            }
+            targets[holding] = Target()
+            heldSince = clock
+        }
+        for index in targets.indices where inUse[index] {
             targets[index].delete()
             targets[index] = Target()
             targets[index] = try Target(width: drawn.width, height: drawn.height)
         }
-        // Made again when a transition next needs it.
+        // Made again when a transition or a fade next needs it.
         blendTarget.delete()
         blendTarget = Target()
         size = drawn
