@@ -7,11 +7,30 @@ import Testing
 /// OSC by liblo's `oscdump`.
 @Suite("Outputs: WLED, DDP and OSC from levels --send", .serialized)
 struct OutputsTests {
-    /// A port nothing listens on now (taken from the kernel, then freed).
+    /// A UDP port nothing listens on now (taken from the kernel, then freed).
     static func freePort() throws -> Int {
         let probe = try DatagramReceiver()
         probe.stop()
         return probe.port
+    }
+
+    /// A TCP port no socket holds now, for a page. Not a UDP probe's: UDP and TCP ports are apart, and
+    /// a browser's closed connection holds its local port in TIME_WAIT for a minute, where the page's
+    /// server cannot listen. The kernel's own choice of a port to bind skips those.
+    static func freePagePort() throws -> Int {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { throw RigError("a TCP socket: errno \(errno)") }
+        defer { close(probe) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
+        }
+        guard bound else { throw RigError("a TCP port on 127.0.0.1: errno \(errno)") }
+        // Bound, never connected: closing it leaves nothing in TIME_WAIT.
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// `/decibar/levels` lines of oscdump: their arrival and four floats.
@@ -125,7 +144,7 @@ struct OutputsTests {
         // read, then Chromium's start and 1.5 s) must be shot while the window still sends (at 5 s
         // it sometimes was not: the page said "reconnecting"), and the tone must still play then.
         try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 10)
-        let port = try Self.freePort()
+        let port = try Self.freePagePort()
         let windowShot = server.directory + "/window.png", pageShot = server.directory + "/page.png", silentShot = server.directory + "/silent.png"
         let (width, height) = (960, 540)
         let live = try RunningCommand(["live", "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)", "--exit-after", "8",
@@ -191,7 +210,7 @@ struct OutputsTests {
     @Test("the page's 16 clients (15 reading, one that never reads), a 17th refused, and a flood of datagrams to a dead port while the daemon plays music in its window: every reader gets >= 55 frames a second, the stalled one loses frames, the player and the tap lose nothing, the window keeps its pacing")
     func underLoad() throws {
         let screen = try PrivateDisplay()
-        let port = try Self.freePort(), dead = try Self.freePort()
+        let port = try Self.freePagePort(), dead = try Self.freePort()
         let frameLog = NSTemporaryDirectory() + "decibar-load-frames-\(getpid()).log"
         defer { try? FileManager.default.removeItem(atPath: frameLog) }
         let rig = try DaemonRig(arguments: ["--window", "shown", "--frame-log", frameLog,
@@ -286,7 +305,7 @@ struct OutputsTests {
         let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
         let tone = server.directory + "/tone.wav"
         try TestRig.makeTone(at: tone, amplitude: 0.25, frequency: 1000, seconds: 8)
-        let port = try Self.freePort()
+        let port = try Self.freePagePort()
         let live = try RunningCommand(["live", "--mode", mode, "--size", "\(width)x\(height)", "--send", "http://127.0.0.1:\(port)",
                                        "--exit-after", "6"] + (windowShot.map { ["--screenshot", $0] } ?? []), environment: environment)
         defer { live.stop() }
