@@ -142,17 +142,15 @@ extension PulseMonitorTap {
         if measuresSinkLatency { noteTiming(of: stream) }
     }
 
-    /// The heard clock, from the server's timing snapshots (asked for every 0.1 s; the server's
-    /// own refresh slows to one every few seconds): each says where the stream's frames are
-    /// heard (HeardClock). Deliveries
-    /// are stamped on the sample clock (DeliveryClock); the sink latency published is what
+    /// The heard clock, from the server's timing snapshots (asked for every 0.1 s): each says
+    /// where the stream's frames are heard (HeardClock). Deliveries are stamped on the sample clock (DeliveryClock); the sink latency published is what
     /// separates those stamps from the heard times, so that stamp + latency = heard, as for
     /// PipeWire's own tap. It moves only with the clocks' estimates, not with the sink's
     /// momentary fill (a null sink's reads anywhere from 0.3 to 10 ms).
     private func noteTiming(of stream: OpaquePointer) {
         let now = HostClock.now()
         // A doubting clock asks at every delivery (a round trip each) until it knows.
-        if now - lastTimingRequest >= (heardClock.isDoubting ? 0 : Self.timingInterval) {
+        if now - lastTimingRequest >= (heardClock.isDoubting ? 0 : pa_timing_info.refreshInterval) {
             lastTimingRequest = now
             if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
         }
@@ -163,13 +161,7 @@ extension PulseMonitorTap {
         if info.synchronized_clocks != 0, info.write_index_corrupt == 0,
            lastSnapshot.map({ $0.tv_sec != info.timestamp.tv_sec || $0.tv_usec != info.timestamp.tv_usec }) ?? true {
             lastSnapshot = info.timestamp
-            // The snapshot's time is on the wall clock (the server's, which is ours when the clocks
-            // are synchronized): moved onto the host clock by how long ago it was.
-            var wall = timeval()
-            pulseFunctions.pa_gettimeofday!(&wall)
-            let hostNow = HostClock.now()
-            let age = Double(wall.tv_sec - info.timestamp.tv_sec) + Double(wall.tv_usec - info.timestamp.tv_usec) / 1e6
-            heardClock.note(time: hostNow - age, written: info.write_index / Int64(frameBytes),
+            heardClock.note(time: info.hostTime, written: info.write_index / Int64(frameBytes),
                             unqueued: Double(info.source_usec) / 1e6, outputLatency: Double(info.sink_usec) / 1e6,
                             sampleRate: sampleRate)
         }

@@ -45,7 +45,6 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// The timing snapshot last taken into `heardClock`.
     var lastSnapshot: timeval?
     var lastTimingRequest = -Double.infinity
-    static let timingInterval = 0.1
     var frameBytes = 8
     var retryTimer: OpaquePointer?
     var retryDelay = PulseMonitorTap.initialRetryDelay

@@ -86,6 +86,7 @@ public final class PulsePlayer: @unchecked Sendable {
     private var holdsTap = true
     /// When the last sample written will be heard, as stamped.
     private var writtenHeardAt = 0.0
+    private var lastTimingRequest = -Double.infinity
 
     /// The server's queue: what covers the wait for a request to reach this process and its answer
     /// to reach the sink. Its own main thread carries both ways at normal priority; with six busy
@@ -277,7 +278,7 @@ public final class PulsePlayer: @unchecked Sendable {
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
             // (While corked, the queue just follows on: the start moves it all.)
             let heardAt = holdsTap && writtenHeardAt > 0 ? writtenHeardAt + Double(written) / Double(sampleRate)
-                : HostClock.now() + currentLatency(stream)
+                : HostClock.now() + heardLatency(stream)
             writtenHeardAt = heardAt
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 handOver.add($0)
@@ -287,8 +288,12 @@ public final class PulsePlayer: @unchecked Sendable {
             positionBox.withLock { $0.map.note(outputFrame: noted.0, fileFrame: noted.1, rate: noted.2) }
             remaining -= written * frameBytes
         }
-        let latency = currentLatency(stream)
+        let latency = heardLatency(stream)
         let measuredAt = HostClock.now()
+        if measuredAt - lastTimingRequest >= pa_timing_info.refreshInterval {
+            lastTimingRequest = measuredAt
+            if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+        }
         positionBox.withLock {
             $0.outputFrame = outputFrame
             $0.latency = latency
@@ -340,7 +345,25 @@ public final class PulsePlayer: @unchecked Sendable {
         return queued / Double(sampleRate) + Double(timing.sink_usec) / 1_000_000
     }
 
-    /// Seconds from a sample written now until it is heard.
+    /// Seconds from a sample written now until it is heard, from the server's latest snapshot of
+    /// the stream (asked for every 0.1 s): what lies between its write and read indexes, less what
+    /// has played since (at the stream's rate), and the sink's own latency. libpulse's latency
+    /// (`currentLatency`) interpolates with a rate it fits to its snapshots, which come a second
+    /// apart by themselves: in `decibar play` it strayed from these figures by up to 3 ms in 6 s,
+    /// and the stamps and playhead with it. That is left for a snapshot from before the stream
+    /// started playing, or one a flush made stale.
+    private func heardLatency(_ stream: OpaquePointer) -> Double {
+        guard let info = pulseFunctions.pa_stream_get_timing_info!(stream)?.pointee, info.playing != 0,
+              info.write_index_corrupt == 0, info.read_index_corrupt == 0, info.sink_usec < 10_000_000 else { return currentLatency(stream) }
+        let played = HostClock.now() - info.hostTime
+        // A wall clock set back or forth since the snapshot: its age means nothing.
+        guard (0 ... 5).contains(played) else { return currentLatency(stream) }
+        let frameBytes = Double(channelCount * MemoryLayout<Float>.size)
+        let queued = Double(info.write_index - info.read_index) / frameBytes / Double(sampleRate) - played
+        return max(0, queued) + Double(info.sink_usec) / 1_000_000
+    }
+
+    /// Seconds from a sample written now until it is heard, as libpulse interpolates it.
     private func currentLatency(_ stream: OpaquePointer) -> Double {
         var microseconds: pa_usec_t = 0
         var negative: Int32 = 0
