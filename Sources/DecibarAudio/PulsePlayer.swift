@@ -86,6 +86,11 @@ public final class PulsePlayer: @unchecked Sendable {
     private var holdsTap = true
     /// When the last sample written will be heard, as stamped.
     private var writtenHeardAt = 0.0
+    /// When what is written is heard, from the server's timing snapshots; started again whenever
+    /// the stream's time is broken off (a flush, a cork, the server running dry).
+    private var heardClock = HeardClock()
+    /// The snapshot last taken into `heardClock`.
+    private var lastSnapshot: timeval?
     private var lastTimingRequest = -Double.infinity
 
     /// The server's queue: what covers the wait for a request to reach this process and its answer
@@ -278,7 +283,7 @@ public final class PulsePlayer: @unchecked Sendable {
             // Stamp each tapped buffer with when it will be heard: now plus the queue ahead of it.
             // (While corked, the queue just follows on: the start moves it all.)
             let heardAt = holdsTap && writtenHeardAt > 0 ? writtenHeardAt + Double(written) / Double(sampleRate)
-                : HostClock.now() + heardLatency(stream)
+                : writtenHeardTime(stream)
             writtenHeardAt = heardAt
             rechunker.append(UnsafeBufferPointer(start: samples, count: frames * channelCount), deliveredAt: heardAt) {
                 handOver.add($0)
@@ -288,12 +293,9 @@ public final class PulsePlayer: @unchecked Sendable {
             positionBox.withLock { $0.map.note(outputFrame: noted.0, fileFrame: noted.1, rate: noted.2) }
             remaining -= written * frameBytes
         }
-        let latency = heardLatency(stream)
+        let heardAt = writtenHeardTime(stream)
         let measuredAt = HostClock.now()
-        if measuredAt - lastTimingRequest >= pa_timing_info.refreshInterval {
-            lastTimingRequest = measuredAt
-            if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
-        }
+        let latency = max(0, heardAt - measuredAt)
         positionBox.withLock {
             $0.outputFrame = outputFrame
             $0.latency = latency
@@ -327,6 +329,8 @@ public final class PulsePlayer: @unchecked Sendable {
     /// wait (a seek) and after the end; anything else is an underrun (the decoder was behind) or a
     /// dropout (the audio was ready: this process was not scheduled in time).
     private func serverRanDry() {
+        // What follows is heard later by the silence: the clock starts again either way.
+        restartHeardClock()
         guard !isStarved && !endOfSource else { return }
         if stage.isSourceBehind {
             underruns.add(1, ordering: .relaxed)
@@ -345,22 +349,45 @@ public final class PulsePlayer: @unchecked Sendable {
         return queued / Double(sampleRate) + Double(timing.sink_usec) / 1_000_000
     }
 
-    /// Seconds from a sample written now until it is heard, from the server's latest snapshot of
-    /// the stream (asked for every 0.1 s): what lies between its write and read indexes, less what
-    /// has played since (at the stream's rate), and the sink's own latency. libpulse's latency
-    /// (`currentLatency`) interpolates with a rate it fits to its snapshots, which come a second
-    /// apart by themselves: in `decibar play` it strayed from these figures by up to 3 ms in 6 s,
-    /// and the stamps and playhead with it. That is left for a snapshot from before the stream
-    /// started playing, or one a flush made stale.
-    private func heardLatency(_ stream: OpaquePointer) -> Double {
+    /// When the last frame written so far is heard, from the server's timing snapshots of the
+    /// stream through a `HeardClock`, as the libpulse tap reads its own: each snapshot says when
+    /// the sink took which frame and how long it needs to play it. libpulse's own latency
+    /// (`currentLatency`) interpolates with a rate it fits to snapshots about a second apart: in
+    /// `decibar play` it strayed up to 3 ms in 6 s. A single snapshot can read late too (the
+    /// server's main thread kept from a core between counting and taking its time: one write
+    /// stamped 3.7 ms late in a test run); the clock's low edge of two seconds of them does not.
+    /// libpulse's latency stands in until the clock has a snapshot (the stream's start, a seek).
+    private func writtenHeardTime(_ stream: OpaquePointer) -> Double {
+        noteTiming(of: stream)
+        let frameBytes = Int64(channelCount * MemoryLayout<Float>.size)
+        if let info = pulseFunctions.pa_stream_get_timing_info!(stream)?.pointee, info.write_index_corrupt == 0,
+           let heard = heardClock.heardTime(ofPosition: info.write_index / frameBytes, sampleRate: sampleRate) {
+            return heard
+        }
+        return HostClock.now() + currentLatency(stream)
+    }
+
+    /// Asks for a snapshot every 0.1 s (at once while the clock doubts one that read late), and
+    /// takes each new one of a playing stream into the clock.
+    private func noteTiming(of stream: OpaquePointer) {
+        let now = HostClock.now()
+        if now - lastTimingRequest >= (heardClock.isDoubting ? 0 : pa_timing_info.refreshInterval) {
+            lastTimingRequest = now
+            if let operation = pulseFunctions.pa_stream_update_timing_info!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+        }
         guard let info = pulseFunctions.pa_stream_get_timing_info!(stream)?.pointee, info.playing != 0,
-              info.write_index_corrupt == 0, info.read_index_corrupt == 0, info.sink_usec < 10_000_000 else { return currentLatency(stream) }
-        let played = HostClock.now() - info.hostTime
-        // A wall clock set back or forth since the snapshot: its age means nothing.
-        guard (0 ... 5).contains(played) else { return currentLatency(stream) }
-        let frameBytes = Double(channelCount * MemoryLayout<Float>.size)
-        let queued = Double(info.write_index - info.read_index) / frameBytes / Double(sampleRate) - played
-        return max(0, queued) + Double(info.sink_usec) / 1_000_000
+              info.write_index_corrupt == 0, info.read_index_corrupt == 0, info.sink_usec < 10_000_000,
+              lastSnapshot.map({ $0.tv_sec != info.timestamp.tv_sec || $0.tv_usec != info.timestamp.tv_usec }) ?? true else { return }
+        lastSnapshot = info.timestamp
+        // The frames the sink has taken (the read index) are heard after the sink's latency.
+        heardClock.note(time: info.hostTime, written: info.read_index / Int64(channelCount * MemoryLayout<Float>.size), unqueued: 0,
+                        outputLatency: Double(info.sink_usec) / 1_000_000, sampleRate: sampleRate)
+    }
+
+    /// The stream's time was broken off: the snapshots before say nothing of what follows.
+    private func restartHeardClock() {
+        heardClock.reset()
+        lastSnapshot = nil
     }
 
     /// Seconds from a sample written now until it is heard, as libpulse interpolates it.
@@ -419,6 +446,7 @@ public final class PulsePlayer: @unchecked Sendable {
         let started: Double? = mainloop.locked {
             guard let stream, isReady else { return nil }
             if let operation = pulseFunctions.pa_stream_cork!(stream, corked ? 1 : 0, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+            restartHeardClock()
             if corked { holdsTap = true }
             guard !corked, holdsTap else { return nil }
             return startHeldTap(stream)
@@ -471,6 +499,7 @@ public final class PulsePlayer: @unchecked Sendable {
             seekWrittenAt = nil
             isStarved = true
             if let operation = pulseFunctions.pa_stream_flush!(stream, nil, nil) { pulseFunctions.pa_operation_unref!(operation) }
+            restartHeardClock()
             positionBox.withLock {
                 $0.map.restart(outputFrame: outputFrame, fileFrame: target)
                 $0.soughtWhilePaused = $0.isPaused ? target : nil

@@ -177,10 +177,11 @@ struct PulsePlayerTests {
         }
     }
 
-    /// The stamps come from the server's own timing snapshots (PulsePlayer.heardLatency), not
-    /// libpulse's interpolated latency, which strayed from them by up to 3 ms in 6 s inside
-    /// `decibar play` (a steady drift like the one `OutputsTests/onTime` once read click by click).
-    /// Here, with the snapshots, the 48 clicks of 12 s read 0.03-0.2 ms apart at worst.
+    /// The stamps come from the server's timing snapshots through a heard clock
+    /// (`PulsePlayer.writtenHeardTime`), not libpulse's interpolated latency, which strayed from
+    /// them by up to 3 ms in 6 s inside `decibar play` (a steady drift like the one
+    /// `OutputsTests/onTime` once read click by click), nor each snapshot alone (one click of 48
+    /// stamped 3.7 ms late in a test run). With the clock the 48 clicks read 0.01 ms apart at worst.
     @Test("the player's stamps keep to the file's timeline: 48 clicks over 12 s each within 1 ms of the median offset, the median error within 0.5 ms")
     func stampsKeepTime() async throws {
         let server = try PrivatePulseServer()
