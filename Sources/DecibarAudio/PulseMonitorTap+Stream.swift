@@ -143,9 +143,9 @@ extension PulseMonitorTap {
     }
 
     /// The heard clock, from the server's timing snapshots (asked for every 0.1 s): each says
-    /// where the stream's frames are heard (HeardClock). Deliveries are stamped on the sample clock (DeliveryClock); the sink latency published is what
-    /// separates those stamps from the heard times, so that stamp + latency = heard, as for
-    /// PipeWire's own tap. It moves only with the clocks' estimates, not with the sink's
+    /// where the stream's frames are heard (HeardClock). Deliveries are stamped on the sample
+    /// clock (DeliveryClock); the sink latency published is what separates those stamps from the
+    /// heard times, so that stamp + latency = heard, as for PipeWire's own tap. It moves only with the clocks' estimates, not with the sink's
     /// momentary fill (a null sink's reads anywhere from 0.3 to 10 ms).
     private func noteTiming(of stream: OpaquePointer) {
         let now = HostClock.now()
