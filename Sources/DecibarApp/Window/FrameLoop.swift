@@ -153,7 +153,8 @@ struct FrameLoop {
             let shown = MonotonicClock.now()
             // (The wait for its slot is not the frame's own time.)
             previousFrameSeconds = (drawnAt ?? shown) - now
-            frameLog?.write("\(shown) \(frame.loggedValue)")
+            // The drawing's own seconds last: a test can tell a slow picture from a late pacer.
+            frameLog?.write("\(shown) \(frame.loggedValue) \(previousFrameSeconds)")
             if finished { return }
             MonotonicClock.sleep(seconds: pacer.delayAfterFrame(finishedAt: MonotonicClock.now()))
         }
