@@ -277,12 +277,10 @@ struct MilkdropTests {
         // At full size, this preset's drawings take 26-33 ms (median) on two cores with llvmpipe,
         // 35-40 ms at the 95th percentile: shown every 3 slots; a machine half again as fast still
         // needs 2. (The half-size preset it replaced drew in 9-15 ms on an evening this machine was
-        // a quarter faster.) A sanitizer doubles the drawing's cost or more, past the slowest
-        // divisor: there the half-size one, shown every 2 or 3 slots. A fixed scale: with `auto`
-        // the preset would be drawn smaller until it keeps 60 a second.
-        let preset = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil
-            ? ["Geiss - Mash-Up 1", "1"] : ["Unchained - Spinal Mixdown 2", "0.5"]
-        let frames = try rig.frames(["--mode", "milkdrop", "--preset", preset[0], "--milkdrop-scale", preset[1]], seconds: 12, skip: 2)
+        // a quarter faster, and in 14 ms under AddressSanitizer, which leaves libprojectM and the
+        // software renderer as they are.) A fixed scale: with `auto` the preset would be drawn
+        // smaller until it keeps 60 a second.
+        let frames = try rig.frames(["--mode", "milkdrop", "--preset", "Geiss - Mash-Up 1", "--milkdrop-scale", "1"], seconds: 12, skip: 2)
         let stamps = frames.map(\.shown)
         let drawings = frames.map(\.drawing).sorted()
         let drawing = (median: drawings[drawings.count / 2] * 1000, slowest: (drawings.last ?? 0) * 1000)
