@@ -308,6 +308,7 @@ extension PulseMonitorTap {
             guard pulseFunctions.pa_stream_peek!(stream, &data, &byteCount) >= 0, byteCount > 0 else { break }
             let frames = byteCount / frameBytes
             let samples = data.map { UnsafeBufferPointer(start: $0.assumingMemoryBound(to: Float.self), count: frames * mixer.channelCount) }
+            captureObserverForTesting?(samples, frames)
             mixer.append(samples, frames: frames, to: lane, now: now) { emitMixed($0, frames: $1, at: now) }
             pulseFunctions.pa_stream_drop!(stream)
         }

@@ -57,6 +57,9 @@ public final class PulseMonitorTap: @unchecked Sendable {
     /// For tests: how much later each question about a playback stream goes out, as if the round
     /// trip took that long. Set before `start`; read on the mainloop thread.
     var answerDelayForTesting = 0.0
+    /// For tests: sees each piece read from an app's capture (nil samples: a hole), on the mainloop
+    /// thread, before it is mixed; tells what the server sent from what the mix made of it.
+    var captureObserverForTesting: (@Sendable (_ samples: UnsafeBufferPointer<Float>?, _ frames: Int) -> Void)?
     var mixer: StreamMixer?
     var clockTimer: OpaquePointer?
     /// Says what a user should know that is not a status (an app left out); called on the mainloop thread.

@@ -13,6 +13,12 @@ struct AppTapTests {
     static let alphaAmplitude = 0.251188643  // -12 dBFS
     /// The last sample of a 1 s 440 Hz tone at 48 kHz (sample 47999, a whole number of cycles on).
     static let lastSample = -Float(alphaAmplitude * sin(2 * Double.pi * 440 / 48000))
+    /// Sample `n` of a track of `playTracks`: alpha's tone, its amplitude rising from half to whole
+    /// over the second, so that a few samples tell where in the track they are (the tone alone
+    /// repeats every 1200 samples: a loss of 2400 looked like none).
+    static func trackSample(_ n: Int) -> Double {
+        alphaAmplitude * (0.5 + 0.5 * Double(n) / 47999) * sin(2 * Double.pi * 440 * Double(n) / 48000)
+    }
     static let betaAmplitude = 0.501187234   // -6 dBFS
     static let reader = DedicatedThreadExecutor(name: "app-tap-reader")
     static let driver = DedicatedThreadExecutor(name: "app-tap-driver")
@@ -214,7 +220,7 @@ struct AppTapTests {
         try await withTaskExecutorPreference(Self.driver) {
             let server = try PrivatePulseServer(kind: kind)
             let track = server.directory + "/track.wav"
-            try TestRig.makeTone(at: track, amplitude: Self.alphaAmplitude, frequency: 440, seconds: 1)
+            try TestRig.makeSignal(at: track, "\(Self.alphaAmplitude)*(0.5+0.5*n/47999)*sin(2*PI*440*n/48000)", seconds: 1)
             let tones = try makeTones(in: server, seconds: 10)
             let beta = try server.play(tones.beta, app: "beta")
             defer { beta.kill() }
@@ -225,6 +231,13 @@ struct AppTapTests {
                 ? try PipeWireTap(target: target, bufferLimit: 16384, priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
                 : try PulseMonitorTap(target: target, bufferLimit: 16384, server: server.serverAddress)
             (tap as? PulseMonitorTap)?.answerDelayForTesting = answerDelay
+            // What libpulse handed over, before the mix: the samples of the tracks among them.
+            let captured = Atomic<Int>(0)
+            (tap as? PulseMonitorTap)?.captureObserverForTesting = { samples, frames in
+                guard let samples else { return }
+                let stride = samples.count / max(frames, 1)
+                captured.add((0 ..< frames).count { abs(samples[$0 * stride]) > 1e-6 }, ordering: .relaxed)
+            }
             tap.start()
             let buffers = tap.buffers
             let reader = Task(executorPreference: Self.reader) {
@@ -247,26 +260,36 @@ struct AppTapTests {
             let (left, stamps) = await reader.value
             let runs = soundRuns(left)
             let heardRuns = runs.map { "\($0.from)-\($0.to)" }.joined(separator: " ")
-            // For the messages: which of its track's samples each run of sound starts on (the tone
-            // repeats every 1200 samples, so up to that), telling a lost start from a loss inside
-            // a track; and natively, where the graph's time between buffers was more or less than
-            // the audio they hold (the tap's node idle before its first link, or cycles unheard).
-            let omega = 2 * Double.pi * 440 / 48000
-            let starts = runs.map { run in
-                (0 ..< 1200).min { a, b in
-                    let misfit = { (k: Int) in
-                        abs(Self.alphaAmplitude * sin(omega * Double(k)) - Double(left[run.from]))
-                            + abs(Self.alphaAmplitude * sin(omega * Double(k + 1)) - Double(left[run.from + 1]))
-                    }
-                    return misfit(a) < misfit(b)
-                } ?? 0
+            // For the messages: which of its track's samples each run of sound starts on (its
+            // first 16 against the whole track), and how many of the rest are missing from inside
+            // it, telling a lost start from a loss inside a track; and natively, where the graph's
+            // time between buffers was more or less than the audio they hold (the tap's node idle
+            // before its first link, or cycles unheard).
+            let model = (0 ..< 48000 + 16).map { Self.trackSample($0) }
+            // The track's sample that the 16 heard from `frame` on (at most to `end`) fit best.
+            func place(of frame: Int, end: Int) -> Int {
+                let heard = (frame ... min(frame + 15, end)).map { Double(left[$0]) }
+                let misfits = (0 ..< 48000).map { k in heard.indices.reduce(0) { $0 + abs(model[k + $1] - heard[$1]) } }
+                return misfits.indices.min { misfits[$0] < misfits[$1] } ?? 0
+            }
+            let starts = runs.map { place(of: $0.from, end: $0.to) }
+            let inside = zip(runs, starts).map { run, start in 48000 - start - (run.to - run.from + 1) }
+            // Where a run first leaves its track (a piece missing or repeated): the run's frame, and
+            // the track's sample heard there against the one due.
+            let breaks = zip(runs, starts).compactMap { run, start -> String? in
+                guard let frame = (run.from ... run.to).first(where: { frame in
+                    let due = start + frame - run.from
+                    return due >= 48000 || abs(model[due] - Double(left[frame])) > 1e-4
+                }) else { return nil }
+                return "at \(frame) sample \(start + frame - run.from) due, \(place(of: frame, end: run.to)) heard"
             }
             let gaps = zip(stamps, stamps.dropFirst()).compactMap { before, buffer in
                 let frames = Int(((buffer.time - before.time) * 48000).rounded()) - buffer.count
                 return abs(frames) >= 128 ? "\(buffer.at): \(frames)" : nil
             }
-            let details = "sound at \(heardRuns), starting on samples \(starts) of their tracks"
+            let details = "sound at \(heardRuns), starting on samples \(starts) of their tracks, \(inside) missing inside them\(breaks.isEmpty ? "" : " (\(breaks.joined(separator: "; ")))")"
                 + (kind == .pipewire ? "; time between buffers beyond their audio (at sample: frames) \(gaps)" : "")
+                + (kind == .pipewire ? "" : "; the captures held \(captured.load(ordering: .relaxed)) of their samples")
             // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
             let heard = left.count { abs($0) > 1e-6 }
             #expect(heard <= 3 * 47920, "\(heard - 3 * 47920) samples more than the three tracks hold: stale audio; \(details)")

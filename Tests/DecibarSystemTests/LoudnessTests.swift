@@ -41,11 +41,7 @@ struct LoudnessTests {
 
     func makeSignal(_ expression: String, seconds: Double, in folder: String, name: String = "signal.wav") throws -> String {
         let path = folder + "/" + name
-        // Commas inside the expression would end the filter's argument.
-        let escaped = expression.replacingOccurrences(of: ",", with: "\\,")
-        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                                              "aevalsrc=\(escaped):s=48000:d=\(seconds)", "-c:a", "pcm_f32le", path])
-        #expect(made.status == 0, "\(made.error)")
+        try TestRig.makeSignal(at: path, expression, seconds: seconds)
         return path
     }
 

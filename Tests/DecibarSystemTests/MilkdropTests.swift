@@ -438,7 +438,7 @@ struct MilkdropTests {
         let song = try MusicLibrary.path(of: MusicLibrary.songs[1])
         var said: [String: String] = [:]
         func frames(_ name: String, seed: String?, load: Bool = false, environment: [String: String] = [:]) throws -> [String] {
-            let busy = load ? try SteadyPlaybackTests.Load(loops: 2) : nil
+            let busy = load ? try BusyLoops(count: 2) : nil
             defer { busy?.stop() }
             let output = folder + "/" + name + ".mp4"
             let rendered = try render([song, "--mode", "milkdrop", "--duration", "10", "--size", "320x180", "-o", output]

@@ -17,34 +17,9 @@ struct SteadyPlaybackTests {
     /// tests check that everything plays and is counted, not that nothing breaks up.
     static let isSanitized = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] != nil
 
-    /// Busy loops until `stop`: each a shell spinning at normal priority.
-    final class Load {
-        private let loops: [Process]
-
-        init(loops count: Int = 6) throws {
-            loops = try (0 ..< count).map { _ in
-                let loop = Process(tool: "sh", arguments: ["-c", "while :; do :; done"], environment: [:],
-                                   output: FileHandle.nullDevice, errors: FileHandle.nullDevice)
-                try loop.startAlone()
-                return loop
-            }
-        }
-
-        func stop() { loops.forEach { $0.kill() } }
-
-        deinit { stop() }
-    }
-
     func samples(at path: String) throws -> [Float] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-
-    /// A stereo float WAV of `expression` (an ffmpeg aevalsrc expression of t).
-    func makeSignal(_ path: String, _ expression: String, seconds: Double) throws {
-        let made = try TestRig.run("ffmpeg", ["-v", "error", "-nostdin", "-f", "lavfi", "-i",
-                                              "aevalsrc=\(expression):s=48000:c=stereo:d=\(seconds)", "-c:a", "pcm_f32le", path])
-        #expect(made.status == 0, "ffmpeg: \(made.error)")
     }
 
     /// Gaps (start frame and length in ms) and jumps (frames) inside the sound of `left`; a jump is
@@ -73,10 +48,10 @@ struct SteadyPlaybackTests {
         let server = try PrivatePulseServer()
         let file = server.directory + "/tone.wav"
         // Faded in and out over 10 ms, so that its edges are no jumps.
-        try makeSignal(file, "0.5*sin(2*PI*440*t)*min(1\\,min(t\\,5-t)/0.01)", seconds: 5)
+        try TestRig.makeSignal(at: file, "0.5*sin(2*PI*440*t)*min(1,min(t,5-t)/0.01)", seconds: 5)
         let recording = server.directory + "/heard.raw"
         let recorder = try server.record(to: recording)
-        let load = try Load()
+        let load = try BusyLoops(count: 6)
         let played = try TestRig.run(TestRig.decibar, ["play", file, "--exit-at-end", "--size", "320x180"] + (option.isEmpty ? [] : [option]),
                                      environment: server.environment)
         load.stop()
@@ -119,7 +94,7 @@ struct SteadyPlaybackTests {
         let server = try PrivatePulseServer()
         let file = server.directory + "/chirp.wav"
         // A chirp rising 100 Hz a second from 300 Hz: the pitch heard tells the file time heard.
-        try makeSignal(file, "0.5*sin(2*PI*(300*t+50*t*t))", seconds: 7)
+        try TestRig.makeSignal(at: file, "0.5*sin(2*PI*(300*t+50*t*t))", seconds: 7)
         let tap = try PulseMonitorTap(target: .named("viz.monitor"), fragmentDuration: 256 / Self.sampleRate, server: server.serverAddress)
         tap.start()
         defer { tap.stop() }
@@ -136,7 +111,7 @@ struct SteadyPlaybackTests {
                 }
             }
         }
-        let load = try Load()
+        let load = try BusyLoops(count: 6)
         defer { load.stop() }
         let player = try PulsePlayer(source: try FilePlaybackSource(path: file), server: server.serverAddress,
                                      priority: RealtimePriority.shared)

@@ -118,6 +118,17 @@ enum TestRig {
         return path
     }
 
+    /// A stereo float WAV at 48 kHz of `expression`, an ffmpeg aevalsrc expression of t (seconds)
+    /// or n (the sample): one for both channels, or `left|right`.
+    static func makeSignal(at path: String, _ expression: String, seconds: Double) throws {
+        // Commas inside the expression would end the filter's argument.
+        let escaped = expression.replacingOccurrences(of: ",", with: "\\,")
+        let layout = expression.contains("|") ? "" : ":c=stereo"
+        let made = try run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                                      "aevalsrc=\(escaped):s=48000\(layout):d=\(seconds)", "-c:a", "pcm_f32le", path])
+        guard made.status == 0 else { throw RigError("ffmpeg: \(made.error)") }
+    }
+
     /// A stereo float WAV of a sine made by sox: `amplitude` (0.5 = -6.02 dBFS peak), `seconds` long.
     static func makeTone(at path: String, amplitude: Double, frequency: Int = 1000, seconds: Double,
                          sampleRate: Int = 48000, channels: Int = 2) throws {
