@@ -29,7 +29,8 @@ beside what the other lane was running then, and the whole timeline of both lane
 
 A run that leaves a process behind fails: the runner makes itself the reaper of every process the
 tests start (PR_SET_CHILD_SUBREAPER), so whatever a test started and did not stop is its child
-once the tests end; it names each one, with its blocked signals, and kills it.
+once the tests end; it names each one, with its blocked signals, and kills it. Those that end
+during the run (a private PulseAudio forks away from its test) are reaped within a second.
 
 Every scratch folder of the run is made in one folder of its own, /tmp/dbr.XXXXXX (TMPDIR for the
 tests; the folders of the private servers, compositors and buses they start are made there too).
@@ -212,7 +213,41 @@ def start_tests(binary, arguments, work, label, prefix=(), output=None):
     # Its own process group, so a run over its time limit is stopped with everything it started.
     process = subprocess.Popen(command, env=environment, start_new_session=True, stdout=output,
                                stderr=subprocess.STDOUT if output is not None else None)
+    OWN_CHILDREN.add(process.pid)
     return process, stream
+
+
+# The test processes this runner started: every other child is an orphan it adopted as the reaper.
+OWN_CHILDREN = set()
+
+
+def reap_orphans():
+    """Reaps the adopted orphans that ended (a private PulseAudio forks away from its test), so none
+    waits as a zombie until the run ends. Only the main thread calls it, between its own waits, and
+    it never touches a test process of its own: those are waited for by their Popen."""
+    me = str(os.getpid())
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) in OWN_CHILDREN:
+            continue
+        fields = read_proc(int(name), "stat").rsplit(b")", 1)[-1].split()
+        # After the command's name: its state, then its parent.
+        if len(fields) > 1 and fields[0] == b"Z" and fields[1] == me.encode():
+            try:
+                os.waitpid(int(name), os.WNOHANG)
+            except ChildProcessError:
+                pass
+
+
+def wait_reaping(process, timeout):
+    """`process.wait(timeout)`, reaping ended orphans every second meanwhile."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return process.wait(timeout=max(0.0, min(1.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            reap_orphans()
+            if time.monotonic() >= deadline:
+                raise
 
 
 def run_tests(binary, arguments, limit_seconds, work, label):
@@ -224,7 +259,7 @@ def finish_tests(process, stream, limit_seconds):
     """Waits for a started run (at most `limit_seconds` more) and reads its events."""
     timed_out = False
     try:
-        status = process.wait(timeout=max(1.0, limit_seconds))
+        status = wait_reaping(process, max(1.0, limit_seconds))
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(process.pid, signal.SIGTERM)

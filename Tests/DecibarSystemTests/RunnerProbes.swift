@@ -32,6 +32,17 @@ struct RunnerProbes {
         try child.startAlone()
     }
 
+    /// A shell that starts `sleep` and ends at once: the sleep is an orphan the runner adopts.
+    @Test("leaves an orphan that ends after 0.2 s; it is reaped (gone from /proc) within 3 s")
+    func orphanEnds() throws {
+        _ = try RunnerProbe.ran("orphanEnds")
+        let shell = try TestRig.run("sh", ["-c", "sleep 0.2 > /dev/null 2>&1 & echo $!"])
+        let pid = String(decoding: shell.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !pid.isEmpty else { throw RigError("the shell did not name its sleep") }
+        #expect(TestRig.wait(timeout: 3) { !FileManager.default.fileExists(atPath: "/proc/\(pid)") },
+                "the orphan \(pid) was not reaped: \((try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8))?.prefix(80) ?? "")")
+    }
+
     @Test("fails on its first run and is skipped on its second", .enabled(if: !RunnerProbe.hasRun("skippedAgain")))
     func skippedAgain() throws {
         _ = try RunnerProbe.ran("skippedAgain")
