@@ -106,6 +106,7 @@ struct StatusBarTests {
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let cava = try RunningCommand(["-p", config], environment: server.environment, tool: "cava")
         defer { cava.stop() }
+        let launchedAt = TestRig.now()
         let ours = try RunningCommand(["levels", "--standalone", "--format", "ascii", "--bars", "8", "--ascii-max", "100",
                                        "--rate", "20", "--duration", "5"], environment: server.environment)
         #expect(ours.waitForExit(timeout: 10) == 0, "\(ours.standardError)")
@@ -117,21 +118,39 @@ struct StatusBarTests {
         // machine gives each a low frame with the low bars lit by the gap's clicks.
         let heard = { (frame: [Int]) in frame.count == 8 && frame.max()! > 50 }
         let theirs = frames(cava.output).filter(heard).suffix(10)
-        let mine = frames(ours.output).filter(heard).suffix(10)
+        // cava prints every frame; decibar only a line that changed, so a steady tone gives it about
+        // a dozen in 5 s (its rise, the autosens settling, then nothing), and how many of them are the
+        // rise depends on when it started listening. All of its frames with the tone from the first
+        // at 75 on are judged: nine in each of 20 runs started with the tone, at least five asked.
+        let mine = frames(ours.output).drop { $0.count != 8 || $0.max()! < 75 }.filter(heard)
         // Both printed: a gap both heard was the player's.
         let gaps = frames(ours.output).filter { $0.count == 8 && !heard($0) }
         let theirGaps = frames(cava.output).filter { $0.count == 8 && !heard($0) }
-        print("ascii like cava: frames without the tone: decibar \(gaps.count) \(gaps.suffix(3)), cava \(theirGaps.count) \(theirGaps.suffix(3))")
-        #expect(theirs.count == 10 && mine.count == 10, "cava \(cava.output.suffix(3).map(\.text)), decibar \(ours.output.suffix(3).map(\.text))")
+        // A late first frame is a slow start; frames missing later, a stall.
+        let firstFrame = ours.output.first.map { String(format: "%.2f s", $0.receivedAt - launchedAt) } ?? "never"
+        let summary = "decibar gave \(ours.output.count) lines in its 5 s (the first \(firstFrame) after its launch), cava \(cava.output.count)"
+        print("ascii like cava: \(summary); frames without the tone: decibar \(gaps.count) \(gaps.suffix(3)), cava \(theirGaps.count) \(theirGaps.suffix(3))")
+        #expect(theirs.count == 10 && mine.count >= 5, "\(summary); cava \(cava.output.suffix(3).map(\.text)), decibar \(ours.output.map(\.text))")
         #expect(ours.output.allSatisfy { $0.text.hasSuffix(";") && $0.text.split(separator: ";").allSatisfy { (0 ... 100).contains(Int($0) ?? -1) } })
-        for (cavaFrame, frame) in zip(theirs, mine) {
-            let lit = cavaFrame.firstIndex(of: cavaFrame.max()!)!
-            #expect(frame.firstIndex(of: frame.max()!) == lit, "cava \(cavaFrame), decibar \(frame)")
+        let repeated = zip(ours.output, ours.output.dropFirst()).filter { $0.text == $1.text }.map(\.1.text)
+        #expect(repeated.isEmpty, "decibar repeated a line: \(repeated)")
+        guard let lastOfTheirs = theirs.last else { return }
+        let lit = lastOfTheirs.firstIndex(of: lastOfTheirs.max()!)!
+        for frame in theirs {
+            #expect(frame.firstIndex(of: frame.max()!) == lit, "cava \(frame), its last \(lastOfTheirs)")
+        }
+        for frame in mine {
+            #expect(frame.firstIndex(of: frame.max()!) == lit, "cava \(lastOfTheirs), decibar \(frame)")
             #expect(frame.max()! >= 75, "\(frame)")
             // Every other bar is under half the lit one in both (the low bands' long averaging
             // still holds some of the tone's onset in ours).
             for index in frame.indices where index != lit {
-                #expect(frame[index] * 2 < frame[lit] && cavaFrame[index] * 2 < cavaFrame[lit], "cava \(cavaFrame), decibar \(frame)")
+                #expect(frame[index] * 2 < frame[lit], "cava \(lastOfTheirs), decibar \(frame)")
+            }
+        }
+        for frame in theirs {
+            for index in frame.indices where index != lit {
+                #expect(frame[index] * 2 < frame[lit], "cava \(frame)")
             }
         }
     }
