@@ -12,10 +12,11 @@ socket="$dir/pulse.sock"
 if [ ${#socket} -ge 100 ]; then echo "pulse-start: socket path too long: $socket" >&2; exit 1; fi
 # -n: no default.pa (no udev, no suspend-on-idle, no state files).
 # norewinds=1: otherwise the monitor loses the start of each new stream; float32le: exact samples.
+# Its runtime and state folders in DIR: elsewhere it makes a pulse-XXXXXX folder in TMPDIR that
+# nothing removes. Not on a session bus: PulseAudio takes the name org.PulseAudio1 there, and a
+# second server (tests run several at once) would refuse to start.
 HOME="$dir/home" XDG_RUNTIME_DIR="$dir/run" PULSE_RUNTIME_PATH="$dir/run" PULSE_STATE_PATH="$dir/state" \
 PULSE_COOKIE="$dir/cookie" \
-# Not on a session bus: PulseAudio takes the name org.PulseAudio1 there, and a second server
-# (tests run several at once) would refuse to start.
 env -u DBUS_SESSION_BUS_ADDRESS pulseaudio -n --daemonize=no --system=false --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
   --log-target="file:$dir/pulse.log" --log-level=notice \
   -L "module-native-protocol-unix socket=$socket auth-anonymous=1" \

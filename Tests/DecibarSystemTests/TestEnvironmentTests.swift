@@ -22,6 +22,23 @@ struct TestEnvironmentTests {
         #expect(sound.status == 0, "the sound server does not answer: \(sound.error)")
     }
 
+    @Test("a private PulseAudio, started and stopped by the project's scripts, leaves nothing in TMPDIR")
+    func privateServerLeavesNothing() throws {
+        let folder = try TestRig.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
+        // As `make run` and the test environment itself start it: no runtime folder of the user's.
+        let started = try TestRig.run("env", ["-u", "XDG_RUNTIME_DIR", "-u", "PULSE_RUNTIME_PATH", TestRig.packageRoot + "/Scripts/pulse-start.sh",
+                                              folder + "/pa"], environment: ["TMPDIR": scratch])
+        #expect(started.status == 0, "\(started.error)")
+        let sinks = try TestRig.run("pactl", ["list", "short", "sinks"], environment: ["PULSE_SERVER": "unix:\(folder)/pa/pulse.sock"])
+        _ = try TestRig.run(TestRig.packageRoot + "/Scripts/pulse-stop.sh", [folder + "/pa"], environment: ["TMPDIR": scratch])
+        #expect(String(decoding: sinks.output, as: UTF8.self).contains("\tviz\t"), "\(sinks.error)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch)
+        #expect(left.isEmpty, "left in TMPDIR: \(left)")
+    }
+
     @Test("a program a test starts, from any thread, begins with no signal blocked (so SIGTERM stops a server)")
     func cleanSignalMask() async throws {
         // From the concurrency pool, whose threads block every asynchronous signal.
