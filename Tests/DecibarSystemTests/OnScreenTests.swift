@@ -77,8 +77,13 @@ struct OnScreenTests {
 
         #expect(try window.rig.ctl("set", "mode", "milkdrop").status == 0)
         try window.key("F1")
-        let milkdrop = try window.read("milkdrop-help")
-        #expect(milkdrop.contains("preset next") && milkdrop.contains("milkdrop"), "\(milkdrop)")
+        // Read off frames drawn over a moving picture: a frame where a word is not read is followed
+        // by the next, for up to 10 s (a read takes about 2 s here).
+        var milkdrop = ""
+        #expect(try TestRig.wait(timeout: 10) {
+            milkdrop = try window.read("milkdrop-help")
+            return milkdrop.contains("preset next") && milkdrop.contains("milkdrop")
+        }, "\(milkdrop)")
     }
 
     @Test("the pointer's move shows the controller at once; 2 s still, the picture is as if it never showed; a press on it over the scrubber does not seek")
