@@ -160,8 +160,8 @@ struct FramePacerTests {
     @Test("a few slow frames (a shader compiling) among fast ones change nothing; a vsync that paces keeps the divisor at 1")
     func divisorIgnoresStalls() {
         var pacer = FramePacer(refreshRate: 60, vsyncClaimed: false)
-        _ = Self.run(&pacer, from: 0, seconds: 5) { now in Int(now * 60) % 40 == 0 ? 0.05 : 0.004 }
-        #expect(pacer.divisor == 1)
+        let stalls = Self.run(&pacer, from: 0, seconds: 5) { now in Int(now * 60) % 40 == 0 ? 0.05 : 0.004 }
+        #expect(pacer.divisor == 1, "\(zip(stalls.shown, stalls.divisors).map { String(format: "%.4f/%d", $0, $1) }.joined(separator: " "))")
         var synced = FramePacer(refreshRate: 60, vsyncClaimed: true)
         var now = 0.0
         for _ in 0 ..< 200 {
@@ -172,4 +172,30 @@ struct FramePacerTests {
         #expect(synced.isVSyncTrusted && synced.divisor == 1)
     }
 
+    @Test("at 15 a second, a frame drawn more than half a slot late is shown for five slots and the next for four again: one unsteady frame each (steps 4 5 4), not two (4 5 3 4)")
+    func lateFrameTakesUpTheCadence() {
+        var pacer = FramePacer(refreshRate: 60, vsyncClaimed: false)
+        // 36-52 ms drawings (shown every 4 slots), and every 37th one 76 ms: more than the 4
+        // slots (66.7 ms) the slowest divisor allows, so it ends 11 ms after its slot.
+        let drawings = [0.036, 0.040, 0.044, 0.048, 0.052]
+        var count = 0
+        let (shown, divisors, _) = Self.run(&pacer, from: 0, seconds: 30) { _ in
+            count += 1
+            return count % 37 == 0 ? 0.076 : drawings[count % drawings.count]
+        }
+        let settled = (divisors.firstIndex(of: 4) ?? shown.count) + 8
+        #expect(divisors[settled...].allSatisfy { $0 == 4 })
+        // Each frame's slot on the display's grid (a late one's: the slot it was shown nearest),
+        // and how many slots each came after the last.
+        let origin = shown[0]   // the first frame, shown at once, starts the grid
+        let slots = shown[settled...].map { (($0 - origin) * 60).rounded() }
+        let steps = zip(slots.dropFirst(), slots).map { Int($0 - $1) }
+        let late = (settled ..< shown.count).filter { ($0 + 1) % 37 == 0 }.count
+        #expect(late >= 8)
+        #expect(steps.filter { $0 != 4 }.count == late, "\(late) late frames; steps: \(steps.map(String.init).joined(separator: " "))")
+        #expect(steps.allSatisfy { $0 == 4 || $0 == 5 }, "steps: \(steps.map(String.init).joined(separator: " "))")
+        // Frames on time are shown at their slots exactly.
+        let offSlot = shown[settled...].filter { abs(($0 - origin) * 60 - (($0 - origin) * 60).rounded()) > 1e-6 }
+        #expect(offSlot.count <= late, "\(offSlot.count) frames off their slot")
+    }
 }

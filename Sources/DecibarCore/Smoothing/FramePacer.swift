@@ -91,12 +91,17 @@ public struct FramePacer: Sendable {
     private var sortedDraws: [Double] = []
     /// The slot the frame being drawn is for (nil before the first).
     private var slot: Double?
+    /// How long after its slot the last frame was shown (0 when on time).
+    private var lateness = 0.0
 
     /// Seconds to wait after a frame that started at `start` is drawn (and finished) at `now`,
     /// before showing it at its slot: 0 when late, the first frame, or when vsync paces us.
     public mutating func presentDelay(drawnAt now: Double, startedAt start: Double) -> Double {
         guard pacesItself else { return 0 }
         remember(drawing: Swift.max(0, now - start))
+        // (Judged by the divisor the frame was drawn for: at the display's rate the next slot
+        // there is time for is the cadence already.)
+        if let slot, divisor > 1 { lateness = Swift.max(0, now - slot) }
         chooseDivisor(at: now)
         guard let slot else { return 0 }
         return Swift.max(0, slot - now)
@@ -133,6 +138,12 @@ public struct FramePacer: Sendable {
         let budget = drawBudget
         let interval = self.interval
         var next = (slot ?? now) + interval
+        // Shown every few slots, a frame more than half a slot late holds the screen from the slot
+        // after its own: the next comes a whole interval after that one, so one frame is shown a
+        // slot longer (5 4 4 at 15 a second), not one longer and the next shorter to keep the old
+        // cadence (5 3 4).
+        next += (lateness / period).rounded() * period
+        lateness = 0
         // After a stall (or a rest), skip the slots there is no longer time to draw for, instead
         // of rushing frames to catch up, and stay on the same grid, as a display's refresh does:
         // a grid started afresh from a late frame would put every later frame off its slot.
