@@ -161,6 +161,15 @@ struct AppTapTests {
         try await playTracks(on: kind)
     }
 
+    /// The reproduction of a silence inside a track (`streamPerTrack` on pipewire-pulse,
+    /// 2026-12-05: 2,835 frames of zeros 0.3 s into the first track, every sample there): paplay's
+    /// streams live in pipewire-pulse, and while it is kept from running the output plays silence.
+    /// (PipeWire's own protocol gets no zeros there: its buffers' stamps jump by the silence.)
+    @Test("pipewire-pulse stopped for 80 ms inside a track: the app's tap through it is silent where the output was, and hears every sample of the track")
+    func serverStalled() async throws {
+        try await playTracks(on: .pipewirePulse, stall: 0.08)
+    }
+
     /// The reproduction of a start lost under load, where round trips are slow: the question about
     /// each new stream goes out 150 ms late. A capture made once the answer came (as it was until
     /// 2026-12) lost about 9,600 samples of each track's start.
@@ -199,6 +208,26 @@ struct AppTapTests {
         }
     }
 
+    /// A tap's left channel and each buffer's first frame's place in it and the time its last is heard.
+    static func collect(_ tap: any LiveTap) -> Task<(left: [Float], stamps: [(at: Int, count: Int, time: Double)]), Never> {
+        let buffers = tap.buffers
+        return Task(executorPreference: Self.reader) {
+            var left: [Float] = []
+            var stamps: [(at: Int, count: Int, time: Double)] = []
+            for await buffer in buffers {
+                stamps.append((left.count, buffer.frameCount, buffer.captureTime))
+                for frame in 0..<buffer.frameCount { left.append(buffer[frame, 0]) }
+            }
+            return (left, stamps)
+        }
+    }
+
+    /// When frame `index` of a tap's samples was heard, from its buffer's stamp.
+    static func time(of index: Int, in stamps: [(at: Int, count: Int, time: Double)]) -> Double {
+        guard let buffer = stamps.last(where: { $0.at <= index }) else { return 0 }
+        return buffer.time - Double(buffer.at + buffer.count - 1 - index) / 48000
+    }
+
     /// Where `samples` held sound (from, to), runs parted by 10 ms of zeros or more.
     func soundRuns(_ samples: [Float]) -> [(from: Int, to: Int)] {
         var runs: [(from: Int, to: Int)] = []
@@ -216,7 +245,9 @@ struct AppTapTests {
 
     /// Three 1 s tracks of alpha's, each a stream of its own, played one after the other while
     /// beta plays; the tap follows alpha.
-    private func playTracks(on kind: SoundServerKind, answerDelay: Double = 0) async throws {
+    /// With `stall`, pipewire-pulse (where paplay's streams are) is stopped that long 0.4 s into
+    /// the second track.
+    private func playTracks(on kind: SoundServerKind, answerDelay: Double = 0, stall: Double = 0) async throws {
         try await withTaskExecutorPreference(Self.driver) {
             let server = try PrivatePulseServer(kind: kind)
             let track = server.directory + "/track.wav"
@@ -238,26 +269,41 @@ struct AppTapTests {
                 let stride = samples.count / max(frames, 1)
                 captured.add((0 ..< frames).count { abs(samples[$0 * stride]) > 1e-6 }, ordering: .relaxed)
             }
+            // What the output played, through PipeWire's own protocol (not through pipewire-pulse,
+            // which carries paplay's streams): where pipewire-pulse stalls, the output plays
+            // silence, and a tap that hears that silence tells the truth.
+            let output = kind.isPipeWire
+                ? try PipeWireTap(target: .named("viz"), bufferLimit: 16384, priority: RealtimePriority.tap, remote: server.directory + "/run/pipewire-0")
+                : nil
             tap.start()
-            let buffers = tap.buffers
-            let reader = Task(executorPreference: Self.reader) {
-                var left: [Float] = []
-                // Each buffer's first sample's place in `left` and when its last is heard.
-                var stamps: [(at: Int, count: Int, time: Double)] = []
-                for await buffer in buffers {
-                    stamps.append((left.count, buffer.frameCount, buffer.captureTime))
-                    for frame in 0..<buffer.frameCount { left.append(buffer[frame, 0]) }
-                }
-                return (left, stamps)
-            }
+            output?.start()
+            let reader = Self.collect(tap)
+            let outputReader = output.map(Self.collect)
             #expect(tap.waitForStatus(otherThan: .connecting, until: HostClock.now() + 5) == .waitingForApp("waiting for alpha"))
-            for _ in 0..<3 {
+            for index in 0..<3 {
                 let player = try server.play(track, app: "alpha")
+                if stall > 0 && index == 1 {
+                    usleep(400_000)
+                    let pid = try String(contentsOfFile: server.directory + "/pipewire-pulse.pid", encoding: .utf8)
+                    let process = try #require(pid_t(pid.trimmingCharacters(in: .whitespacesAndNewlines)))
+                    kill(process, SIGSTOP)
+                    usleep(useconds_t(stall * 1_000_000))
+                    kill(process, SIGCONT)
+                }
                 player.waitUntilExit()
             }
             usleep(300_000)
             tap.stop()
+            output?.stop()
             let (left, stamps) = await reader.value
+            // The output's silences between its sounds (beta plays throughout: only a stalled
+            // server silences it), as times heard.
+            var silences: [(from: Double, to: Double)] = []
+            if let outputReader {
+                let (played, playedStamps) = await outputReader.value
+                let playedRuns = soundRuns(played)
+                silences = zip(playedRuns, playedRuns.dropFirst()).map { (Self.time(of: $0.to, in: playedStamps), Self.time(of: $1.from, in: playedStamps)) }
+            }
             let runs = soundRuns(left)
             let heardRuns = runs.map { "\($0.from)-\($0.to)" }.joined(separator: " ")
             // For the messages: which of its track's samples each run of sound starts on (its
@@ -313,10 +359,22 @@ struct AppTapTests {
             }
             #expect(heard >= 3 * 47920 - 3 * (48 + lossPerTrack), "\(3 * 47920 - heard) samples of the tracks lost; \(details)")
             // Whatever is lost is a track's start: each stop of the sound (10 ms of zeros or more)
-            // is a track's end, on its last sample.
-            let stops = runs.map { left[$0.to] }
+            // is a track's end, on its last sample; or a silence the output played too (its
+            // server stalled), after which the track goes on from the next sample.
+            let silenceText = silences.map { String(format: "%.3f-%.3f", $0.from, $0.to) }.joined(separator: " ")
+            let heardSilence = runs.indices.dropLast().filter { index in
+                let (stop, resume) = (Self.time(of: runs[index].to, in: stamps), Self.time(of: runs[index + 1].from, in: stamps))
+                let goesOn = abs(starts[index + 1] - (starts[index] + runs[index].to - runs[index].from + 1)) <= 2
+                return goesOn && silences.contains { abs($0.from - stop) <= 0.03 && abs($0.to - resume) <= 0.03 }
+            }
+            let stops = runs.indices.filter { !heardSilence.contains($0) }.map { left[runs[$0].to] }
+            let stopTimes = runs.map { String(format: "%.3f", Self.time(of: $0.to, in: stamps)) }.joined(separator: " ")
             #expect(stops.count == 3 && stops.allSatisfy { abs($0 - Self.lastSample) < 2e-4 },
-                    "the sound stopped on \(stops), where the three tracks end on \(Self.lastSample); \(details)")
+                    "the sound stopped on \(stops), where the three tracks end on \(Self.lastSample); \(details); the output silent at \(silenceText.isEmpty ? "no time" : silenceText) (the tap's stops at \(stopTimes))")
+            if stall > 0 {
+                let resumeTimes = runs.map { String(format: "%.3f", Self.time(of: $0.from, in: stamps)) }.joined(separator: " ")
+                #expect(heardSilence.count == 1, "the output silent at \(silenceText); the tap's sound from \(resumeTimes) to \(stopTimes); \(details)")
+            }
             let loudest = left.map(abs).max() ?? 0
             #expect(loudest <= Float(Self.alphaAmplitude) + 1e-4, "peak \(loudest): another app's audio")
             #expect(tap.droppedBufferCount == 0)

@@ -120,7 +120,7 @@ enum RunnerProbe {
         guard let folder else { throw RigError("DECIBAR_RUNNER_PROBE is not set") }
         let before = hasRun(name)
         let file = FileHandle(forWritingAtPath: folder + "/runs") ?? {
-            FileManager.default.createFile(atPath: folder + "/runs", contents: nil)
+            _ = FileManager.default.createFile(atPath: folder + "/runs", contents: nil)
             return FileHandle(forWritingAtPath: folder + "/runs")!
         }()
         defer { try? file.close() }
