@@ -290,7 +290,10 @@ extension PulseMonitorTap {
         handOver.send()
         // While streams deliver, the mix moves with them: the clock need not wake until they all
         // could have stalled (a watchdog pushed on by each delivery; no wake-up of its own).
-        if let timer = clockTimer { mainloop.restartTimer(timer, after: mixer.patience + 0.001) }
+        if let timer = clockTimer {
+            apps.clockWaitedForReads = false
+            setClock(timer, after: mixer.patience + 0.001)
+        }
         reconsiderLeftOut()
         if measuresSinkLatency, let timing = pulseFunctions.pa_stream_get_timing_info!(stream), timing.pointee.sink_usec < 10_000_000 {
             capture.sinkLatency = timing.pointee.sink_usec
@@ -373,6 +376,7 @@ extension PulseMonitorTap {
     /// that stopped delivering. Runs until the tap stops, through reconnections.
     private func startClock() {
         guard clockTimer == nil else { return }
+        apps.clockDue = HostClock.now() + clockTick
         clockTimer = mainloop.scheduleTimer(after: clockTick, userData: userData) { _, _, _, userData in
             guard let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().clockFired()
@@ -392,6 +396,15 @@ extension PulseMonitorTap {
     private func clockFired() {
         guard let timer = clockTimer, !isStopped else { return }
         let now = HostClock.now()
+        // Woken late (this thread kept from running): deliveries may be waiting unread, and
+        // libpulse runs a due timer before it reads. A lane would be taken for stalled and its
+        // audio put after a silence that was never played: the reads go first (once).
+        if now - apps.clockDue > Self.clockLateness, !apps.clockWaitedForReads {
+            apps.clockWaitedForReads = true
+            setClock(timer, after: 0.001)
+            return
+        }
+        apps.clockWaitedForReads = false
         if let mixer {
             mixer.mix(now: now) { emitMixed($0, frames: $1, at: now) }
             handOver.send()
@@ -400,11 +413,19 @@ extension PulseMonitorTap {
         // While a lane plays, wake only when it could count as stalled; otherwise at the tick.
         if let check = mixer?.nextStallCheck(after: now) {
             apps.silentSince = nil
-            mainloop.restartTimer(timer, after: check - now + 0.001)
+            setClock(timer, after: check - now + 0.001)
         } else {
             if apps.silentSince == nil { apps.silentSince = now }
-            mainloop.restartTimer(timer, after: clockTick)
+            setClock(timer, after: clockTick)
         }
+    }
+
+    /// A clock this much past its time woke late: more than a busy machine's usual wake-up.
+    static let clockLateness = 0.002
+
+    private func setClock(_ timer: OpaquePointer, after delay: Double) {
+        apps.clockDue = HostClock.now() + delay
+        mainloop.restartTimer(timer, after: delay)
     }
 
     func stopClock() {
@@ -433,6 +454,9 @@ struct AppFollowing {
     var format: TapDevice?
     /// Since when no lane has played (for the clock's pace).
     var silentSince: Double?
+    /// When the clock is due, and whether it last woke late and waited for the reads first.
+    var clockDue = 0.0
+    var clockWaitedForReads = false
 }
 
 /// A question about a playback stream held back by `answerDelayForTesting`.

@@ -170,6 +170,15 @@ struct AppTapTests {
         try await playTracks(on: .pipewirePulse, stall: 0.08)
     }
 
+    /// The reproduction of a silence inside a track that the output did not play (`streamPerTrack`
+    /// on pipewire-pulse, 2026-12-05: 4,127 frames of zeros 0.6 s into the third track, which went
+    /// on from the next sample, the output playing throughout): the tap's own thread kept from
+    /// running for 100 ms while the track's audio waits on its socket.
+    @Test("through libpulse, the tap's thread kept from running for 100 ms inside a track: no silence where the track played")
+    func tapThreadLate() async throws {
+        try await playTracks(on: .pulseaudio, tapStall: 0.1)
+    }
+
     /// The reproduction of a start lost under load, where round trips are slow: the question about
     /// each new stream goes out 150 ms late. A capture made once the answer came (as it was until
     /// 2026-12) lost about 9,600 samples of each track's start.
@@ -246,8 +255,8 @@ struct AppTapTests {
     /// Three 1 s tracks of alpha's, each a stream of its own, played one after the other while
     /// beta plays; the tap follows alpha.
     /// With `stall`, pipewire-pulse (where paplay's streams are) is stopped that long 0.4 s into
-    /// the second track.
-    private func playTracks(on kind: SoundServerKind, answerDelay: Double = 0, stall: Double = 0) async throws {
+    /// the second track; with `tapStall`, the libpulse tap's thread is.
+    private func playTracks(on kind: SoundServerKind, answerDelay: Double = 0, stall: Double = 0, tapStall: Double = 0) async throws {
         try await withTaskExecutorPreference(Self.driver) {
             let server = try PrivatePulseServer(kind: kind)
             let track = server.directory + "/track.wav"
@@ -289,6 +298,11 @@ struct AppTapTests {
                     kill(process, SIGSTOP)
                     usleep(useconds_t(stall * 1_000_000))
                     kill(process, SIGCONT)
+                }
+                if tapStall > 0 && index == 1, let pulseTap = tap as? PulseMonitorTap {
+                    usleep(400_000)
+                    // Its thread waits for the lock once its poll returns.
+                    pulseTap.mainloop.locked { usleep(useconds_t(tapStall * 1_000_000)) }
                 }
                 player.waitUntilExit()
             }

@@ -447,6 +447,12 @@ struct OutputsTests {
             for (index, click) in arrivals.enumerated() {
                 guard let packet = wledLevels.first(where: { $0.0 > click - 0.06 && $0.1 > 100 }), packet.0 - click > 0.006 || packet.0 - click < -0.002 else { continue }
                 print("outputs: click \(index + 1) of \(arrivals.count): WLED's packet \(String(format: "%.1f", (packet.0 - click) * 1000)) ms after it")
+                if packet.0 < click - 0.002 {
+                    // A packet cannot leave before its click is heard: what was loud then?
+                    let around = wledLevels.filter { abs($0.0 - click) <= 0.06 }
+                    print("outputs: click \(index + 1)'s WLED levels around it (ms from the click: level): "
+                          + around.map { String(format: "%+.1f: %.0f", ($0.0 - click) * 1000, $0.1) }.joined(separator: ", "))
+                }
             }
             return (Self.lateness(wledLevels, clicks: arrivals, high: 100, low: 1), Self.lateness(oscPeaks, clicks: arrivals, high: -40, low: -100),
                     arrivals.count)

@@ -187,7 +187,7 @@ struct VideoTests {
         let width = Self.windowWidth, height = Self.windowHeight
         #expect(try rig.ctl("open", web.url("counter.mp4")).status == 0)
         #expect(TestRig.wait(timeout: 15) {
-            if case .number(let position)?? = try? rig.player("position") { return position > 2 }
+            if case .number(let position)? = try? rig.player("position") { return position > 2 }
             return false
         }, "the stream did not play")
         let rect = Self.pictureRect(.above, width: width, height: height)
