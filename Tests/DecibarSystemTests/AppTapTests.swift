@@ -302,7 +302,7 @@ struct AppTapTests {
                 if tapStall > 0 && index == 1, let pulseTap = tap as? PulseMonitorTap {
                     usleep(400_000)
                     // Its thread waits for the lock once its poll returns.
-                    pulseTap.mainloop.locked { usleep(useconds_t(tapStall * 1_000_000)) }
+                    pulseTap.mainloop.locked { _ = usleep(useconds_t(tapStall * 1_000_000)) }
                 }
                 player.waitUntilExit()
             }
@@ -313,10 +313,20 @@ struct AppTapTests {
             // The output's silences between its sounds (beta plays throughout: only a stalled
             // server silences it), as times heard.
             var silences: [(from: Double, to: Double)] = []
+            var outputStamps: [(at: Int, count: Int, time: Double)] = []
             if let outputReader {
                 let (played, playedStamps) = await outputReader.value
                 let playedRuns = soundRuns(played)
                 silences = zip(playedRuns, playedRuns.dropFirst()).map { (Self.time(of: $0.to, in: playedStamps), Self.time(of: $1.from, in: playedStamps)) }
+                outputStamps = playedStamps
+            }
+            // Where the time between two buffers was more or less than the audio they hold (a
+            // cycle of the graph missed, or a node run a cycle late), at the later one's time.
+            func gapList(_ stamps: [(at: Int, count: Int, time: Double)]) -> [String] {
+                zip(stamps, stamps.dropFirst()).compactMap { before, buffer in
+                    let frames = Int(((buffer.time - before.time) * 48000).rounded()) - buffer.count
+                    return abs(frames) >= 128 ? "\(String(format: "%.3f", buffer.time)): \(frames)" : nil
+                }
             }
             let runs = soundRuns(left)
             let heardRuns = runs.map { "\($0.from)-\($0.to)" }.joined(separator: " ")
@@ -343,12 +353,8 @@ struct AppTapTests {
                 }) else { return nil }
                 return "at \(frame) sample \(start + frame - run.from) due, \(place(of: frame, end: run.to)) heard"
             }
-            let gaps = zip(stamps, stamps.dropFirst()).compactMap { before, buffer in
-                let frames = Int(((buffer.time - before.time) * 48000).rounded()) - buffer.count
-                return abs(frames) >= 128 ? "\(buffer.at): \(frames)" : nil
-            }
             let details = "sound at \(heardRuns), starting on samples \(starts) of their tracks, \(inside) missing inside them\(breaks.isEmpty ? "" : " (\(breaks.joined(separator: "; ")))")"
-                + (kind == .pipewire ? "; time between buffers beyond their audio (at sample: frames) \(gaps)" : "")
+                + (kind == .pipewire ? "; time between buffers beyond their audio (at time: frames) \(gapList(stamps)), the output's \(gapList(outputStamps))" : "")
                 + (kind == .pipewire ? "" : "; the captures held \(captured.load(ordering: .relaxed)) of their samples")
             // A 1 s, 440 Hz sine at 48 kHz crosses zero on 80 of its samples: 47920 are not zero.
             let heard = left.count { abs($0) > 1e-6 }
