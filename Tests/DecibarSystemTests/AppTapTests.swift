@@ -438,7 +438,14 @@ struct AppTapTests {
                 return found.map { String(decoding: $0.output, as: UTF8.self) == title + "\n" } ?? false
             }
         }
-        #expect(titled("Decibar — waiting for alpha"), "\(live.standardError)")
+        // Once, under AddressSanitizer, `live` ran for 20 s without a word or a titled window:
+        // where it was then is said.
+        let windows = {
+            ((try? TestRig.run("xdotool", ["search", "--classname", "^decibar$", "getwindowname"], environment: ["DISPLAY": screen.display]))
+                .map { String(decoding: $0.output, as: UTF8.self) } ?? "none").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(titled("Decibar — waiting for alpha"),
+                "\(live.standardError); the windows: \(windows()); its threads: \(live.threadStates)")
         #expect(live.standardError.contains("waiting for alpha") && !live.standardError.contains("error"), "\(live.standardError)")
         let alpha = try server.play(tones.alpha, app: "alpha")
         defer { alpha.kill() }

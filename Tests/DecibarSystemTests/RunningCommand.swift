@@ -58,6 +58,21 @@ final class RunningCommand {
     var standardError: String { collected.errorText.withLock { String(decoding: $0, as: UTF8.self) } }
     var isRunning: Bool { process.isRunning }
 
+    /// Where each of the process's threads is, for a message about a process that says nothing:
+    /// "name state wait-channel" per thread, from /proc.
+    var threadStates: String {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        return ids.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { id in
+            let read = { (name: String) in
+                ((try? String(contentsOfFile: "\(tasks)/\(id)/\(name)", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            // The state follows the name in parentheses: "pid (name) S ...".
+            let state = read("stat").split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
+            return "\(read("comm")) \(state) \(read("wchan"))"
+        }.joined(separator: "; ")
+    }
+
     /// Waits for the process to end by itself, up to `timeout` seconds; returns its status or nil.
     func waitForExit(timeout: Double) -> Int32? {
         let deadline = TestRig.now() + timeout

@@ -136,7 +136,7 @@ struct VideoTests {
         try Self.makeCounterVideo(at: video)
         #expect(try rig.ctl("open", video).status == 0)
         #expect(TestRig.wait(timeout: 10) {
-            if case .number(let seconds)?? = try? rig.player("duration") { return abs(seconds - 20) < 0.05 }
+            if case .number(let seconds)? = try? rig.player("duration") { return abs(seconds - 20) < 0.05 }
             return false
         }, "the overview did not give the length")
         #expect(try rig.ctl("pause").status == 0)
