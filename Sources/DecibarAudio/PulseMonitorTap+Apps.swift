@@ -376,8 +376,9 @@ extension PulseMonitorTap {
     /// that stopped delivering. Runs until the tap stops, through reconnections.
     private func startClock() {
         guard clockTimer == nil else { return }
-        apps.clockDue = HostClock.now() + clockTick
-        clockTimer = mainloop.scheduleTimer(after: clockTick, userData: userData) { _, _, _, userData in
+        let tick = clockTick
+        apps.clockDue = HostClock.now() + tick
+        clockTimer = mainloop.scheduleTimer(after: tick, userData: userData) { _, _, _, userData in
             guard let userData else { return }
             Unmanaged<PulseMonitorTap>.fromOpaque(userData).takeUnretainedValue().clockFired()
         }

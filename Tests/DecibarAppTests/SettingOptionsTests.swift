@@ -58,6 +58,21 @@ struct SettingOptionsTests {
         #expect(!Decibar.helpMessage(for: Decibar.Render.self, columns: 100).contains("m switches"))
     }
 
+    @Test("the commands docs/config.md says read the config file are those whose --help lists --config")
+    func configFileReaders() {
+        let types: [any (ParsableCommand & SettingsCommand).Type] = [Decibar.Live.self, Decibar.Play.self, Decibar.Render.self,
+            Decibar.Levels.self, Decibar.Daemon.self, Decibar.Spectrogram.self, Decibar.PeaksExport.self, Decibar.Scale.self, Decibar.Term.self]
+        #expect(Set(types.map { $0.settingCommand }) == Set(SettingCommand.allCases))
+        for type in types {
+            let command = type.settingCommand
+            let listed = Self.options(inHelp: Decibar.helpMessage(for: type, columns: 100)).contains("--config")
+            #expect(listed == command.readsConfigFile, "\(command): --config listed \(listed)")
+        }
+        let reference = ConfigSchema.reference()
+        #expect(reference.contains("`live`, `play`, `daemon`, `term` (and `keys`) read"), "\(reference.prefix(600))")
+        #expect(reference.contains("`render`, `levels`, `spectrogram`, `peaks`, `scale`\nread no file"), "\(reference.prefix(900))")
+    }
+
     /// A value each row takes.
     static func value(for key: ConfigKey) -> [String] {
         switch key.kind {

@@ -1,5 +1,8 @@
 import DecibarTestSupport
+import DecibarApp
+import DecibarCore
 import Foundation
+import Synchronization
 import Testing
 
 /// Beats on a real sound server, and against aubio's beat tracker on the same files.
@@ -9,13 +12,55 @@ struct BeatTests {
 
     /// How late (s) each click arriving on the monitor after `start` was told by a beat line
     /// received within 100 ms of it; and how many clicks there were.
-    static func lateness(of beats: RunningCommand, clicks arrivals: [Double], from start: Double) -> (lateness: [Double], clicks: Int) {
-        let told = beats.output.filter { !BeatMaterial.beatTimes(inLines: [$0.text]).isEmpty }.map(\.receivedAt)
+    static func lateness(of beats: [RunningCommand.Line], clicks arrivals: [Double], from start: Double) -> (lateness: [Double], clicks: Int) {
         let counted = arrivals.filter { $0 >= start }
-        let lateness = counted.compactMap { arrival in
-            told.min { abs($0 - arrival) < abs($1 - arrival) }.map { $0 - arrival }.flatMap { abs($0) <= 0.1 ? $0 : nil }
+        let late = counted.compactMap { Self.lateness(of: beats, click: $0) }
+        return (late.sorted(), counted.count)
+    }
+
+    /// How late (s) the beat line nearest the click arrived after it, if within 100 ms.
+    static func lateness(of beats: [RunningCommand.Line], click arrival: Double) -> Double? {
+        let told = beats.filter { !BeatMaterial.beatTimes(inLines: [$0.text]).isEmpty }.map(\.receivedAt)
+        return told.min { abs($0 - arrival) < abs($1 - arrival) }.map { $0 - arrival }.flatMap { abs($0) <= 0.1 ? $0 : nil }
+    }
+
+    /// A beats subscription of the test's own, read on a thread of its own: beside the `levels`
+    /// client, it tells a beat the daemon sent late (late on both) from one a reader took late.
+    final class BeatListener {
+        /// Shared with the reading thread.
+        private final class Shared: Sendable {
+            let lines = Mutex<[RunningCommand.Line]>([])
+            let stopped = Atomic(false)
         }
-        return (lateness.sorted(), counted.count)
+
+        private let shared = Shared()
+        private let thread: Thread
+
+        init(socket: String) throws {
+            let client = try ControlConnectionClient(path: socket, timeout: 10)
+            #expect(try client.request(["subscribe", "beats"]).succeeded)
+            let shared = self.shared
+            // The client is used by this thread alone from here on.
+            nonisolated(unsafe) let reader = client
+            thread = Thread {
+                while !shared.stopped.load(ordering: .relaxed) {
+                    guard let line = try? reader.nextLine(until: TestRig.now() + 0.2) else { continue }
+                    let arrived = TestRig.now()
+                    guard let data = ControlMessage.lineData(of: line, event: "beats") else { continue }
+                    let text = String(decoding: data.dropLast(), as: UTF8.self)
+                    shared.lines.withLock { $0.append(RunningCommand.Line(receivedAt: arrived, text: text)) }
+                }
+            }
+            thread.name = "beat-listener"
+            thread.start()
+        }
+
+        var output: [RunningCommand.Line] { shared.lines.withLock { $0 } }
+
+        func stop() {
+            shared.stopped.store(true, ordering: .relaxed)
+            while !thread.isFinished { usleep(5_000) }
+        }
     }
 
     static func describe(_ sorted: [Double]) -> String {
@@ -34,6 +79,8 @@ struct BeatTests {
         defer { subscribed.stop() }
         let live = try RunningCommand(["levels", "--standalone", "--mode", "beats"], environment: rig.environment)
         defer { live.stop() }
+        let listener = try BeatListener(socket: rig.socket)
+        defer { listener.stop() }
         for command in [subscribed, live] {
             #expect(command.firstLine(timeout: 10) { $0.text.contains("\"bpm\"") } != nil, "\(command.standardError)")
         }
@@ -46,12 +93,22 @@ struct BeatTests {
         let start = (arrivals.first ?? 0) + 5
 
         // The player's beats, found before they are heard and sent when they are.
-        let (ahead, counted) = Self.lateness(of: subscribed, clicks: arrivals, from: start)
-        print("player beats told after the click arrived: \(Self.describe(ahead)); \(ahead.count) of \(counted) clicks")
+        let (ahead, counted) = Self.lateness(of: subscribed.output, clicks: arrivals, from: start)
+        let (heard, _) = Self.lateness(of: listener.output, clicks: arrivals, from: start)
+        print("player beats told after the click arrived: \(Self.describe(ahead)); \(ahead.count) of \(counted) clicks;"
+              + " to the test's own subscription: \(Self.describe(heard)), \(heard.count)")
         #expect(ahead.count == counted, "\(ahead.count) beats for \(counted) clicks")
+        #expect(heard.count == counted, "\(heard.count) beats for \(counted) clicks to the test's own subscription")
         // A sanitizer's overhead delays the announcer's timers themselves: there the check is looser.
         let tolerance = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? 0.010 : 0.030
-        #expect(ahead.allSatisfy { abs($0) <= tolerance }, "\(Self.describe(ahead)) (tolerance \(tolerance * 1000) ms)")
+        // Click by click, as the `levels` client and the test's own subscription had each beat:
+        // late on both, the daemon sent it late; on one, that reader took it late.
+        let byClick = arrivals.filter { $0 >= start }.map { arrival in
+            [Self.lateness(of: subscribed.output, click: arrival), Self.lateness(of: listener.output, click: arrival)]
+                .map { $0.map { String(format: "%.1f", $0 * 1000) } ?? "-" }.joined(separator: "/")
+        }.joined(separator: " ")
+        #expect(ahead.allSatisfy { abs($0) <= tolerance } && heard.allSatisfy { abs($0) <= tolerance },
+                "\(Self.describe(ahead)) (tolerance \(tolerance * 1000) ms); client/own ms per click: \(byClick)")
         let status = try rig.ctl("status")
         #expect(status.output.contains("120.0 BPM"), "\(status.output)")
 
@@ -63,7 +120,7 @@ struct BeatTests {
         let intervals = zip(beats, beats.dropFirst()).map { $1.time - $0.time }.sorted()
         let medianInterval = intervals.isEmpty ? 0 : intervals[intervals.count / 2]
         #expect(abs(medianInterval - 0.5) <= 0.005, "median interval \(medianInterval) s of \(intervals)")
-        let (lateness, _) = Self.lateness(of: live, clicks: arrivals, from: start)
+        let (lateness, _) = Self.lateness(of: live.output, clicks: arrivals, from: start)
         print("live beats told after the click arrived: \(Self.describe(lateness)); \(lateness.count) of \(counted) clicks")
         #expect(lateness.count >= counted - 1, "\(lateness.count) beats for \(counted) clicks")
         let median = lateness.isEmpty ? .infinity : lateness[lateness.count / 2]

@@ -61,15 +61,10 @@ final class RunningCommand {
     /// Where each of the process's threads is, for a message about a process that says nothing:
     /// "name state wait-channel" per thread, from /proc.
     var threadStates: String {
-        let tasks = "/proc/\(process.processIdentifier)/task"
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return ids.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { id in
-            let read = { (name: String) in
-                ((try? String(contentsOfFile: "\(tasks)/\(id)/\(name)", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            // The state follows the name in parentheses: "pid (name) S ...".
-            let state = read("stat").split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "?"
-            return "\(read("comm")) \(state) \(read("wchan"))"
+        let pid = process.processIdentifier
+        return ProcessThread.threads(of: pid).map { thread in
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread.id)/wchan", encoding: .utf8)) ?? "?"
+            return "\(thread.name) \(thread.state) \(channel.trimmingCharacters(in: .whitespacesAndNewlines))"
         }.joined(separator: "; ")
     }
 

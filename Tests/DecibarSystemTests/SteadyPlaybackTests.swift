@@ -152,13 +152,9 @@ struct SteadyPlaybackTests {
     /// The real-time threads of the daemon: their priorities (round-robin only), from /proc.
     func realtimeThreads(of rig: DaemonRig) throws -> [Int] {
         let pid = try #require(rig.daemon?.process.processIdentifier)
-        return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { task in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // The fields after the name start with the state (field 3); rt_priority is 40, policy 41.
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            return fields[38] == "2" ? Int(fields[37]) : nil
-        }
+        let threads = ProcessThread.threads(of: pid)
+        try #require(!threads.isEmpty, "the daemon (\(pid)) has no threads in /proc")
+        return threads.compactMap(\.roundRobinPriority)
     }
 
     @Test("the player's sound threads (the stage's and libpulse's) run real-time where the process may, and quietly do not where it may not",
@@ -189,13 +185,9 @@ struct SteadyPlaybackTests {
     /// The nice value of each thread of the daemon, by name (`llvmpipe-0`, `decibar`, ...).
     private func threadNiceness(of rig: DaemonRig) throws -> [(thread: Int, name: String, nice: Int)] {
         guard let pid = rig.daemon?.process.processIdentifier else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { task in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
-            // After the name: the state is field 3, nice field 19.
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            return Int(fields[16]).map { (Int(task) ?? 0, String(stat[stat.index(after: open) ..< close]), $0) }
-        }
+        let threads = ProcessThread.threads(of: pid)
+        try #require(!threads.isEmpty, "the daemon (\(pid)) has no threads in /proc")
+        return threads.compactMap { thread in thread.niceness.map { (thread.id, thread.name, $0) } }
     }
 
     @Test("the window's drawing thread and the software rasterizer's threads run at nice -10 where the process may, stay at 0 where it may not, and a daemon started under nice stays there",

@@ -6,4 +6,13 @@ public enum SettingCommand: String, CaseIterable, Sendable {
 
     /// Whether it opens a window: what keys do in one is said only where there is one.
     public var hasWindow: Bool { SettingScope.window.commands.contains(self) }
+
+    /// Whether it reads the config file (and takes `--config`): the commands people leave
+    /// running. The others make the same output from the same command line on every machine.
+    public var readsConfigFile: Bool {
+        switch self {
+        case .live, .play, .daemon, .term: true
+        case .render, .levels, .spectrogram, .peaks, .scale: false
+        }
+    }
 }
