@@ -48,6 +48,7 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -355,7 +356,7 @@ def run_all(options, passed):
         if beside:
             # At the lowest priority it takes only the CPU the timed tests leave; in an environment of
             # its own (sound server, display, bus), so neither lane sees the other's windows or players.
-            prefix = idle_priority() + ["nice", "-n", "19"] \
+            prefix = idle_priority() + ["nice", "-n", "19"] + kept_from_realtime() \
                 + ([] if options.beside_here else [os.path.join(ROOT, "Scripts", "with-test-env.sh")])
             where = "in this environment" if options.beside_here else "in a test environment of their own"
             beside_text = open(os.path.join(work, "beside.txt"), "w+", encoding="utf-8", errors="replace")
@@ -726,6 +727,17 @@ def idle_priority():
     except OSError:
         allowed = False
     return ["chrt", "--idle", "0"] if allowed else []
+
+
+def kept_from_realtime():
+    """Without CAP_SYS_NICE and with RLIMIT_RTPRIO 0, as a user's session without an audio group:
+    the players, sound servers and windows of this lane cannot raise their threads to real-time
+    (or below nice 19), where they would take turns with the timed tests' real-time threads at the
+    same priority. (As root they did: a stretched player's thread at the timed tap's priority kept
+    it from the cores, and the tap lost graph cycles.) Where setpriv or prlimit is missing, nothing."""
+    if not (shutil.which("setpriv") and shutil.which("prlimit")):
+        return []
+    return ["prlimit", "--rtprio=0:0", "--nice=0:0", "--", "setpriv", "--bounding-set=-sys_nice", "--inh-caps=-sys_nice", "--"]
 
 
 def lower_autogroup(pid):

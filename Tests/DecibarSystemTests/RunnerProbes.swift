@@ -1,4 +1,6 @@
+import DecibarApp
 import Foundation
+import Synchronization
 import Testing
 
 /// Tests that fail on purpose, for the test runner's own test (`RunnerTests`). They run only when
@@ -71,6 +73,13 @@ struct RunnerProbes {
         Issue.record("the probe fails after the host took the cores for a moment")
     }
 
+    /// As Decibar's players raise their threads (without asking rtkit: no system bus here).
+    @Test("notes whether a thread of its own could be raised to real-time, as the player raises its own")
+    func raisesThread() throws {
+        _ = try RunnerProbe.ran("raisesThread")
+        try RunnerProbe.note("real-time \(RunnerProbe.canRaiseThread() ? "allowed" : "refused")")
+    }
+
     @Test("starts a private PipeWire, then ends the test process without stopping it")
     func crashesWithServer() throws {
         _ = try RunnerProbe.ran("crashesWithServer")
@@ -106,6 +115,15 @@ enum RunnerProbe {
         let path = folder + "/steal"
         let taken = Int((try? String(contentsOfFile: path, encoding: .utf8)) ?? "") ?? 0
         try String(taken + jiffies).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Whether a new thread of this process can be raised to real-time as Decibar raises its own
+    /// (directly, not through rtkit). The thread ends with the answer.
+    static func canRaiseThread() -> Bool {
+        let raised = Mutex<Bool?>(nil)
+        Thread { raised.withLock { $0 = RealtimePriority(usesRealtimeKit: false).raiseCurrentThread() } }.start()
+        _ = TestRig.wait(timeout: 5) { raised.withLock { $0 } != nil }
+        return raised.withLock { $0 } ?? false
     }
 
     /// Writes `line` to the folder's notes, for the runner's test to read.

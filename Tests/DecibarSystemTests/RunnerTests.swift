@@ -192,22 +192,30 @@ struct RunnerTests {
         #expect(output.contains("% in half a second)\n"), "\(output)")
     }
 
-    @Test("with a filter, --beside runs its own tests in a second lane (here, with --beside-here, in this environment), --alone its own after both, and the others only in the first")
+    @Test("with a filter, --beside runs its own tests in a second lane (here, with --beside-here, in this environment) where no thread can be raised to real-time, --alone its own after both, and the others only in the first")
     func besideUnderFilter() throws {
         let folder = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try TestRig.run("python3", [TestRig.packageRoot + "/Scripts/run-tests.py", "--tests", CommandLine.arguments[0],
-                                                 "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/(failsOnce|leavesProcess|skippedAgain)",
-                                                 "--beside", "RunnerProbes/failsOnce", "--beside-here", "--alone", "RunnerProbes/leavesProcess"],
+                                                 "--timeline", folder + "/timeline.txt", "--filter", "RunnerProbes/(failsOnce|leavesProcess|skippedAgain|raisesThread)",
+                                                 "--beside", "RunnerProbes/(failsOnce|raisesThread)", "--beside-here", "--alone", "RunnerProbes/leavesProcess"],
                                      environment: ["DECIBAR_RUNNER_PROBE": folder])
         let output = String(decoding: result.output, as: UTF8.self)
-        #expect(output.contains("at the lowest priority in this environment (RunnerProbes/failsOnce), took"), "\(output)")
+        #expect(output.contains("at the lowest priority in this environment (RunnerProbes/(failsOnce|raisesThread)), took"), "\(output)")
+        // The lane's players cannot take turns with the timed tests' real-time threads (where they
+        // could, a stretched player beside kept a tap's thread from the cores: graph cycles lost).
+        let notes = (try? String(contentsOfFile: folder + "/notes", encoding: .utf8)) ?? ""
+        #expect(notes == "real-time refused\n", "\(notes)")
+        // Outside the lane, the same probe's thread is raised (this test runs as root, or with
+        // RLIMIT_RTPRIO): what the lane refuses, it refuses by its own doing.
+        #expect(RunnerProbe.canRaiseThread(), "a thread of the test process could not be raised either")
         let lines = ((try? String(contentsOfFile: folder + "/timeline.txt", encoding: .utf8)) ?? "").split(separator: "\n")
         // Each lane and its test, without the test's line in the file.
         let lanes = Set(lines.map { line in
             line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).prefix(2).joined(separator: " ").replacing(#/:\d+:\d+$/#, with: "")
         })
         #expect(lanes == ["beside DecibarSystemTests.RunnerProbes/failsOnce(case:)/RunnerProbes.swift",
+                          "beside DecibarSystemTests.RunnerProbes/raisesThread()/RunnerProbes.swift",
                           "alone DecibarSystemTests.RunnerProbes/leavesProcess()/RunnerProbes.swift",
                           "timed DecibarSystemTests.RunnerProbes/skippedAgain()/RunnerProbes.swift"], "\(lines)")
         // The alone lane starts only once the others have ended.
