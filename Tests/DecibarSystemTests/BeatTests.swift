@@ -44,7 +44,14 @@ struct BeatTests {
             nonisolated(unsafe) let reader = client
             thread = Thread {
                 while !shared.stopped.load(ordering: .relaxed) {
-                    guard let line = try? reader.nextLine(until: TestRig.now() + 0.2) else { continue }
+                    // Nil at the deadline (to look at `stopped`); a closed connection ends the reading.
+                    let line: [UInt8]
+                    do {
+                        guard let next = try reader.nextLine(until: TestRig.now() + 0.2) else { continue }
+                        line = next
+                    } catch {
+                        return
+                    }
                     let arrived = TestRig.now()
                     guard let data = ControlMessage.lineData(of: line, event: "beats") else { continue }
                     let text = String(decoding: data.dropLast(), as: UTF8.self)
