@@ -4,7 +4,10 @@ import DecibarCore
 
 /// `--config PATH`: the config file the command reads (its options override it).
 struct ConfigFileOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    /// The option's name; commands that read no file know it only to refuse it (`SettingOptions`).
+    static let name = "config"
+
+    @Option(name: .customLong(name), help: ArgumentHelp(
         "Read settings from this TOML file instead of $XDG_CONFIG_HOME/decibar/config.toml (see 'decibar config init'); options given here override it.",
         valueName: "path"))
     var config: String?

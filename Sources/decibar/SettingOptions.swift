@@ -26,6 +26,8 @@ extension SettingsCommand {
 struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflectable {
     /// Each option given, in the table's order.
     private var given: [(key: ConfigKey, value: JSONValue)] = []
+    /// Whether `--config` was given to a command that reads no file (known only to be refused).
+    private var configFileGiven = false
 
     init() {}
 
@@ -47,6 +49,9 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
                 given.append((key, .string("off")))
             }
         }
+        if Command.settingCommand.configFileRefusal != nil {
+            configFileGiven = try values.decode(Option<String?>.self, forKey: .configFile).wrappedValue != nil
+        }
     }
 
     /// The rows `Command` knows: the table's (but those its own rows spell again), then its own.
@@ -55,7 +60,14 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         return ConfigSchema.keys.filter { key in !own.contains { $0.optionName == key.optionName } } + own
     }
 
-    var customMirror: Mirror { Mirror(self, children: Self.keys.flatMap(Self.arguments)) }
+    var customMirror: Mirror { Mirror(self, children: Self.keys.flatMap(Self.arguments) + Self.refusedConfigFile) }
+
+    /// `--config` where no file is read: `ConfigFileOption` is the readers' (and listed), this
+    /// the others' (listed nowhere), so that giving it says why instead of "Unknown option".
+    private static var refusedConfigFile: [Mirror.Child] {
+        guard Command.settingCommand.configFileRefusal != nil else { return [] }
+        return [(Label.configFile.stringValue, Option<String?>(name: .customLong(ConfigFileOption.name), help: ArgumentHelp(visibility: .private)))]
+    }
 
     /// A row's option (and its off switch), as ArgumentParser's property wrappers.
     private static func arguments(for key: ConfigKey) -> [Mirror.Child] {
@@ -95,6 +107,7 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
     }
 
     func validate() throws {
+        if configFileGiven, let refusal = Command.settingCommand.configFileRefusal { throw ValidationError(refusal) }
         let layer = try layer()
         for key in Self.keys where key.isFolder && layer.isSet(key) {
             let folder = layer[key]?.string ?? ""
@@ -120,5 +133,7 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         init?(intValue: Int) { nil }
         init(_ key: ConfigKey) { stringValue = key.section + "_" + key.name }
         var offSwitch: Label { Label(stringValue: stringValue + "_off") }
+        /// Not a row's: rows' labels are `section_name`, and no section is called `config`.
+        static var configFile: Label { Label(stringValue: "config_file") }
     }
 }

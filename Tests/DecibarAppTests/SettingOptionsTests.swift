@@ -68,6 +68,17 @@ struct SettingOptionsTests {
             let listed = Self.options(inHelp: Decibar.helpMessage(for: type, columns: 100)).contains("--config")
             #expect(listed == command.readsConfigFile, "\(command): --config listed \(listed)")
         }
+        // One that reads none says so when given it, as a setting that does not apply does.
+        for (_, command, before, _) in Self.commands where !command.readsConfigFile {
+            do {
+                _ = try Decibar.parseAsRoot(before + ["--config", "x.toml"])
+                Issue.record("\(command) took --config")
+            } catch {
+                let (line, status) = Decibar.report(for: error)
+                #expect(status == 2 && line == "--config does not apply to \(command) (it reads no config file: the same command line makes the same output on every machine)",
+                        "\(line ?? "")")
+            }
+        }
         let reference = ConfigSchema.reference()
         #expect(reference.contains("`live`, `play`, `daemon`, `term` (and `keys`) read"), "\(reference.prefix(600))")
         #expect(reference.contains("`render`, `levels`, `spectrogram`, `peaks`, `scale`\nread no file"), "\(reference.prefix(900))")

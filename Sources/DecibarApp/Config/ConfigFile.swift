@@ -5,13 +5,28 @@ import TOMLKit
 /// The TOML config file: `$XDG_CONFIG_HOME/decibar/config.toml`. Read whole and checked whole: a
 /// file with any problem is not used at all, so a half-applied edit never happens.
 public enum ConfigFile {
-    /// A problem at a place in the file: `FILE:LINE:COLUMN: message`.
+    /// A problem at a place in the file (`FILE:LINE:COLUMN: message`), or with the whole file
+    /// (`FILE: message`: missing, unreadable, not text).
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public let path: String
-        public let line: Int
-        public let column: Int
+        public let line: Int?
+        public let column: Int?
         public let message: String
-        public var description: String { "\(path):\(line):\(column): \(message)" }
+        public var description: String { place(path) + message }
+
+        init(path: String, line: Int, column: Int, message: String) {
+            (self.path, self.line, self.column, self.message) = (path, line, column, message)
+        }
+
+        init(wholeFile path: String, _ message: String) {
+            (self.path, line, column, self.message) = (path, nil, nil, message)
+        }
+
+        /// `NAME:LINE:COLUMN: `, or `NAME: ` for the whole file.
+        func place(_ name: String) -> String {
+            guard let line, let column else { return "\(name): " }
+            return "\(name):\(line):\(column): "
+        }
     }
 
     public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -20,8 +35,7 @@ public enum ConfigFile {
         /// The first problem with the file's name only, for the window.
         public var screenSummary: String {
             guard let first = problems.first else { return summary }
-            let name = (first.path as NSString).lastPathComponent
-            return "\(name):\(first.line):\(first.column): \(first.message)"
+            return first.place((first.path as NSString).lastPathComponent) + first.message
         }
 
         /// The first problem, and how many more there are.
@@ -49,14 +63,14 @@ public enum ConfigFile {
     /// Reads the file at `path`; a missing file is the defaults (unless `mustExist`).
     public static func load(_ path: String, mustExist: Bool = false) throws(Failure) -> Configuration {
         guard FileManager.default.fileExists(atPath: path) else {
-            if mustExist { throw Failure(problems: [Problem(path: path, line: 1, column: 1, message: "no such file")]) }
+            if mustExist { throw Failure(problems: [Problem(wholeFile: path, "no such file")]) }
             return Configuration()
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(problems: [Problem(path: path, line: 1, column: 1, message: "cannot read the file")])
+            throw Failure(problems: [Problem(wholeFile: path, "cannot read the file")])
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw Failure(problems: [Problem(path: path, line: 1, column: 1, message: "the file is not UTF-8 text")])
+            throw Failure(problems: [Problem(wholeFile: path, "the file is not UTF-8 text")])
         }
         return try parse(text, path: path)
     }
@@ -108,7 +122,7 @@ public enum ConfigFile {
                 }
             }
         }
-        guard problems.isEmpty else { throw Failure(problems: problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }) }
+        guard problems.isEmpty else { throw Failure(problems: problems.sorted { ($0.line ?? 0, $0.column ?? 0) < ($1.line ?? 0, $1.column ?? 0) }) }
         return configuration
     }
 

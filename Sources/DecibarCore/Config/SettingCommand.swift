@@ -15,4 +15,9 @@ public enum SettingCommand: String, CaseIterable, Sendable {
         case .render, .levels, .spectrogram, .peaks, .scale: false
         }
     }
+
+    /// The one line `--config` is refused with where no file is read; nil where one is.
+    public var configFileRefusal: String? {
+        readsConfigFile ? nil : "--config does not apply to \(rawValue) (it reads no config file: the same command line makes the same output on every machine)"
+    }
 }
