@@ -1,7 +1,6 @@
 import ArgumentParser
 import DecibarApp
 import DecibarCore
-import Foundation
 
 /// A command whose options include the settings that apply to it.
 protocol SettingsCommand {
@@ -50,7 +49,7 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
             }
         }
         if Command.settingCommand.configFileRefusal != nil {
-            configFileGiven = try values.decode(Option<String?>.self, forKey: .configFile).wrappedValue != nil
+            configFileGiven = try values.decode(Option<String?>.self, forKey: Label(stringValue: ConfigFileOption.name)).wrappedValue != nil
         }
     }
 
@@ -66,7 +65,7 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
     /// the others' (listed nowhere), so that giving it says why instead of "Unknown option".
     private static var refusedConfigFile: [Mirror.Child] {
         guard Command.settingCommand.configFileRefusal != nil else { return [] }
-        return [(Label.configFile.stringValue, Option<String?>(name: .customLong(ConfigFileOption.name), help: ArgumentHelp(visibility: .private)))]
+        return [(ConfigFileOption.name, Option<String?>(name: .customLong(ConfigFileOption.name), help: ArgumentHelp(visibility: .private)))]
     }
 
     /// A row's option (and its off switch), as ArgumentParser's property wrappers.
@@ -108,21 +107,7 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
 
     func validate() throws {
         if configFileGiven, let refusal = Command.settingCommand.configFileRefusal { throw ValidationError(refusal) }
-        let layer = try layer()
-        for key in Self.keys where key.isFolder && layer.isSet(key) {
-            let folder = layer[key]?.string ?? ""
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("\(key.optionName): no such folder: \(folder.escapingControlCharacters)")
-            }
-        }
-        for key in Self.keys where key.isFile && layer.isSet(key) {
-            let file = layer[key]?.string ?? ""
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw ValidationError("\(key.optionName): no such file: \(file.escapingControlCharacters)")
-            }
-        }
+        if let missing = try layer().missingPath(among: Self.keys) { throw ValidationError(missing) }
     }
 
     /// A row's label in the mirror and in decoding: its path, with `_` for the dot.
@@ -133,7 +118,5 @@ struct SettingOptions<Command: SettingsCommand>: ParsableArguments, CustomReflec
         init?(intValue: Int) { nil }
         init(_ key: ConfigKey) { stringValue = key.section + "_" + key.name }
         var offSwitch: Label { Label(stringValue: stringValue + "_off") }
-        /// Not a row's: rows' labels are `section_name`, and no section is called `config`.
-        static var configFile: Label { Label(stringValue: "config_file") }
     }
 }
