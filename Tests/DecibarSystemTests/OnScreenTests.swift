@@ -65,7 +65,7 @@ struct OnScreenTests {
     func help() throws {
         // Milkdrop's keys are read over a plain preset: over the default list's moving pictures,
         // tesseract's threshold for the whole frame fell between a bright picture and the box and
-        // lost the pink headings a person reads plainly (5 of 30 frames, each a preset of the list).
+        // lost words a person reads plainly, the pink headings most often (5 of 30 frames).
         let presets = try TestRig.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: presets) }
         try MilkdropTests.colorPreset(red: 0.1, green: 0.12, blue: 0.18).write(toFile: presets + "/plain.milk", atomically: true, encoding: .utf8)
