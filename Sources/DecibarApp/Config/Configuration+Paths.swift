@@ -4,7 +4,7 @@ import Foundation
 extension Configuration {
     /// The first of `keys` this layer sets to a folder or file that is not there, said as its
     /// option and the path; nil when all are. For a command line, where a typo is best said at
-    /// once rather than when the folder is first written to.
+    /// once rather than when the shader is first looked for.
     public func missingPath(among keys: [ConfigKey]) -> String? {
         for key in keys where (key.isFolder || key.isFile) && isSet(key) {
             let path = self[key]?.string ?? ""
