@@ -36,7 +36,7 @@ extension Decibar {
 
         struct Check: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Check a config file: each problem as FILE:LINE:COLUMN: message; status 2 if there is any.")
+                abstract: "Check a config file: each problem as FILE:LINE:COLUMN: message (FILE: message for the whole file); status 2 if there is any.")
 
             @Argument(help: ArgumentHelp("The file (default $XDG_CONFIG_HOME/decibar/config.toml).", valueName: "file"))
             var file: String?
