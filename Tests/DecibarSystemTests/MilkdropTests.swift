@@ -186,6 +186,27 @@ struct MilkdropTests {
         #expect(Self.isDrawn(desktop), "layer: \(desktop)")
     }
 
+    @Test("a small picture draws the preset too: a window 52 pixels high at half scale, one 29 high, one 29 wide (a terminal's cells are as small)",
+          arguments: [("90x52", "0.5"), ("200x29", "1"), ("29x90", "1")])
+    func smallPictures(size: String, scale: String) throws {
+        // libprojectM draws nothing 30 pixels or fewer on a side: each of these was black (1-2 % lit)
+        // where 31 rows drew the preset, and so was `term --graphics text` until its scale rose.
+        let screen = try PrivateDisplay()
+        let server = try PrivatePulseServer()
+        let music = try server.play(try MusicLibrary.path(of: MusicLibrary.songs[1]))
+        defer { music.terminate() }
+        let environment = server.environment.merging(["DISPLAY": screen.display]) { $1 }
+        let shot = server.directory + "/small.png"
+        let seconds = ProcessInfo.processInfo.environment["DECIBAR_SANITIZER"] == nil ? "3" : "8"
+        let live = try TestRig.run(TestRig.decibar, ["live", "--mode", "milkdrop", "--preset", Self.brightPreset, "--size", size, "--milkdrop-scale", scale,
+                                                     "--exit-after", seconds, "--screenshot", shot], environment: environment)
+        #expect(live.status == 0, "\(live.error)")
+        let parts = size.split(separator: "x").compactMap { Int($0) }
+        let picture = Self.variety(of: try RenderTests.Frame(png: shot, width: parts[0], height: parts[1]))
+        print("milkdrop \(size) at scale \(scale): \(picture.colors) colours, \(Int(picture.lit * 100)) % lit")
+        #expect(Self.isDrawn(picture), "\(size) at scale \(scale): \(picture)")
+    }
+
     /// `decibar live` at 1280x720 and 60 Hz on a private Xvfb, with music playing into a private
     /// PulseAudio: the intervals between the frames it showed (its frame log, stamped after each
     /// swap) from `skip` seconds on.

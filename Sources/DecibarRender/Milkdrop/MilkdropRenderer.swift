@@ -29,6 +29,10 @@ public final class MilkdropRenderer {
     private var heldSince = 0.0
     /// About how long a preset takes to build its picture from black again at 15-60 frames a second.
     public static let rebuildSeconds = 1.0
+    /// The fewest pixels a preset is drawn at on either side: libprojectM 3.1 draws nothing at 30
+    /// or fewer (measured in windows: black at 29 and 30 rows, the preset at 31), which a terminal's
+    /// cells (two pixels a row) or a small window at a lowered scale reach.
+    public static let smallestSide = 64
     /// The engine showing the preset on screen; the other draws the incoming one in a transition.
     private var shownEngine = 0
     private var size = (width: 0, height: 0)
@@ -195,7 +199,7 @@ public final class MilkdropRenderer {
                      timer: DrawTimer? = nil, blend: Blend? = nil) throws(RenderError) {
         guard rect.width > 0, rect.height > 0 else { return }
         let state = SavedBindings()
-        let drawn = (width: max(1, Int((Double(rect.width) * scale).rounded())), height: max(1, Int((Double(rect.height) * scale).rounded())))
+        let drawn = Self.drawnSize(width: rect.width, height: rect.height, scale: scale)
         if size != drawn {
             do throws(RenderError) {
                 try resizeTargets(to: drawn, holding: blend == nil ? shownEngine : nil, at: clock)
@@ -251,6 +255,13 @@ public final class MilkdropRenderer {
         }
         pictures.draw(texture: shown, bottomRowFirst: true, in: rect, canvasWidth: canvasWidth, canvasHeight: canvasHeight,
                       sharpness: PictureRenderer.sharpness(upscaledBy: Double(rect.width) / Double(size.width)))
+    }
+
+    /// The size a `width`×`height` picture is drawn at, at `scale`: never under `smallestSide` on
+    /// either side, a smaller picture drawn larger and scaled down.
+    public static func drawnSize(width: Int, height: Int, scale: Double) -> (width: Int, height: Int) {
+        let scale = max(scale, Double(smallestSide) / Double(max(1, min(width, height))))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
     /// Draws one engine's frame into its framebuffer; false with the reason in `frameMessage`. The

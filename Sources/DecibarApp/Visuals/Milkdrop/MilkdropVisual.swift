@@ -195,8 +195,8 @@ final class MilkdropVisual: Visual {
             }
             drawnScale = scale
             do {
-                renderer = try MilkdropRenderer(shaders: tools.shaders, width: Int((Double(canvas.width) * scale).rounded()),
-                                                height: Int((Double(canvas.height) * scale).rounded()), mesh: Self.mesh,
+                let drawn = MilkdropRenderer.drawnSize(width: canvas.width, height: canvas.height, scale: scale)
+                renderer = try MilkdropRenderer(shaders: tools.shaders, width: drawn.width, height: drawn.height, mesh: Self.mesh,
                                                 fps: 60, dataDirectory: PresetLibrary.dataDirectory, textureDirectory: textures.path,
                                                 seed: seed, clock: canvas.time, blendsPresets: transitionStyle != .cut)
             } catch {
