@@ -189,7 +189,7 @@ struct MilkdropTests {
     @Test("a small picture draws the preset too: a window 52 pixels high at half scale, one 29 high, one 29 wide (a terminal's cells are as small)",
           arguments: [("90x52", "0.5"), ("200x29", "1"), ("29x90", "1")])
     func smallPictures(size: String, scale: String) throws {
-        // libprojectM draws nothing 30 pixels or fewer on a side: each of these was black (1-2 % lit)
+        // libprojectM draws nothing 30 pixels or fewer on a side: each of these was black (1 colour)
         // where 31 rows drew the preset, and so was `term --graphics text` until its scale rose.
         let screen = try PrivateDisplay()
         let server = try PrivatePulseServer()
